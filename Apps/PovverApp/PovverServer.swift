@@ -1,0 +1,129 @@
+import Analytics
+import Auth
+import Contracts
+import Conversations
+import Foundation
+import Hummingbird
+import Logging
+import Platform
+import Recommendations
+import SQLKit
+import ServiceLifecycle
+import UnixSignals
+import Subscription
+import Workouts
+
+/// Everything a running server is made of, built by `PovverServer.build` and handed to `run` or to tests.
+/// Immutable once built (the router is only mutated inside `build`), hence safe to share.
+public struct PovverServer: @unchecked Sendable {
+    public let config: AppConfig
+    public let database: Database
+    public let auth: AuthModule
+    public let plugins: [ModulePlugin]
+    public let endpoints: [Endpoint]
+    public let router: Router<APIRequestContext>
+    public let jobs: JobQueue
+    public let worker: JobWorker
+    public let dispatcher: OutboxDispatcher
+    public let metrics: HTTPMetrics
+    public let logger: Logger
+
+    /// Every module's eraser, for account deletion.
+    public var erasers: [any UserDataEraser] { plugins.map(\.eraser) }
+
+    /// The migrations of Platform and every module, in apply order.
+    public var migrations: [(module: String, migrations: [Migration])] {
+        [Migrator.platformMigrations] + plugins.map { ($0.name, $0.migrations) }
+    }
+
+    /// Opens the database, migrates it, and wires every module, the HTTP routes and the background services.
+    /// `signingKey` overrides the key file (tests).
+    public static func build(
+        config: AppConfig, logger: Logger, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDGenerator(),
+        signingKey: SigningKey? = nil
+    ) async throws -> PovverServer {
+        let database = try await Database.open(config.database, logger: logger)
+        do {
+            return try await build(
+                config: config, database: database, logger: logger, clock: clock, ids: ids,
+                signingKey: signingKey ?? SigningKey.loadOrCreate(path: config.signingKeyFile))
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+    }
+
+    static func build(
+        config: AppConfig, database: Database, logger: Logger, clock: any WallClock, ids: any IDGenerator, signingKey: SigningKey
+    ) async throws -> PovverServer {
+        let auth = await AuthModule(
+            database: database, signingKey: signingKey, accessTokenLifetime: TimeInterval(config.accessTokenTTL),
+            bcryptCost: config.bcryptCost, clock: clock, ids: ids)
+        let plugins = [
+            auth.plugin, SubscriptionModule().plugin, ConversationsModule().plugin, WorkoutsModule().plugin,
+            RecommendationsModule().plugin, AnalyticsModule().plugin,
+        ]
+        let migrator = Migrator(database: database, logger: logger)
+        let allMigrations = [Migrator.platformMigrations] + plugins.map { ($0.name, $0.migrations) }
+        try await migrator.migrate(allMigrations)
+
+        let jobs = JobQueue(database: database, clock: clock)
+        let handlers = plugins.flatMap(\.eventHandlers)
+        let worker = JobWorker(
+            name: "worker-\(ids.makeID())", queue: jobs,
+            definitions: plugins.flatMap(\.jobs) + [OutboxDispatcher.deliveryJob(handlers: handlers, logger: logger)],
+            logger: logger)
+        let dispatcher = OutboxDispatcher(
+            database: database, queue: jobs, handlers: handlers, logger: logger, onDispatched: { worker.wake() })
+
+        let metrics = HTTPMetrics()
+        let operations = OperationsEndpoints.make(
+            ready: {
+                guard (try? await database.sql.raw("SELECT 1").run()) != nil else { return false }
+                return (try? await migrator.isUpToDate(allMigrations)) ?? false
+            }, metrics: metrics)
+        let served = operations + plugins.flatMap(\.endpoints)
+        let endpoints = served + [OperationsEndpoints.openAPI(describing: served)]
+        let lanes = AuthLaneMiddleware(
+            verifier: auth.verifier, accounts: auth.accounts, serviceKeys: ServiceKeySet(keys: config.serviceAPIKeys))
+        let router = APIRouter.build(
+            endpoints: endpoints, lanes: lanes, metrics: metrics, ids: ids,
+            settings: EndpointSettings(maxBodyBytes: config.maxBodyBytes))
+        return PovverServer(
+            config: config, database: database, auth: auth, plugins: plugins, endpoints: endpoints, router: router, jobs: jobs,
+            worker: worker, dispatcher: dispatcher, metrics: metrics, logger: logger)
+    }
+
+    /// The HTTP application with the background services in its service group: the database closes last,
+    /// after the server stopped taking requests and the workers drained.
+    public func application() -> some ApplicationProtocol {
+        Application(
+            router: router,
+            configuration: .init(address: .hostname(config.host, port: config.port), serverName: "povver"),
+            services: [DatabaseCloser(database: database), dispatcher, worker] + plugins.flatMap(\.services),
+            onServerRunning: { [logger, config] channel in
+                logger.info(
+                    "server started",
+                    metadata: [
+                        "event": "server_started", "address": "\(channel.localAddress?.description ?? config.host)",
+                        "database": "\(config.database.engine.rawValue)",
+                    ])
+            },
+            logger: logger)
+    }
+
+    /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
+    public func run() async throws {
+        try await application().runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}
+
+/// Keeps the database open while the service group runs and closes it on shutdown.
+struct DatabaseCloser: Service {
+    let database: Database
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await database.shutdown()
+    }
+}

@@ -1,0 +1,32 @@
+import Contracts
+import Foundation
+import Platform
+
+/// Auth plugged in: accounts, sessions, tokens, profiles, devices.
+public struct AuthModule: Sendable {
+    public let service: AuthService
+    public let tokens: AccessTokens
+    public let verifier: SQLAccessTokenVerifier
+    public let accounts: SQLAccountDirectory
+    public let eraser: AuthUserDataEraser
+
+    public init(
+        database: Database, signingKey: SigningKey, accessTokenLifetime: TimeInterval, bcryptCost: Int,
+        clock: any WallClock, ids: any IDGenerator
+    ) async {
+        let tokens = await AccessTokens(signingKey: signingKey, lifetime: accessTokenLifetime, clock: clock, ids: ids)
+        self.tokens = tokens
+        self.service = AuthService(database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost), clock: clock, ids: ids)
+        self.verifier = SQLAccessTokenVerifier(tokens: tokens, database: database)
+        self.accounts = SQLAccountDirectory(database: database)
+        self.eraser = AuthUserDataEraser(database: database)
+    }
+
+    public static let migrations = AuthMigrations.all
+
+    public var plugin: ModulePlugin {
+        ModulePlugin(
+            name: "auth", migrations: Self.migrations,
+            endpoints: AuthEndpoints.make(service: service, signingKey: tokens.signingKey), eraser: eraser)
+    }
+}

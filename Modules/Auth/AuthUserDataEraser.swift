@@ -1,0 +1,24 @@
+import Contracts
+import Foundation
+import Platform
+import SQLKit
+
+/// Removes every Auth row of a user: devices, refresh tokens, sessions, linked providers, profile, account.
+/// Account deletion runs it last, after every other module's eraser.
+public struct AuthUserDataEraser: UserDataEraser {
+    public let module = "auth"
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public func eraseUserData(userId: String) async throws {
+        try await database.transaction { tx in
+            for table in ["auth_devices", "auth_refresh_tokens", "auth_sessions", "auth_providers", "auth_profiles"] {
+                try await tx.sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userId)").run()
+            }
+            try await tx.sql.raw("DELETE FROM auth_users WHERE id = \(bind: userId)").run()
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Contracts
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+
+/// Slow, salted password hashing with bcrypt (hummingbird-auth). The password is first reduced with SHA-256
+/// so bcrypt's 72-byte input limit never silently truncates a long passphrase. Hashing runs on the NIO
+/// thread pool so it never blocks an event loop.
+public struct PasswordHasher: Sendable {
+    static let scheme = "bcrypt-sha256$"
+    public let cost: Int
+
+    public init(cost: Int) {
+        self.cost = cost
+    }
+
+    public func hash(_ password: String) async throws -> String {
+        let input = Self.prehash(password)
+        let cost = UInt8(clamping: self.cost)
+        return try await NIOThreadPool.singleton.runIfActive {
+            Self.scheme + Bcrypt.hash(input, cost: cost)
+        }
+    }
+
+    /// Whether `password` matches `stored`. With `stored == nil` it spends the same time and returns false,
+    /// so an unknown account cannot be told from a wrong password by timing.
+    public func verify(_ password: String, against stored: String?) async throws -> Bool {
+        let input = Self.prehash(password)
+        let target = stored.flatMap { $0.hasPrefix(Self.scheme) ? String($0.dropFirst(Self.scheme.count)) : nil }
+        let dummy = dummyHash
+        return try await NIOThreadPool.singleton.runIfActive {
+            let matched = Bcrypt.verify(input, hash: target ?? dummy)
+            return matched && target != nil
+        }
+    }
+
+    private var dummyHash: String {
+        // A valid bcrypt hash of a random value at this cost, so the dummy check costs what a real one does.
+        "$2b$\(String(format: "%02d", cost))$" + String(repeating: "a", count: 53)
+    }
+
+    static func prehash(_ password: String) -> String {
+        Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
+    }
+}

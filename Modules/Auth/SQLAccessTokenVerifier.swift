@@ -1,0 +1,34 @@
+import Contracts
+import Foundation
+import Platform
+import SQLKit
+
+/// Auth's `AccessTokenVerifier`: a valid signature, issuer, audience and expiry, and a session that is still
+/// open on an account that still exists — so signing out, a detected refresh-token replay or account deletion
+/// cut access at once, not when the token expires.
+public struct SQLAccessTokenVerifier: AccessTokenVerifier {
+    let tokens: AccessTokens
+    let database: Database
+
+    public init(tokens: AccessTokens, database: Database) {
+        self.tokens = tokens
+        self.database = database
+    }
+
+    public func verify(accessToken: String) async throws -> Principal {
+        let principal = try await tokens.verify(accessToken)
+        guard let sessionId = principal.sessionId,
+            let row = try await database.sql.raw(
+                """
+                SELECT s.revoked_at, u.status FROM auth_sessions s JOIN auth_users u ON u.id = s.user_id
+                WHERE s.id = \(bind: sessionId) AND s.user_id = \(bind: principal.userId)
+                """
+            ).first(),
+            try row.decode(column: "revoked_at", as: Int64?.self) == nil,
+            try row.decode(column: "status", as: String.self) == AccountStatus.active.rawValue
+        else {
+            throw ServiceError(.unauthenticated, "Your session has ended. Please sign in again.")
+        }
+        return principal
+    }
+}

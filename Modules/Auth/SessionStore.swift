@@ -1,0 +1,133 @@
+import Contracts
+import Crypto
+import Foundation
+import Platform
+import SQLKit
+
+/// Sessions are refresh-token families: every refresh rotates the token inside its session; presenting a
+/// used token again revokes the whole session.
+struct SessionStore: Sendable {
+    static let refreshLifetime: TimeInterval = 30 * 24 * 3600
+
+    let clock: any WallClock
+    let ids: any IDGenerator
+
+    /// A new random refresh token and its stored digest.
+    static func makeRefreshToken() -> (token: String, hash: String) {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let token = "rt_" + Data(bytes).base64URLEncoded()
+        return (token, digest(token))
+    }
+
+    static func digest(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Opens a session for `userId` in `tx` and returns its id and first refresh token.
+    func open(userId: String, authTime: Date, in tx: Transaction) async throws -> (sessionId: String, refreshToken: String) {
+        let now = clock.now().millisecondsSince1970
+        let sessionId = ids.makeID()
+        try await tx.sql.raw(
+            """
+            INSERT INTO auth_sessions (id, user_id, auth_time, created_at, last_used_at)
+            VALUES (\(bind: sessionId), \(bind: userId), \(bind: authTime.millisecondsSince1970), \(bind: now), \(bind: now))
+            """
+        ).run()
+        let refresh = try await addRefreshToken(sessionId: sessionId, userId: userId, in: tx)
+        return (sessionId, refresh)
+    }
+
+    func addRefreshToken(sessionId: String, userId: String, in tx: Transaction) async throws -> String {
+        let now = clock.now()
+        let (token, hash) = Self.makeRefreshToken()
+        try await tx.sql.raw(
+            """
+            INSERT INTO auth_refresh_tokens (token_hash, session_id, user_id, created_at, expires_at)
+            VALUES (\(bind: hash), \(bind: sessionId), \(bind: userId), \(bind: now.millisecondsSince1970),
+                    \(bind: now.addingTimeInterval(Self.refreshLifetime).millisecondsSince1970))
+            """
+        ).run()
+        return token
+    }
+
+    enum RotationOutcome: Sendable {
+        case rotated(userId: String, sessionId: String, authTime: Date, refreshToken: String)
+        case rejected
+        /// A used token came back: the session was revoked (committed) and the caller must refuse.
+        case replayed
+    }
+
+    /// Swaps a refresh token for a new one in the same session.
+    func rotate(_ token: String, in tx: Transaction) async throws -> RotationOutcome {
+        let now = clock.now().millisecondsSince1970
+        guard
+            let row = try await tx.sql.raw(
+                """
+                SELECT t.session_id, t.user_id, t.used_at, t.expires_at, s.revoked_at, s.auth_time, u.status
+                FROM auth_refresh_tokens t
+                JOIN auth_sessions s ON s.id = t.session_id
+                JOIN auth_users u ON u.id = t.user_id
+                WHERE t.token_hash = \(bind: Self.digest(token))
+                """
+            ).first()
+        else { return .rejected }
+        let sessionId = try row.decode(column: "session_id", as: String.self)
+        let userId = try row.decode(column: "user_id", as: String.self)
+        if try row.decode(column: "revoked_at", as: Int64?.self) != nil { return .rejected }
+        if try row.decode(column: "status", as: String.self) != AccountStatus.active.rawValue { return .rejected }
+        if try row.decode(column: "used_at", as: Int64?.self) != nil {
+            try await revoke(sessionId: sessionId, reason: "refresh_token_reuse", in: tx)
+            return .replayed
+        }
+        if try row.decode(column: "expires_at", as: Int64.self) <= now { return .rejected }
+        let claimed = try await tx.sql.raw(
+            """
+            UPDATE auth_refresh_tokens SET used_at = \(bind: now)
+            WHERE token_hash = \(bind: Self.digest(token)) AND used_at IS NULL
+            RETURNING token_hash
+            """
+        ).all()
+        guard !claimed.isEmpty else {
+            try await revoke(sessionId: sessionId, reason: "refresh_token_reuse", in: tx)
+            return .replayed
+        }
+        try await tx.sql.raw("UPDATE auth_sessions SET last_used_at = \(bind: now) WHERE id = \(bind: sessionId)").run()
+        let next = try await addRefreshToken(sessionId: sessionId, userId: userId, in: tx)
+        return .rotated(
+            userId: userId, sessionId: sessionId,
+            authTime: Date(millisecondsSince1970: try row.decode(column: "auth_time", as: Int64.self)), refreshToken: next)
+    }
+
+    func revoke(sessionId: String, reason: String, in tx: Transaction) async throws {
+        try await tx.sql.raw(
+            """
+            UPDATE auth_sessions SET revoked_at = \(bind: clock.now().millisecondsSince1970), revoke_reason = \(bind: reason)
+            WHERE id = \(bind: sessionId) AND revoked_at IS NULL
+            """
+        ).run()
+    }
+
+    func revokeAll(userId: String, reason: String, in tx: Transaction) async throws {
+        try await tx.sql.raw(
+            """
+            UPDATE auth_sessions SET revoked_at = \(bind: clock.now().millisecondsSince1970), revoke_reason = \(bind: reason)
+            WHERE user_id = \(bind: userId) AND revoked_at IS NULL
+            """
+        ).run()
+    }
+
+    /// The session a refresh token belongs to, if it belongs to `userId`.
+    func sessionId(ofRefreshToken token: String, userId: String, in tx: Transaction) async throws -> String? {
+        try await tx.sql.raw(
+            "SELECT session_id FROM auth_refresh_tokens WHERE token_hash = \(bind: Self.digest(token)) AND user_id = \(bind: userId)"
+        ).first(decodingColumn: "session_id", as: String.self)
+    }
+}
+
+/// Where an account stands.
+enum AccountStatus: String {
+    case active
+    /// Deletion started: nothing may sign in any more.
+    case deleting
+}

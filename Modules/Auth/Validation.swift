@@ -1,0 +1,80 @@
+import Contracts
+import Foundation
+
+/// Input rules shared by the auth endpoints.
+enum Validation {
+    static let minimumPasswordLength = 6
+    static let maximumPasswordLength = 1024
+
+    /// Trimmed, lower-cased, checked email. Throws `INVALID_ARGUMENT` on `field`.
+    static func normalizedEmail(_ raw: String, field: String = "email") throws -> String {
+        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
+            parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
+            email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }),
+            !email.contains(where: { "()<>,;:\\\"[]".contains($0) })
+        else {
+            throw ServiceError.invalidArgument(
+                field: field, reason: "not a valid email address", message: "Please enter a valid email address.")
+        }
+        return email
+    }
+
+    /// Checks a new password: too short is `WEAK_PASSWORD` with the seeds' sentence; absurdly long is invalid.
+    static func newPassword(_ password: String, field: String = "password") throws {
+        guard password.count <= maximumPasswordLength else {
+            throw ServiceError.invalidArgument(
+                field: field, reason: "longer than \(maximumPasswordLength) characters",
+                message: "Password must be at most \(maximumPasswordLength) characters.")
+        }
+        guard password.count >= minimumPasswordLength else {
+            throw ServiceError(.weakPassword, details: ["field": field])
+        }
+    }
+
+    /// A password presented for sign-in: bounded so nobody can make the server hash megabytes.
+    static func presentedPassword(_ password: String, field: String = "password") throws {
+        guard password.count <= maximumPasswordLength else {
+            throw ServiceError.invalidArgument(
+                field: field, reason: "longer than \(maximumPasswordLength) characters",
+                message: "Password must be at most \(maximumPasswordLength) characters.")
+        }
+    }
+
+    static func name(_ name: String?) throws -> String? {
+        guard let name else { return nil }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= 100 else {
+            throw ServiceError.invalidArgument(field: "name", reason: "longer than 100 characters", message: "Name must be at most 100 characters.")
+        }
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    static func timeZone(_ identifier: String?) throws -> String? {
+        guard let identifier else { return nil }
+        guard identifier.count <= 64, TimeZone(identifier: identifier) != nil else {
+            throw ServiceError.invalidArgument(
+                field: "time_zone", reason: "not an IANA time zone", message: "Time zone must be an IANA name such as Europe/Berlin.")
+        }
+        return identifier
+    }
+
+    static func oneOf(_ value: String?, _ allowed: [String], field: String) throws -> String? {
+        guard let value else { return nil }
+        guard allowed.contains(value) else {
+            throw ServiceError.invalidArgument(
+                field: field, reason: "must be one of \(allowed.joined(separator: ", "))",
+                message: "The field '\(field)' must be one of: \(allowed.joined(separator: ", ")).")
+        }
+        return value
+    }
+
+    static func token(_ value: String, field: String, maxLength: Int) throws -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= maxLength else {
+            throw ServiceError.invalidArgument(field: field, reason: "must be 1 to \(maxLength) characters")
+        }
+        return trimmed
+    }
+}

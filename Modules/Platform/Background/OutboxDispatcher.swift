@@ -1,0 +1,153 @@
+import Contracts
+import Foundation
+import Logging
+import SQLKit
+import ServiceLifecycle
+
+/// An event as stored in the outbox.
+public struct StoredEvent: Sendable, Codable, Equatable {
+    public var id: String
+    public var type: String
+    public var payload: String
+    public var occurredAt: Date
+
+    /// The event as its type. Throws when the payload does not decode as `E`.
+    public func decode<E: DomainEvent>(_ type: E.Type) throws -> E {
+        try JSONCoding.decode(E.self, from: payload)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, payload
+        case occurredAt = "occurred_at"
+    }
+}
+
+/// A subscriber to one event type. `name` is stable and unique: it keys delivery bookkeeping, so a handler
+/// gets each event at least once, and must be idempotent (a redelivery after a crash does nothing new).
+public struct EventHandler: Sendable {
+    public var name: String
+    public var eventType: String
+    public var handle: @Sendable (StoredEvent) async throws -> Void
+
+    public init(name: String, eventType: String, handle: @escaping @Sendable (StoredEvent) async throws -> Void) {
+        self.name = name
+        self.eventType = eventType
+        self.handle = handle
+    }
+
+    /// A handler for a typed event.
+    public static func on<E: DomainEvent>(
+        _ type: E.Type, name: String, _ handle: @escaping @Sendable (E, StoredEvent) async throws -> Void
+    ) -> EventHandler {
+        EventHandler(name: name, eventType: E.eventType) { stored in
+            try await handle(try stored.decode(E.self), stored)
+        }
+    }
+}
+
+/// Moves committed outbox events to their subscribers. For each undispatched event it enqueues one delivery
+/// job per subscribed handler (job id `event:<event id>:<handler>`, so re-dispatching after a crash enqueues
+/// nothing twice) and marks the event dispatched, all in one transaction. Delivery then has the job queue's
+/// guarantees: leases, retries with backoff, several workers in several processes.
+public final class OutboxDispatcher: Service, Sendable {
+    public static let deliveryJobKind = "platform.event"
+
+    private let database: Database
+    private let queue: JobQueue
+    private let handlersByType: [String: [String]]
+    private let pollInterval: Duration
+    private let logger: Logger
+    private let doorbell = Doorbell()
+    private let onDispatched: @Sendable () -> Void
+
+    public init(
+        database: Database, queue: JobQueue, handlers: [EventHandler], pollInterval: Duration = .seconds(1),
+        logger: Logger, onDispatched: @escaping @Sendable () -> Void = {}
+    ) {
+        self.database = database
+        self.queue = queue
+        self.handlersByType = Dictionary(grouping: handlers, by: \.eventType).mapValues { $0.map(\.name) }
+        self.pollInterval = pollInterval
+        self.logger = logger
+        self.onDispatched = onDispatched
+        let doorbell = self.doorbell
+        database.onEventsCommitted { doorbell.ring() }
+    }
+
+    /// The job that delivers one event to one handler.
+    public static func deliveryJob(handlers: [EventHandler], logger: Logger) -> JobDefinition {
+        let byName = Dictionary(handlers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return JobDefinition(kind: deliveryJobKind, lease: 60, retry: RetryPolicy(base: 2, cap: 600)) { job in
+            let delivery = try JSONCoding.decode(Delivery.self, from: job.payload)
+            guard let handler = byName[delivery.handler] else {
+                logger.warning(
+                    "event handler no longer registered",
+                    metadata: ["event": "event_handler_missing", "handler": "\(delivery.handler)", "event_id": "\(delivery.event.id)"])
+                return
+            }
+            try await handler.handle(delivery.event)
+        }
+    }
+
+    struct Delivery: Codable {
+        var handler: String
+        var event: StoredEvent
+    }
+
+    /// Dispatches every pending event. Returns how many events were dispatched.
+    @discardableResult
+    public func dispatchPending(batchSize: Int = 100) async throws -> Int {
+        var total = 0
+        while true {
+            let count = try await dispatchBatch(batchSize)
+            total += count
+            if count < batchSize { break }
+        }
+        if total > 0 { onDispatched() }
+        return total
+    }
+
+    private func dispatchBatch(_ batchSize: Int) async throws -> Int {
+        let engine = database.engine
+        let queue = self.queue
+        let handlersByType = self.handlersByType
+        return try await database.transaction { tx in
+            let lockClause = engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+            let rows = try await tx.sql.raw(
+                """
+                SELECT seq, id, type, payload, occurred_at FROM platform_outbox
+                WHERE dispatched_at IS NULL ORDER BY seq LIMIT \(literal: batchSize)\(unsafeRaw: lockClause)
+                """
+            ).all()
+            let now = queue.clock.now().millisecondsSince1970
+            for row in rows {
+                let event = StoredEvent(
+                    id: try row.decode(column: "id", as: String.self),
+                    type: try row.decode(column: "type", as: String.self),
+                    payload: try row.decode(column: "payload", as: String.self),
+                    occurredAt: Date(millisecondsSince1970: try row.decode(column: "occurred_at", as: Int64.self)))
+                for handler in handlersByType[event.type] ?? [] {
+                    let payload = try JSONCoding.encodeToString(Delivery(handler: handler, event: event))
+                    try await queue.enqueue(
+                        NewJob(id: "event:\(event.id):\(handler)", kind: Self.deliveryJobKind, payload: payload, maxAttempts: 10),
+                        in: tx)
+                }
+                try await tx.sql.raw(
+                    "UPDATE platform_outbox SET dispatched_at = \(bind: now) WHERE seq = \(bind: try row.decode(column: "seq", as: Int64.self))"
+                ).run()
+            }
+            return rows.count
+        }
+    }
+
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await dispatchPending()
+            } catch {
+                logger.error("outbox dispatch failed", metadata: ["event": "outbox_dispatch_error", "error": "\(error)"])
+            }
+            await doorbell.wait(upTo: pollInterval)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Contracts
+import Hummingbird
+import Logging
+
+/// Builds the router every server and test uses: observability outermost, then the error envelope, then
+/// open routes and the authenticated routes behind the auth lanes.
+public enum APIRouter {
+    public static func build(
+        endpoints: [Endpoint], lanes: AuthLaneMiddleware, metrics: HTTPMetrics, ids: any IDGenerator,
+        settings: EndpointSettings
+    ) -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
+        router.add(middleware: ObservabilityMiddleware(metrics: metrics, ids: ids))
+        router.add(middleware: ErrorEnvelopeMiddleware())
+        let authenticated = router.group().add(middleware: lanes)
+        for endpoint in endpoints {
+            for method in endpoint.methods {
+                let path = RouterPath(endpoint.path)
+                let respond = endpoint.respond
+                switch endpoint.access {
+                case .open:
+                    router.on(path, method: method) { request, context in try await respond(request, context, settings) }
+                case .user:
+                    authenticated.on(path, method: method) { request, context in try await respond(request, context, settings) }
+                }
+            }
+        }
+        return router
+    }
+}

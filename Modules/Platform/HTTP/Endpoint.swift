@@ -1,0 +1,205 @@
+import Contracts
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// What a handler knows about the call besides its input.
+public struct CallContext: Sendable {
+    /// Who is calling; nil on open endpoints.
+    public var principal: Principal?
+    public var requestID: String
+    public var logger: Logger
+    /// The client's IP address, when known (rate limits).
+    public var clientAddress: String?
+
+    public init(principal: Principal?, requestID: String, logger: Logger, clientAddress: String?) {
+        self.principal = principal
+        self.requestID = requestID
+        self.logger = logger
+        self.clientAddress = clientAddress
+    }
+
+    /// The authenticated user's id. Throws `UNAUTHENTICATED` on an open endpoint.
+    public func userId() throws -> String {
+        guard let principal else { throw ServiceError(.unauthenticated) }
+        return principal.userId
+    }
+}
+
+/// One route of the HTTP contract, with what the OpenAPI document says about it.
+public struct Endpoint: Sendable {
+    /// Who may call it.
+    public enum Access: Sendable, Equatable {
+        /// No credentials (sign-in family, webhooks, operations).
+        case open
+        /// Bearer lane or service lane.
+        case user
+    }
+
+    public var path: String
+    public var methods: [HTTPRequest.Method]
+    public var access: Access
+    public var tag: String
+    public var summary: String
+    /// The JSON body (POST) / query (GET) schema; nil when the endpoint takes none.
+    public var requestSchema: JSONValue?
+    /// The schema of `data` in the success envelope, or of the whole body when `enveloped` is false.
+    public var responseSchema: JSONValue
+    public var responseContentType: String
+    public var enveloped: Bool
+    public var respond: @Sendable (Request, APIRequestContext, EndpointSettings) async throws -> Response
+
+    public init(
+        path: String, methods: [HTTPRequest.Method], access: Access, tag: String, summary: String,
+        requestSchema: JSONValue?, responseSchema: JSONValue, responseContentType: String = "application/json",
+        enveloped: Bool, respond: @escaping @Sendable (Request, APIRequestContext, EndpointSettings) async throws -> Response
+    ) {
+        self.path = path
+        self.methods = methods
+        self.access = access
+        self.tag = tag
+        self.summary = summary
+        self.requestSchema = requestSchema
+        self.responseSchema = responseSchema
+        self.responseContentType = responseContentType
+        self.enveloped = enveloped
+        self.respond = respond
+    }
+
+    /// An RPC endpoint `POST /{name}` (and `GET` with query parameters when `readOnly`): decodes `Input` from
+    /// JSON, runs `handler` and answers `{"success": true, "data": Output}`.
+    public static func rpc<Input: Decodable & Sendable, Output: Encodable & Sendable>(
+        _ name: String, access: Access, tag: String, readOnly: Bool = false, summary: String,
+        request: JSONValue, response: JSONValue, input: Input.Type = Input.self,
+        _ handler: @escaping @Sendable (Input, CallContext) async throws -> Output
+    ) -> Endpoint {
+        let querySchema = readOnly ? request : nil
+        return Endpoint(
+            path: "/\(name)", methods: readOnly ? [.get, .post] : [.post], access: access, tag: tag, summary: summary,
+            requestSchema: request, responseSchema: response, enveloped: true
+        ) { request, context, settings in
+            let data = try await RequestBody.json(request, context: context, schema: querySchema, settings: settings)
+            let decoder = JSONCoding.makeDecoder()
+            let input = try decoder.decode(Input.self, from: data)
+            let call = CallContext(
+                principal: context.principal, requestID: context.requestID, logger: context.logger,
+                clientAddress: context.remoteAddress?.ipAddress)
+            let output = try await handler(input, call)
+            return try Envelope.success(output)
+        }
+    }
+
+    /// A plain `GET` route answering raw bytes (operations endpoints).
+    public static func get(
+        _ path: String, tag: String, summary: String, response: JSONValue, contentType: String = "application/json",
+        _ handler: @escaping @Sendable (Request, APIRequestContext) async throws -> Response
+    ) -> Endpoint {
+        Endpoint(
+            path: path, methods: [.get], access: .open, tag: tag, summary: summary, requestSchema: nil,
+            responseSchema: response, responseContentType: contentType, enveloped: false
+        ) { request, context, _ in try await handler(request, context) }
+    }
+}
+
+/// Per-server settings endpoints need while answering.
+public struct EndpointSettings: Sendable {
+    public var maxBodyBytes: Int
+
+    public init(maxBodyBytes: Int = 1024 * 1024) {
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// Reading request bodies.
+enum RequestBody {
+    /// The JSON to decode: the body of a POST (an empty body reads as `{}`), or for a GET the query string
+    /// turned into a JSON object typed by the endpoint's schema.
+    static func json(_ request: Request, context: APIRequestContext, schema: JSONValue?, settings: EndpointSettings) async throws -> Data {
+        if request.method == .get {
+            return try queryAsJSON(request.uri.queryParameters, schema: schema)
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: settings.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw ServiceError(
+                .payloadTooLarge, "The request body is larger than \(settings.maxBodyBytes) bytes.",
+                details: ["limit_bytes": "\(settings.maxBodyBytes)"])
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw ServiceError(
+                .payloadTooLarge, "The request body is larger than \(settings.maxBodyBytes) bytes.",
+                details: ["limit_bytes": "\(settings.maxBodyBytes)"])
+        }
+        if buffer.readableBytes == 0 { return Data("{}".utf8) }
+        return Data(buffer.readableBytesView)
+    }
+
+    static func queryAsJSON(_ parameters: Parameters, schema: JSONValue?) throws -> Data {
+        var object: [String: JSONValue] = [:]
+        for (key, value) in parameters {
+            let name = String(key)
+            let text = String(value)
+            switch Schema.propertyType(schema, name) {
+            case "integer":
+                guard let number = Int(text) else {
+                    throw ServiceError.invalidArgument(field: name, reason: "expected an integer")
+                }
+                object[name] = .int(number)
+            case "number":
+                guard let number = Double(text) else {
+                    throw ServiceError.invalidArgument(field: name, reason: "expected a number")
+                }
+                object[name] = .double(number)
+            case "boolean":
+                guard let flag = Bool(text.lowercased()) else {
+                    throw ServiceError.invalidArgument(field: name, reason: "expected true or false")
+                }
+                object[name] = .bool(flag)
+            case "array":
+                let items = text.split(separator: ",").map { JSONValue.string(String($0)) }
+                object[name] = .array(items)
+            default:
+                object[name] = .string(text)
+            }
+        }
+        return try JSONEncoder().encode(JSONValue.object(object))
+    }
+}
+
+/// The response envelope of `API.md`.
+public enum Envelope {
+    struct Success<Data: Encodable>: Encodable {
+        let success = true
+        let data: Data
+    }
+
+    struct Failure: Encodable {
+        struct Body: Encodable {
+            let code: String
+            let message: String
+            let details: [String: String]?
+        }
+        let success = false
+        let error: Body
+    }
+
+    /// `200 {"success": true, "data": …}`.
+    public static func success(_ data: some Encodable) throws -> Response {
+        let body = try JSONCoding.makeEncoder().encode(Success(data: data))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// `{"success": false, "error": {code, message, details}}` with the code's status.
+    public static func failure(_ error: ServiceError) -> Response {
+        let body = Failure(
+            error: .init(code: error.code.rawValue, message: error.message, details: error.details.isEmpty ? nil : error.details))
+        let bytes = (try? JSONCoding.makeEncoder().encode(body)) ?? Data(#"{"success":false}"#.utf8)
+        return Response(
+            status: HTTPStatusMapping.status(for: error.code), headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

@@ -1,0 +1,121 @@
+import Contracts
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The one place where error codes become HTTP statuses.
+public enum HTTPStatusMapping {
+    public static func status(for code: ErrorCode) -> HTTPResponse.Status {
+        switch code {
+        case .invalidArgument, .weakPassword, .noSuchProvider, .lastSignInMethod, .emailManagedByProvider, .invalidCode:
+            .badRequest
+        case .unauthenticated, .wrongPassword, .invalidCredential, .requiresRecentLogin:
+            .unauthorized
+        case .permissionDenied, .premiumRequired, .accountNotConfirmed:
+            .forbidden
+        case .notFound, .userNotFound:
+            .notFound
+        case .conflict, .emailAlreadyInUse, .accountExistsWithDifferentCredential, .credentialAlreadyInUse,
+            .providerAlreadyLinked:
+            .conflict
+        case .failedPrecondition: .preconditionFailed
+        case .payloadTooLarge: .contentTooLarge
+        case .rateLimited: .tooManyRequests
+        case .internalError: .internalServerError
+        }
+    }
+}
+
+/// Turns any thrown error into a `ServiceError` a client may see: decoding failures name the field, router
+/// errors keep their meaning, and anything unexpected becomes `INTERNAL` (logged, never echoed).
+public enum ErrorMapper {
+    public static func serviceError(for error: any Error, logger: Logger) -> ServiceError {
+        switch error {
+        case let error as ServiceError:
+            return error
+        case let error as DecodingError:
+            return decodingError(error)
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound: return ServiceError(.notFound, "There is no such endpoint.")
+            case .methodNotAllowed:
+                return ServiceError(.invalidArgument, "This endpoint does not accept that HTTP method.", details: ["reason": "method not allowed"])
+            case .contentTooLarge: return ServiceError(.payloadTooLarge)
+            case .unauthorized: return ServiceError(.unauthenticated)
+            case .badRequest: return ServiceError(.invalidArgument, error.body ?? ErrorCode.invalidArgument.defaultMessage)
+            default:
+                logger.error("unexpected http error", metadata: ["event": "http_error", "status": "\(error.status.code)"])
+                return ServiceError(.internalError)
+            }
+        default:
+            logger.error("unhandled error", metadata: ["event": "internal_error", "error": "\(String(reflecting: error))"])
+            return ServiceError(.internalError)
+        }
+    }
+
+    static func decodingError(_ error: DecodingError) -> ServiceError {
+        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            let keys = codingPath + (last.map { [$0] } ?? [])
+            return keys.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
+                .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath, key)
+            return .invalidArgument(field: field, reason: "missing", message: "The field '\(field)' is required.")
+        case .valueNotFound(_, let context):
+            let field = path(context.codingPath)
+            return .invalidArgument(field: field, reason: "must not be null", message: "The field '\(field)' must not be null.")
+        case .typeMismatch(let type, let context):
+            let field = path(context.codingPath)
+            let expected = jsonTypeName(type)
+            if field.isEmpty {
+                return ServiceError(.invalidArgument, "The request body must be a JSON \(expected).", details: ["reason": "expected \(expected)"])
+            }
+            return .invalidArgument(field: field, reason: "expected \(expected)", message: "The field '\(field)' must be \(article(expected)) \(expected).")
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            if field.isEmpty {
+                return ServiceError(.invalidArgument, "The request body is not valid JSON.", details: ["reason": "malformed JSON"])
+            }
+            return .invalidArgument(field: field, reason: context.debugDescription)
+        @unknown default:
+            return ServiceError(.invalidArgument)
+        }
+    }
+
+    private static func jsonTypeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "string"
+        case is Bool.Type: "boolean"
+        case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type: "integer"
+        case is Double.Type, is Float.Type: "number"
+        case is [Any].Type: "array"
+        default:
+            String(describing: type).hasPrefix("Array") ? "array" : (String(describing: type).hasPrefix("Dictionary") ? "object" : "object")
+        }
+    }
+
+    private static func article(_ word: String) -> String {
+        ["a", "e", "i", "o", "u"].contains(word.prefix(1)) ? "an" : "a"
+    }
+}
+
+/// Catches every error below it and answers with the failure envelope.
+public struct ErrorEnvelopeMiddleware: RouterMiddleware {
+    public typealias Context = APIRequestContext
+
+    public init() {}
+
+    public func handle(
+        _ request: Request, context: APIRequestContext,
+        next: (Request, APIRequestContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return Envelope.failure(ErrorMapper.serviceError(for: error, logger: context.logger))
+        }
+    }
+}

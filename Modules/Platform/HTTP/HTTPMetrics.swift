@@ -1,0 +1,36 @@
+import Foundation
+import Prometheus
+
+/// The Prometheus registry behind `/metrics`, with the HTTP series every request feeds.
+public final class HTTPMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    static let buckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .seconds(2.5), .seconds(5),
+    ]
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+    }
+
+    func record(endpoint: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            name: "povver_http_requests_total",
+            labels: [("endpoint", endpoint), ("method", method), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            name: "povver_http_request_duration_seconds", labels: [("endpoint", endpoint)], buckets: Self.buckets
+        ).recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// The Prometheus text exposition of every series.
+    public func exposition() -> String { registry.emitToString() }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

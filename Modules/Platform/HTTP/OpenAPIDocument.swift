@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+
+/// The machine-readable form of the HTTP contract, built from the same `Endpoint` values the router serves.
+public enum OpenAPIDocument {
+    public static func make(endpoints: [Endpoint], title: String = "Povver Server", version: String = "1.0.0") -> JSONValue {
+        var paths: [String: JSONValue] = [:]
+        for endpoint in endpoints {
+            var operations: [String: JSONValue] = [:]
+            for method in endpoint.methods {
+                operations[method.rawValue.lowercased()] = operation(endpoint, method: method.rawValue)
+            }
+            paths[endpoint.path] = .object(operations)
+        }
+        let errorSchema = Schema.object(
+            [
+                "success": ["type": "boolean", "enum": [false]],
+                "error": Schema.object(
+                    [
+                        "code": Schema.string, "message": Schema.string,
+                        "details": ["type": "object", "additionalProperties": Schema.string],
+                    ], required: ["code", "message"]),
+            ], required: ["success", "error"])
+        return [
+            "openapi": "3.1.0",
+            "info": ["title": .string(title), "version": .string(version)],
+            "paths": .object(paths),
+            "components": [
+                "schemas": ["Error": errorSchema],
+                "securitySchemes": [
+                    "bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"],
+                    "serviceKey": ["type": "apiKey", "in": "header", "name": "X-API-Key"],
+                ],
+            ],
+        ]
+    }
+
+    private static func operation(_ endpoint: Endpoint, method: String) -> JSONValue {
+        let name = endpoint.path.split(separator: "/").last.map(String.init) ?? endpoint.path
+        var operation: [String: JSONValue] = [
+            "operationId": .string(endpoint.methods.count > 1 ? "\(name)_\(method.lowercased())" : name),
+            "summary": .string(endpoint.summary),
+            "tags": [.string(endpoint.tag)],
+        ]
+        if endpoint.access == .user {
+            operation["security"] = [["bearer": []], ["serviceKey": []]]
+        }
+        if let schema = endpoint.requestSchema {
+            if method == "GET" {
+                var parameters: [JSONValue] = []
+                if case .object(let properties)? = schema["properties"] {
+                    for (key, property) in properties.sorted(by: { $0.key < $1.key }) {
+                        parameters.append(["name": .string(key), "in": "query", "schema": property])
+                    }
+                }
+                operation["parameters"] = .array(parameters)
+            } else {
+                operation["requestBody"] = [
+                    "required": false, "content": ["application/json": ["schema": schema]],
+                ]
+            }
+        }
+        let success: JSONValue =
+            endpoint.enveloped
+            ? Schema.object(["success": ["type": "boolean", "enum": [true]], "data": endpoint.responseSchema], required: ["success", "data"])
+            : endpoint.responseSchema
+        operation["responses"] = [
+            "200": ["description": "Success", "content": .object([endpoint.responseContentType: ["schema": success]])],
+            "default": ["description": "Failure envelope", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
+        ]
+        return .object(operation)
+    }
+}

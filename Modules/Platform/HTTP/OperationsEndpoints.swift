@@ -1,0 +1,44 @@
+import Contracts
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `/health`, `/ready`, `/metrics` and `/openapi.json`.
+public enum OperationsEndpoints {
+    public static func make(ready: @escaping @Sendable () async -> Bool, metrics: HTTPMetrics) -> [Endpoint] {
+        [
+            .get("/health", tag: "Operations", summary: "The process is up.", response: Schema.object(["status": Schema.string])) { _, _ in
+                json(#"{"status":"ok"}"#)
+            },
+            .get("/ready", tag: "Operations", summary: "The database is reachable and every migration is applied.", response: Schema.object(["status": Schema.string])) { _, _ in
+                if await ready() { return json(#"{"status":"ready"}"#) }
+                return Envelope.failure(ServiceError(.failedPrecondition, "The server is not ready: the database is unreachable or not migrated."))
+            },
+            .get("/metrics", tag: "Operations", summary: "Prometheus metrics.", response: Schema.string, contentType: "text/plain") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+            },
+        ]
+    }
+
+    /// `/openapi.json`, describing `endpoints` and itself.
+    public static func openAPI(describing endpoints: [Endpoint]) -> Endpoint {
+        let box = DocumentBox()
+        let endpoint = Endpoint.get("/openapi.json", tag: "Operations", summary: "This OpenAPI document.", response: ["type": "object"]) { _, _ in
+            json(box.text)
+        }
+        box.text = (try? JSONCoding.encodeToString(OpenAPIDocument.make(endpoints: endpoints + [endpoint]))) ?? "{}"
+        return endpoint
+    }
+
+    private final class DocumentBox: @unchecked Sendable {
+        // Written once before the endpoint is served, then only read.
+        var text = "{}"
+    }
+
+    static func json(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,174 @@
+@preconcurrency import AsyncKit
+import Contracts
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import SQLKit
+import SQLiteKit
+
+/// The one SQL API every module uses, over SQLite (embedded default) or PostgreSQL (scale-out).
+///
+/// Reads go straight to `sql`; every write goes through `transaction`, which on SQLite also queues writers
+/// in-process (one writer at a time, `BEGIN IMMEDIATE`) so they never fail with SQLITE_BUSY.
+public final class Database: Sendable {
+    public let engine: SQLEngine
+    /// A pooled handle for reads (each statement may run on a different connection).
+    public let sql: any SQLDatabase
+    let logger: Logger
+    private let pool: Pool
+    private let writeGate: AsyncGate?
+    private let afterCommit: AfterCommitHooks
+
+    private enum Pool: Sendable {
+        case sqlite(EventLoopGroupConnectionPool<TunedSQLiteSource>)
+        case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
+    }
+
+    private init(engine: SQLEngine, sql: any SQLDatabase, pool: Pool, logger: Logger) {
+        self.engine = engine
+        self.sql = sql
+        self.pool = pool
+        self.logger = logger
+        self.writeGate = engine == .sqlite ? AsyncGate() : nil
+        self.afterCommit = AfterCommitHooks()
+    }
+
+    /// Opens a database. SQLite files are created if missing and switched to WAL mode.
+    public static func open(
+        _ location: DatabaseLocation,
+        maxConnectionsPerEventLoop: Int = 4,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger
+    ) async throws -> Database {
+        switch location {
+        case .sqliteFile, .sqliteMemory:
+            let storage: SQLiteConfiguration.Storage
+            if case .sqliteFile(let path) = location {
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+                try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                storage = .file(path: path)
+            } else {
+                storage = .memory
+            }
+            let source = TunedSQLiteSource(base: SQLiteConnectionSource(configuration: .init(storage: storage)))
+            let pool = EventLoopGroupConnectionPool(
+                source: source, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop,
+                pruneInterval: nil, logger: logger, on: eventLoopGroup)
+            let db = Database(
+                engine: .sqlite, sql: PooledSQLiteDatabase(pool: pool, logger: logger), pool: .sqlite(pool),
+                logger: logger)
+            do {
+                try await db.sql.raw("PRAGMA journal_mode = WAL").run()
+            } catch {
+                await db.shutdown()
+                throw error
+            }
+            return db
+        case .postgres(let url, let schema):
+            var configuration = try SQLPostgresConfiguration(url: url)
+            if let schema { configuration.searchPath = [schema] }
+            let pool = EventLoopGroupConnectionPool(
+                source: PostgresConnectionSource(sqlConfiguration: configuration),
+                maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, pruneInterval: nil, logger: logger,
+                on: eventLoopGroup)
+            let db = Database(
+                engine: .postgres, sql: pool.database(logger: logger).sql(), pool: .postgres(pool), logger: logger)
+            do {
+                try await db.sql.raw("SELECT 1").run()
+            } catch {
+                await db.shutdown()
+                throw error
+            }
+            return db
+        }
+    }
+
+    /// Closes every connection. Call once, after the last query.
+    public func shutdown() async {
+        do {
+            switch pool {
+            case .sqlite(let pool): try await pool.shutdownAsync()
+            case .postgres(let pool): try await pool.shutdownAsync()
+            }
+        } catch {
+            logger.warning("database shutdown failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws.
+    /// Domain events published in it are stored atomically with the state change.
+    public func transaction<R: Sendable>(
+        _ body: @escaping @Sendable (Transaction) async throws -> R
+    ) async throws -> R {
+        let run: @Sendable () async throws -> (R, Bool) = {
+            try await self.sql.withSession { session in
+                try await session.raw(self.engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
+                let transaction = Transaction(sql: session, engine: self.engine)
+                do {
+                    let result = try await body(transaction)
+                    try await session.raw("COMMIT").run()
+                    return (result, transaction.publishedEvents)
+                } catch {
+                    do {
+                        try await session.raw("ROLLBACK").run()
+                    } catch let rollbackError {
+                        self.logger.error("rollback failed", metadata: ["error": "\(rollbackError)"])
+                    }
+                    throw error
+                }
+            }
+        }
+        let (result, published): (R, Bool)
+        if let writeGate {
+            (result, published) = try await writeGate.withGate(run)
+        } else {
+            (result, published) = try await run()
+        }
+        if published { afterCommit.runEventHooks() }
+        return result
+    }
+
+    /// Registers a callback run after any transaction that published domain events commits (the outbox
+    /// dispatcher uses it to wake up at once instead of waiting for its next poll).
+    public func onEventsCommitted(_ hook: @escaping @Sendable () -> Void) {
+        afterCommit.add(hook)
+    }
+}
+
+/// SQLite connections with the settings a server wants: wait for the writer instead of failing, and fsync
+/// only at WAL checkpoints (durable across process crashes; WAL is the documented pairing).
+struct TunedSQLiteSource: ConnectionPoolSource {
+    let base: SQLiteConnectionSource
+
+    func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
+        base.makeConnection(logger: logger, on: eventLoop).flatMap { connection in
+            connection.query("PRAGMA busy_timeout = 10000").flatMap { _ in
+                connection.query("PRAGMA synchronous = NORMAL")
+            }.map { _ in connection }
+        }
+    }
+}
+
+/// An `SQLDatabase` over a pool of SQLite connections.
+struct PooledSQLiteDatabase: SQLDatabase {
+    let pool: EventLoopGroupConnectionPool<TunedSQLiteSource>
+    let logger: Logger
+
+    var eventLoop: any EventLoop { pool.eventLoopGroup.any() }
+    var dialect: any SQLDialect { SQLiteDialect() }
+    var queryLogLevel: Logger.Level? { .trace }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        pool.withConnection(logger: logger) { connection in
+            connection.sql(queryLogLevel: .trace).execute(sql: query, onRow)
+        }
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let connection = try await pool.requestConnection(logger: logger).get()
+        defer { pool.releaseConnection(connection, logger: logger) }
+        return try await closure(connection.sql(queryLogLevel: .trace))
+    }
+}

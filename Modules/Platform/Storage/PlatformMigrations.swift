@@ -1,0 +1,39 @@
+/// Platform's own tables: the outbox and the job queue.
+enum PlatformMigrations {
+    static let all: [Migration] = [
+        Migration(version: 1, name: "outbox and jobs") { engine in
+            [
+                """
+                CREATE TABLE platform_outbox (
+                    seq \(engine.autoIncrementPrimaryKey),
+                    id TEXT NOT NULL UNIQUE,
+                    type TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    occurred_at BIGINT NOT NULL,
+                    dispatched_at BIGINT
+                )
+                """,
+                "CREATE INDEX platform_outbox_pending ON platform_outbox (dispatched_at, seq)",
+                """
+                CREATE TABLE platform_jobs (
+                    id TEXT PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    attempts BIGINT NOT NULL DEFAULT 0,
+                    max_attempts BIGINT NOT NULL,
+                    run_at BIGINT NOT NULL,
+                    lease_owner TEXT,
+                    lease_expires_at BIGINT,
+                    last_error TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL,
+                    finished_at BIGINT
+                )
+                """,
+                "CREATE INDEX platform_jobs_ready ON platform_jobs (status, run_at)",
+                "CREATE INDEX platform_jobs_leases ON platform_jobs (status, lease_expires_at)",
+            ]
+        }
+    ]
+}

@@ -1,0 +1,43 @@
+import Contracts
+import Foundation
+import SQLKit
+import Synchronization
+
+/// One open transaction. Everything done through `sql` commits or rolls back together, including the domain
+/// events published with `publish`.
+public final class Transaction: Sendable {
+    public let sql: any SQLDatabase
+    public let engine: SQLEngine
+    private let published = Mutex(false)
+
+    init(sql: any SQLDatabase, engine: SQLEngine) {
+        self.sql = sql
+        self.engine = engine
+    }
+
+    var publishedEvents: Bool { published.withLock { $0 } }
+
+    /// Appends a domain event to the outbox in this transaction (transactional outbox): it is delivered to
+    /// its subscribers at least once after the transaction commits, and never if it rolls back.
+    public func publish<Event: DomainEvent>(_ event: Event, id: String, occurredAt: Date) async throws {
+        let payload = try JSONCoding.encodeToString(event)
+        try await sql.raw(
+            """
+            INSERT INTO platform_outbox (id, type, payload, occurred_at)
+            VALUES (\(bind: id), \(bind: Event.eventType), \(bind: payload), \(bind: occurredAt.millisecondsSince1970))
+            """
+        ).run()
+        published.withLock { $0 = true }
+    }
+}
+
+/// Callbacks run after a commit that published events.
+final class AfterCommitHooks: Sendable {
+    private let hooks = Mutex<[@Sendable () -> Void]>([])
+
+    func add(_ hook: @escaping @Sendable () -> Void) { hooks.withLock { $0.append(hook) } }
+
+    func runEventHooks() {
+        for hook in hooks.withLock({ $0 }) { hook() }
+    }
+}

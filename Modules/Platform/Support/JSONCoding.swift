@@ -1,0 +1,41 @@
+import Foundation
+
+/// The JSON settings used for every stored document and API body: RFC 3339 dates with milliseconds,
+/// sorted keys (stable output, comparable idempotency fingerprints).
+public enum JSONCoding {
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.rfc3339)
+        }
+        return encoder
+    }
+
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let string = try container.decode(String.self)
+            guard let date = Date(rfc3339: string) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "expected an RFC 3339 timestamp")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    public static func encode(_ value: some Encodable) throws -> Data {
+        try makeEncoder().encode(value)
+    }
+
+    public static func encodeToString(_ value: some Encodable) throws -> String {
+        String(decoding: try makeEncoder().encode(value), as: UTF8.self)
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from string: String) throws -> T {
+        try makeDecoder().decode(T.self, from: Data(string.utf8))
+    }
+}

@@ -1,0 +1,136 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// One list of settings for every target.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "povver-server",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "povver-server", targets: ["povver-server"]),
+        .library(name: "PovverApp", targets: ["PovverApp"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        // MARK: Modules
+
+        .target(
+            name: "Contracts",
+            path: "Modules/Contracts",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Platform",
+            dependencies: [
+                "Contracts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Modules/Platform",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Fakes",
+            dependencies: ["Contracts"],
+            path: "Modules/Fakes",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Auth",
+            dependencies: [
+                "Contracts",
+                "Platform",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Modules/Auth",
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "Subscription", dependencies: ["Contracts", "Platform"], path: "Modules/Subscription", swiftSettings: swiftSettings),
+        .target(name: "Conversations", dependencies: ["Contracts", "Platform"], path: "Modules/Conversations", swiftSettings: swiftSettings),
+        .target(name: "Workouts", dependencies: ["Contracts", "Platform"], path: "Modules/Workouts", swiftSettings: swiftSettings),
+        .target(name: "Recommendations", dependencies: ["Contracts", "Platform"], path: "Modules/Recommendations", swiftSettings: swiftSettings),
+        .target(name: "Analytics", dependencies: ["Contracts", "Platform"], path: "Modules/Analytics", swiftSettings: swiftSettings),
+
+        // MARK: Apps
+
+        .target(
+            name: "PovverApp",
+            dependencies: [
+                "Contracts", "Platform", "Fakes",
+                "Auth", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics",
+            ],
+            path: "Apps/PovverApp",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "povver-server",
+            dependencies: ["PovverApp", "Platform"],
+            path: "Apps/povver-server",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+
+        .target(
+            name: "TestSupport",
+            dependencies: ["Contracts", "Platform", "Fakes", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ContractsTests",
+            dependencies: ["Contracts", "Fakes", "Platform", "Auth", "PovverApp", "TestSupport", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics"],
+            path: "Tests/ContractsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PlatformTests",
+            dependencies: [
+                "Contracts", "Platform", "Fakes", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/PlatformTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthTests",
+            dependencies: ["Auth", "Contracts", "Platform", "Fakes", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/AuthTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "PovverApp", "Platform", "Contracts", "Auth", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/ServerTests",
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

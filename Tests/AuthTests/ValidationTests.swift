@@ -1,0 +1,60 @@
+@testable import Auth
+import Contracts
+import Testing
+
+@Suite struct ValidationTests {
+    @Test(arguments: [
+        ("  Ada@Example.COM ", "ada@example.com"),
+        ("x.y+tag@sub.domain.io", "x.y+tag@sub.domain.io"),
+        ("\tUPPER@CASE.ORG\n", "upper@case.org"),
+    ])
+    func emailsAreTrimmedAndLowerCased(raw: String, normalized: String) throws {
+        #expect(try Validation.normalizedEmail(raw) == normalized)
+    }
+
+    @Test(arguments: ["", "plain", "@example.com", "a@", "a@b", "a@.com", "a@b..com", "a b@c.co", "a@b.com.", "a@@b.co", "<a>@b.co",
+                      String(repeating: "a", count: 250) + "@b.co"])
+    func invalidEmailsAreRefused(raw: String) {
+        #expect(performing: { try Validation.normalizedEmail(raw) }, throws: { error in
+            (error as? ServiceError)?.code == .invalidArgument && (error as? ServiceError)?.details["field"] == "email"
+        })
+    }
+
+    @Test func shortPasswordIsWeakWithTheSeedsSentence() {
+        #expect(performing: { try Validation.newPassword("12345") }, throws: { error in
+            let error = error as? ServiceError
+            return error?.code == .weakPassword && error?.message == "Password must be at least 6 characters."
+        })
+        #expect(throws: Never.self) { try Validation.newPassword("123456") }
+    }
+
+    @Test func hugePasswordsAreRefusedBeforeHashing() {
+        let huge = String(repeating: "p", count: 10_240)
+        #expect(performing: { try Validation.newPassword(huge) }, throws: { ($0 as? ServiceError)?.code == .invalidArgument })
+        #expect(performing: { try Validation.presentedPassword(huge) }, throws: { ($0 as? ServiceError)?.code == .invalidArgument })
+    }
+
+    @Test func timeZonesMustBeIANA() throws {
+        #expect(try Validation.timeZone("Europe/Berlin") == "Europe/Berlin")
+        #expect(try Validation.timeZone(nil) == nil)
+        #expect(throws: ServiceError.self) { try Validation.timeZone("Mars/Olympus") }
+    }
+}
+
+@Suite struct FriendlyMessageTests {
+    /// The seeds' table (seed 002 "Friendly Error Messages"), pinned.
+    @Test(arguments: [
+        (ErrorCode.wrongPassword, "Incorrect password. Please try again."),
+        (.requiresRecentLogin, "For your security, please sign in again to continue."),
+        (.emailAlreadyInUse, "This email is already in use by another account."),
+        (.weakPassword, "Password must be at least 6 characters."),
+        (.accountExistsWithDifferentCredential,
+         "An account with this email already exists. Please sign in with your original method, then link this provider in Settings."),
+        (.invalidCredential, "The sign-in credentials are invalid. Please try again."),
+        (.userNotFound, "No account found with this email. Please register first."),
+        (.internalError, "Something went wrong. Please try again."),
+    ])
+    func authCodesCarryTheSeedsMessages(code: ErrorCode, message: String) {
+        #expect(ServiceError(code).message == message)
+    }
+}

@@ -1,0 +1,56 @@
+import Auth
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import Testing
+import TestSupport
+
+struct AccountFixture: Sendable {
+    /// Creates an email/password account and returns its id.
+    var create: @Sendable (_ email: String) async throws -> String
+    /// Removes the account the way account deletion does.
+    var remove: @Sendable (_ userId: String) async throws -> Void
+}
+
+/// The `AccountDirectory` contract.
+func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: AccountFixture) async throws {
+    let id = try await fixture.create("lookup@example.com")
+    let account = try #require(try await directory.account(userId: id))
+    #expect(account.userId == id)
+    #expect(account.email == "lookup@example.com")
+    #expect(account.providers == [.password])
+    #expect(account.originalProvider == "email")
+    #expect(try await directory.account(userId: "no-such-user") == nil)
+    try await fixture.remove(id)
+    #expect(try await directory.account(userId: id) == nil)
+}
+
+@Suite struct AccountDirectoryConformanceTests {
+    @Test func fake() async throws {
+        let directory = FakeAccountDirectory()
+        try await accountDirectoryConformance(
+            directory,
+            fixture: AccountFixture(
+                create: { email in
+                    let id = "u-\(email)"
+                    await directory.add(
+                        AccountSummary(userId: id, email: email, emailVerified: false, providers: [.password], originalProvider: "email", createdAt: Date()))
+                    return id
+                },
+                remove: { id in await directory.remove(userId: id) }))
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func live(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
+            let auth = await AuthModule(
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator())
+            try await accountDirectoryConformance(
+                auth.accounts,
+                fixture: AccountFixture(
+                    create: { email in try await auth.service.signUp(email: email, password: "secret1", name: nil, timeZone: nil).user.id },
+                    remove: { id in try await auth.eraser.eraseUserData(userId: id) }))
+        }
+    }
+}

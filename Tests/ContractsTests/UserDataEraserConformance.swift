@@ -1,0 +1,99 @@
+import Analytics
+import Auth
+import Contracts
+import Conversations
+import Fakes
+import Foundation
+import SQLKit
+import Platform
+import Recommendations
+import Subscription
+import Testing
+import TestSupport
+import Workouts
+
+struct EraserFixture: Sendable {
+    /// Stores some data of the user in the module (nothing for a module without tables).
+    var seed: @Sendable (_ userId: String) async throws -> Void
+    /// How many rows/records the module holds for the user.
+    var count: @Sendable (_ userId: String) async throws -> Int
+    /// Makes a user id the module accepts.
+    var makeUser: @Sendable (_ label: String) async throws -> String
+}
+
+/// The `UserDataEraser` contract: after erasing, nothing of the user is left; others keep theirs; erasing is
+/// idempotent and fine for users the module never saw.
+func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFixture) async throws {
+    #expect(!eraser.module.isEmpty)
+    let target = try await fixture.makeUser("target")
+    let bystander = try await fixture.makeUser("bystander")
+    try await fixture.seed(target)
+    try await fixture.seed(bystander)
+    let bystanderBefore = try await fixture.count(bystander)
+
+    try await eraser.eraseUserData(userId: target)
+    #expect(try await fixture.count(target) == 0)
+    #expect(try await fixture.count(bystander) == bystanderBefore)
+
+    try await eraser.eraseUserData(userId: target)
+    try await eraser.eraseUserData(userId: "never-seen")
+    #expect(try await fixture.count(target) == 0)
+}
+
+@Suite struct UserDataEraserConformanceTests {
+    @Test func fake() async throws {
+        let eraser = FakeUserDataEraser(module: "fake")
+        try await userDataEraserConformance(
+            eraser,
+            fixture: EraserFixture(
+                seed: { id in
+                    await eraser.store(userId: id, record: "a")
+                    await eraser.store(userId: id, record: "b")
+                },
+                count: { id in await eraser.recordCount(userId: id) },
+                makeUser: { label in "u-\(label)" }))
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func auth(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
+            let auth = await AuthModule(
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator())
+            try await userDataEraserConformance(
+                auth.eraser,
+                fixture: EraserFixture(
+                    seed: { id in
+                        try await auth.service.registerDevice(userId: id, deviceId: "d1", platform: "ios", pushToken: "p", appVersion: "1")
+                        let email = try await auth.service.account(userId: id).email
+                        _ = try await auth.service.signIn(email: email, password: "secret1", timeZone: "Europe/Paris")
+                    },
+                    count: { id in
+                        var total = 0
+                        for table in ["auth_devices", "auth_refresh_tokens", "auth_sessions", "auth_providers", "auth_profiles"] {
+                            total += try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: id)")
+                                .first(decodingColumn: "n", as: Int.self) ?? 0
+                        }
+                        total += try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_users WHERE id = \(bind: id)")
+                            .first(decodingColumn: "n", as: Int.self) ?? 0
+                        return total
+                    },
+                    makeUser: { label in
+                        try await auth.service.signUp(email: "\(label)@example.com", password: "secret1", name: label, timeZone: nil).user.id
+                    }))
+        }
+    }
+
+    /// Modules that own no tables yet: their erasers keep the contract trivially, and this suite starts
+    /// checking real rows as soon as a module's issue gives it tables.
+    @Test func modulesWithoutTables() async throws {
+        let erasers: [any UserDataEraser] = [
+            SubscriptionUserDataEraser(), ConversationsUserDataEraser(), WorkoutsUserDataEraser(),
+            RecommendationsUserDataEraser(), AnalyticsUserDataEraser(),
+        ]
+        for eraser in erasers {
+            try await userDataEraserConformance(
+                eraser, fixture: EraserFixture(seed: { _ in }, count: { _ in 0 }, makeUser: { "u-\($0)" }))
+        }
+        #expect(Set(erasers.map(\.module)).count == erasers.count)
+    }
+}

@@ -1,0 +1,42 @@
+import Contracts
+import Platform
+import Testing
+
+@Suite struct ConfigTests {
+    @Test func defaultsRunOnAFreshMachine() throws {
+        let config = try AppConfig.fromEnvironment([:])
+        #expect(config.host == "127.0.0.1")
+        #expect(config.port == 8080)
+        #expect(config.database == .sqliteFile(path: "./povver.sqlite"))
+        #expect(config.signingKeyFile == "./povver-signing-key.pem")
+        #expect(config.recentLoginSeconds == 300)
+        #expect(config.serviceAPIKeys.isEmpty)
+        #expect(config.appStoreEnvironment == "Production")
+        #expect(config.mailTransport == "log")
+        #expect(config.logFormat == .json)
+        #expect(try AppConfig.fromEnvironment([:], stdoutIsTerminal: true).logFormat == .text)
+    }
+
+    @Test func variablesAreRead() throws {
+        let config = try AppConfig.fromEnvironment([
+            "POVVER_HOST": "0.0.0.0", "POVVER_PORT": "9000", "POVVER_DATABASE_URL": "postgres://a@b/c",
+            "POVVER_SERVICE_API_KEYS": "k1, k2,,", "POVVER_RECENT_LOGIN_SECONDS": "60", "POVVER_LOG_FORMAT": "text",
+            "POVVER_APPSTORE_ENVIRONMENT": "Sandbox",
+        ])
+        #expect(config.host == "0.0.0.0")
+        #expect(config.port == 9000)
+        #expect(config.database.engine == .postgres)
+        #expect(config.serviceAPIKeys == ["k1", "k2"])
+        #expect(config.recentLoginSeconds == 60)
+        #expect(config.logFormat == .text)
+        #expect(config.appStoreEnvironment == "Sandbox")
+    }
+
+    @Test func badValuesNameTheVariable() {
+        for (name, value) in [("POVVER_PORT", "eighty"), ("POVVER_PORT", "70000"), ("POVVER_LOG_FORMAT", "xml"), ("POVVER_APPSTORE_ENVIRONMENT", "Staging")] {
+            #expect(performing: { try AppConfig.fromEnvironment([name: value]) }, throws: { error in
+                (error as? ServiceError)?.details["field"] == name
+            })
+        }
+    }
+}

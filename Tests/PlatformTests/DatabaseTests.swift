@@ -1,0 +1,87 @@
+import Contracts
+import Foundation
+import Platform
+import SQLKit
+import Testing
+import TestSupport
+
+@Suite struct DatabaseTests {
+    static let notes = [
+        Migration(version: 1, name: "notes") { _ in
+            ["CREATE TABLE test_notes (id TEXT PRIMARY KEY, body TEXT NOT NULL)"]
+        },
+        Migration(version: 2, name: "notes.author") { _ in
+            ["ALTER TABLE test_notes ADD COLUMN author TEXT"]
+        },
+    ]
+
+    @Test(arguments: TestDatabases.engines)
+    func transactionCommitsOrRollsBackAsAWhole(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("test", Self.notes)]) { db in
+            try await db.transaction { tx in
+                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('a', 'kept')").run()
+            }
+            await #expect(throws: ServiceError.self) {
+                try await db.transaction { tx in
+                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('b', 'lost')").run()
+                    throw ServiceError(.conflict)
+                }
+            }
+            let ids = try await db.sql.raw("SELECT id FROM test_notes ORDER BY id").all(decodingColumn: "id", as: String.self)
+            #expect(ids == ["a"])
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func migrationsApplyOnceAndAreRecorded(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let migrator = Migrator(database: db, logger: TestDatabases.logger)
+            #expect(try await migrator.isUpToDate([("test", Self.notes)]) == false)
+            try await migrator.migrate([("test", Self.notes)])
+            try await migrator.migrate([("test", Self.notes)])  // second start: nothing re-applied (ALTER would fail)
+            #expect(try await migrator.isUpToDate([("test", Self.notes)]))
+            let versions = try await db.sql.raw("SELECT version FROM platform_migrations WHERE module = 'test' ORDER BY version")
+                .all(decodingColumn: "version", as: Int.self)
+            #expect(versions == [1, 2])
+            try await db.transaction { tx in
+                try await tx.sql.raw("INSERT INTO test_notes (id, body, author) VALUES ('a', 'b', 'c')").run()
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func concurrentWritersAllLand(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("test", Self.notes)]) { db in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<100 {
+                    group.addTask {
+                        try await db.transaction { tx in
+                            try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "n\(index)"), 'x')").run()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let count = try await db.sql.raw("SELECT COUNT(*) AS n FROM test_notes").first(decodingColumn: "n", as: Int.self)
+            #expect(count == 100)
+        }
+    }
+
+    @Test func sqliteFileIsInWALMode() async throws {
+        let location = try await TestDatabases.makeLocation(.sqlite)
+        let db = try await Database.open(location, logger: TestDatabases.logger)
+        let mode = try await db.sql.raw("PRAGMA journal_mode").first(decodingColumn: "journal_mode", as: String.self)
+        await db.shutdown()
+        try await TestDatabases.dispose(location)
+        #expect(mode?.lowercased() == "wal")
+    }
+
+    @Test func databaseURLsParse() throws {
+        #expect(try DatabaseLocation(url: "sqlite::memory:") == .sqliteMemory)
+        #expect(try DatabaseLocation(url: "sqlite://./povver.sqlite") == .sqliteFile(path: "./povver.sqlite"))
+        #expect(try DatabaseLocation(url: "sqlite:///var/lib/povver.sqlite") == .sqliteFile(path: "/var/lib/povver.sqlite"))
+        #expect(try DatabaseLocation(url: "postgres://u:p@h:5432/db") == .postgres(url: "postgres://u:p@h:5432/db", schema: nil))
+        #expect(throws: ServiceError.self) { try DatabaseLocation(url: "mysql://nope") }
+        #expect(throws: ServiceError.self) { try DatabaseLocation(url: "sqlite://") }
+    }
+}

@@ -1,0 +1,353 @@
+import Contracts
+import Fakes
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Platform
+import Testing
+
+struct EchoInput: Decodable, Sendable {
+    var name: String
+    var count: Int
+    var limit: Int?
+    var tags: [String]?
+}
+
+struct EchoOutput: Encodable, Sendable {
+    var name: String
+    var count: Int
+    var limit: Int?
+    var user: String?
+}
+
+/// A router with a few test endpoints, the real middleware stack and fake auth.
+struct HTTPFixture {
+    let clock = FakeWallClock()
+    let verifier: FakeAccessTokenVerifier
+    let accounts = FakeAccountDirectory([
+        AccountSummary(userId: "u-agent-target", email: "a@b.co", emailVerified: true, providers: [.password], originalProvider: "email", createdAt: Date())
+    ])
+    let metrics = HTTPMetrics()
+
+    init() {
+        verifier = FakeAccessTokenVerifier(clock: clock)
+    }
+
+    var endpoints: [Endpoint] {
+        let echo = Endpoint.rpc(
+            "echo", access: .open, tag: "Test", readOnly: true, summary: "Echo.",
+            request: Schema.object(["name": Schema.string, "count": Schema.integer, "limit": Schema.integer], required: ["name", "count"]),
+            response: Schema.any, input: EchoInput.self
+        ) { input, call in
+            EchoOutput(name: input.name, count: input.count, limit: input.limit, user: call.principal?.userId)
+        }
+        let whoami = Endpoint.rpc(
+            "whoami", access: .user, tag: "Test", readOnly: true, summary: "Who am I.", request: Schema.empty,
+            response: Schema.any, input: JSONValue.self
+        ) { _, call in
+            ["user_id": try call.userId()] as [String: String]
+        }
+        let stream = Endpoint(
+            path: "/stream", methods: [.post], access: .open, tag: "Test", summary: "SSE.", requestSchema: nil, responseSchema: Schema.string,
+            responseContentType: "text/event-stream", enveloped: false
+        ) { _, _, _ in
+            let events = AsyncStream<ServerSentEvent> { continuation in
+                continuation.yield(ServerSentEvent(id: 1, data: #"{"type":"message_start"}"#))
+                continuation.yield(ServerSentEvent(id: 2, data: #"{"type":"message_end"}"#))
+                continuation.finish()
+            }
+            return ServerSentEvents.response(events)
+        }
+        let boom = Endpoint.rpc("boom", access: .open, tag: "Test", summary: "Fails.", request: Schema.empty, response: Schema.any, input: JSONValue.self) {
+            _, _ -> [String: String] in
+            struct Secret: Error { let password = "hunter2" }
+            throw Secret()
+        }
+        return [echo, whoami, stream, boom] + OperationsEndpoints.make(ready: { true }, metrics: metrics)
+    }
+
+    func router() -> Router<APIRequestContext> {
+        APIRouter.build(
+            endpoints: endpoints,
+            lanes: AuthLaneMiddleware(verifier: verifier, accounts: accounts, serviceKeys: ServiceKeySet(keys: ["service-key-1"])),
+            metrics: metrics, ids: SequentialIDGenerator(prefix: "req"), settings: EndpointSettings(maxBodyBytes: 1024))
+    }
+}
+
+struct ErrorBody: Decodable {
+    struct Inner: Decodable {
+        var code: String
+        var message: String
+        var details: [String: String]?
+    }
+    var success: Bool
+    var error: Inner
+}
+
+func decodeError(_ response: TestResponse) throws -> ErrorBody {
+    try JSONDecoder().decode(ErrorBody.self, from: Data(response.body.readableBytesView))
+}
+
+@Suite struct HTTPTests {
+    let fixture = HTTPFixture()
+
+    func post(_ client: some TestClientProtocol, _ path: String, _ body: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    @Test func successUsesTheEnvelope() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let response = try await post(client, "/echo", #"{"name":"a","count":2}"#)
+            #expect(response.status == .ok)
+            let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+            #expect(json?["success"] as? Bool == true)
+            #expect((json?["data"] as? [String: Any])?["count"] as? Int == 2)
+        }
+    }
+
+    @Test func malformedJSONIsInvalidArgument() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let response = try await post(client, "/echo", #"{"name": "a", "count": "#)
+            #expect(response.status == .badRequest)
+            #expect(try decodeError(response).error.code == "INVALID_ARGUMENT")
+        }
+    }
+
+    @Test func wrongTypeNamesTheField() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let response = try await post(client, "/echo", #"{"name": "a", "count": "two"}"#)
+            #expect(response.status == .badRequest)
+            let error = try decodeError(response).error
+            #expect(error.code == "INVALID_ARGUMENT")
+            #expect(error.details?["field"] == "count")
+        }
+    }
+
+    @Test func missingFieldNamesTheField() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let error = try decodeError(try await post(client, "/echo", #"{"name": "a"}"#)).error
+            #expect(error.code == "INVALID_ARGUMENT")
+            #expect(error.details?["field"] == "count")
+            #expect(error.details?["reason"] == "missing")
+        }
+    }
+
+    @Test func nonUTF8BodyIsInvalidArgument() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            var buffer = ByteBuffer()
+            buffer.writeBytes([0x7B, 0x22, 0x6E, 0x22, 0x3A, 0x22, 0xFF, 0xFE, 0x22, 0x7D])
+            let response = try await client.execute(uri: "/echo", method: .post, body: buffer)
+            #expect(response.status == .badRequest)
+            #expect(try decodeError(response).error.code == "INVALID_ARGUMENT")
+        }
+    }
+
+    @Test func oversizedBodyIsPayloadTooLarge() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let big = #"{"name":""# + String(repeating: "x", count: 5000) + #"","count":1}"#
+            let response = try await post(client, "/echo", big)
+            #expect(response.status == .contentTooLarge)
+            #expect(try decodeError(response).error.code == "PAYLOAD_TOO_LARGE")
+            let after = try await post(client, "/echo", #"{"name":"a","count":1}"#)
+            #expect(after.status == .ok, "the server keeps serving")
+        }
+    }
+
+    @Test func getReadsTypedQueryParameters() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let response = try await client.execute(uri: "/echo?name=squat&count=3&limit=10", method: .get)
+            #expect(response.status == .ok)
+            let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+            let data = json?["data"] as? [String: Any]
+            #expect(data?["count"] as? Int == 3)
+            #expect(data?["limit"] as? Int == 10)
+            let bad = try await client.execute(uri: "/echo?name=squat&count=three", method: .get)
+            #expect(try decodeError(bad).error.details?["field"] == "count")
+        }
+    }
+
+    @Test func unknownRouteIsNotFoundEnvelope() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let response = try await post(client, "/noSuchFunction", "{}")
+            #expect(response.status == .notFound)
+            #expect(try decodeError(response).error.code == "NOT_FOUND")
+        }
+    }
+
+    @Test func unexpectedErrorsAreInternalWithoutDetails() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let response = try await post(client, "/boom", "{}")
+            #expect(response.status == .internalServerError)
+            let text = String(buffer: response.body)
+            #expect(text.contains("INTERNAL"))
+            #expect(!text.contains("hunter2"))
+            #expect(!text.contains("Secret"))
+        }
+    }
+
+    @Test func bearerLaneTakesTheUserFromTheTokenOnly() async throws {
+        let token = await fixture.verifier.issue(userId: "u-1")
+        try await Application(router: fixture.router()).test(.router) { client in
+            let missing = try await post(client, "/whoami", "{}")
+            #expect(missing.status == .unauthorized)
+            #expect(try decodeError(missing).error.code == "UNAUTHENTICATED")
+
+            let garbage = try await post(client, "/whoami", "{}", headers: [.authorization: "Bearer nope"])
+            #expect(garbage.status == .unauthorized)
+
+            let malformed = try await post(client, "/whoami", "{}", headers: [.authorization: "Basic abc"])
+            #expect(malformed.status == .unauthorized)
+
+            let ok = try await post(client, "/whoami", #"{"userId":"u-evil","user_id":"u-evil"}"#, headers: [.authorization: "Bearer \(token)"])
+            #expect(ok.status == .ok)
+            #expect(String(buffer: ok.body).contains("u-1"))
+            #expect(!String(buffer: ok.body).contains("u-evil"))
+        }
+    }
+
+    @Test func expiredTokenIsUnauthenticated() async throws {
+        let token = await fixture.verifier.issue(userId: "u-1", lifetime: 60)
+        fixture.clock.advance(by: 61)
+        try await Application(router: fixture.router()).test(.router) { client in
+            let response = try await post(client, "/whoami", "{}", headers: [.authorization: "Bearer \(token)"])
+            #expect(response.status == .unauthorized)
+        }
+    }
+
+    @Test func serviceLaneNeedsAValidKeyAndAnExistingUser() async throws {
+        let key = HTTPField.Name("X-API-Key")!
+        let user = HTTPField.Name("X-User-Id")!
+        try await Application(router: fixture.router()).test(.router) { client in
+            let ok = try await post(client, "/whoami", "{}", headers: [key: "service-key-1", user: "u-agent-target"])
+            #expect(ok.status == .ok)
+            #expect(String(buffer: ok.body).contains("u-agent-target"))
+
+            let wrongKey = try await post(client, "/whoami", "{}", headers: [key: "service-key-2", user: "u-agent-target"])
+            #expect(wrongKey.status == .unauthorized)
+
+            let noUser = try await post(client, "/whoami", "{}", headers: [key: "service-key-1"])
+            #expect(noUser.status == .unauthorized)
+
+            let unknownUser = try await post(client, "/whoami", "{}", headers: [key: "service-key-1", user: "u-nobody"])
+            #expect(unknownUser.status == .unauthorized)
+        }
+    }
+
+    @Test func serviceKeysCompareWholeValues() {
+        let keys = ServiceKeySet(keys: ["alpha-key", "beta-key"])
+        #expect(keys.contains("alpha-key"))
+        #expect(keys.contains("beta-key"))
+        #expect(!keys.contains("alpha-ke"))
+        #expect(!keys.contains("alpha-key "))
+        #expect(!keys.contains(""))
+        #expect(!ServiceKeySet(keys: []).contains(""))
+    }
+
+    @Test func requestIDIsEchoedOrCreated() async throws {
+        let header = HTTPField.Name("X-Request-Id")!
+        try await Application(router: fixture.router()).test(.router) { client in
+            let given = try await client.execute(uri: "/health", method: .get, headers: [header: "abc-123"])
+            #expect(given.headers[header] == "abc-123")
+            let made = try await client.execute(uri: "/health", method: .get, headers: [header: "bad id with spaces"])
+            #expect(made.headers[header]?.hasPrefix("req-") == true)
+        }
+    }
+
+    @Test func metricsCountRequestsPerEndpoint() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            _ = try await client.execute(uri: "/health", method: .get)
+            _ = try await post(client, "/echo", #"{"name":"a","count":1}"#)
+            let response = try await client.execute(uri: "/metrics", method: .get)
+            let text = String(buffer: response.body)
+            #expect(text.contains("povver_http_requests_total"))
+            #expect(text.contains(#"endpoint="/echo""#))
+            #expect(text.contains("povver_http_request_duration_seconds_bucket"))
+        }
+    }
+
+    @Test func openAPIDocumentDescribesEveryEndpoint() throws {
+        let document = OpenAPIDocument.make(endpoints: fixture.endpoints)
+        guard case .object(let paths)? = document["paths"] else {
+            Issue.record("no paths")
+            return
+        }
+        #expect(Set(paths.keys) == Set(fixture.endpoints.map(\.path)))
+        #expect(document["paths"]?["/echo"]?["get"]?["parameters"] != nil)
+        #expect(document["paths"]?["/whoami"]?["post"]?["security"] != nil)
+    }
+}
+
+@Suite struct ServerSentEventsTests {
+    /// The producer waits until the client has read the first event before producing the second: a server
+    /// that buffered the stream would deadlock here instead of passing.
+    @Test func eventsReachTheClientAsTheyAreProduced() async throws {
+        let (firstSeen, firstSeenContinuation) = AsyncStream<Void>.makeStream()
+        let router = Router(context: APIRequestContext.self)
+        router.post("/stream") { _, _ in
+            let events = AsyncStream<ServerSentEvent> { continuation in
+                let producer = Task {
+                    continuation.yield(ServerSentEvent(id: 1, data: #"{"type":"message_start"}"#))
+                    var iterator = firstSeen.makeAsyncIterator()
+                    _ = await iterator.next()
+                    continuation.yield(ServerSentEvent(id: 2, data: "{\"type\":\"text\",\n\"delta\":\"hi\"}"))
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in producer.cancel() }
+            }
+            return ServerSentEvents.response(events)
+        }
+        try await Application(router: router).test(.live) { client in
+            let port = try #require(client.port)
+            let socket = try RawHTTPClient(port: port)
+            defer { socket.close() }
+            try socket.send("POST /stream HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
+            let head = try socket.read(until: "message_start")
+            #expect(head.contains("text/event-stream"))
+            #expect(head.contains("id: 1\ndata: {\"type\":\"message_start\"}\n\n"))
+            firstSeenContinuation.yield()
+            let rest = try socket.read(until: "\"delta\"")
+            #expect(rest.contains("id: 2\ndata: {\"type\":\"text\",\ndata: \"delta\":\"hi\"}"))
+        }
+    }
+}
+
+/// A blocking loopback socket, enough to watch a response arrive piece by piece.
+final class RawHTTPClient {
+    private let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }
+    }
+
+    private var received = ""
+
+    /// Reads until `marker` has arrived (or 10 s pass) and returns everything read so far.
+    func read(until marker: String) throws -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !received.contains(marker) {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { throw POSIXError(.ETIMEDOUT) }
+            received += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+        return received
+    }
+
+    func close() { _ = Glibc.close(fd) }
+}

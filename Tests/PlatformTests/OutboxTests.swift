@@ -1,0 +1,148 @@
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import Synchronization
+import Testing
+import TestSupport
+
+struct SetLogged: DomainEvent, Equatable {
+    static let eventType = "test.set_logged"
+    var setId: String
+}
+
+@Suite struct OutboxTests {
+    /// A handler that records what it saw; idempotent by event id as every handler must be.
+    final class Recorder: Sendable {
+        let seen = Mutex<[String]>([])
+        let calls = Mutex(0)
+
+        func handler(name: String = "recorder") -> EventHandler {
+            .on(SetLogged.self, name: name) { event, stored in
+                self.calls.withLock { $0 += 1 }
+                self.seen.withLock { seen in
+                    if !seen.contains(stored.id) { seen.append(stored.id) }
+                }
+                _ = event
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func committedEventReachesEverySubscriber(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: SystemClock())
+            let first = Recorder()
+            let second = Recorder()
+            let handlers = [first.handler(name: "first"), second.handler(name: "second")]
+            let dispatcher = OutboxDispatcher(database: db, queue: queue, handlers: handlers, logger: TestDatabases.logger)
+            let worker = JobWorker(
+                name: "w", queue: queue, definitions: [OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger)],
+                logger: TestDatabases.logger)
+
+            try await db.transaction { tx in
+                try await tx.publish(SetLogged(setId: "s1"), id: "e1", occurredAt: Date())
+            }
+            #expect(try await dispatcher.dispatchPending() == 1)
+            try await worker.drain()
+            #expect(first.seen.withLock { $0 } == ["e1"])
+            #expect(second.seen.withLock { $0 } == ["e1"])
+            #expect(try await dispatcher.dispatchPending() == 0, "dispatched once")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func rolledBackTransactionPublishesNothing(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: SystemClock())
+            let recorder = Recorder()
+            let dispatcher = OutboxDispatcher(database: db, queue: queue, handlers: [recorder.handler()], logger: TestDatabases.logger)
+            await #expect(throws: ServiceError.self) {
+                try await db.transaction { tx in
+                    try await tx.publish(SetLogged(setId: "s1"), id: "e1", occurredAt: Date())
+                    throw ServiceError(.conflict)
+                }
+            }
+            let pending = try await dispatcher.dispatchPending()
+            #expect(pending == 0)
+        }
+    }
+
+    /// The process dies after the transaction committed and before anything was delivered; a new process on
+    /// the same database delivers the event.
+    @Test(arguments: TestDatabases.engines)
+    func eventSurvivesCrashBetweenCommitAndDelivery(engine: SQLEngine) async throws {
+        let location = try await TestDatabases.makeLocation(engine)
+        defer { Task { try? await TestDatabases.dispose(location) } }
+
+        let before = try await Database.open(location, logger: TestDatabases.logger)
+        try await Migrator(database: before, logger: TestDatabases.logger).migrate([Migrator.platformMigrations])
+        try await before.transaction { tx in
+            try await tx.publish(SetLogged(setId: "s9"), id: "e-crash", occurredAt: Date())
+        }
+        await before.shutdown()  // the crash: no dispatcher ever ran
+
+        let after = try await Database.open(location, logger: TestDatabases.logger)
+        let recorder = Recorder()
+        let handlers = [recorder.handler()]
+        let queue = JobQueue(database: after, clock: SystemClock())
+        let dispatcher = OutboxDispatcher(database: after, queue: queue, handlers: handlers, logger: TestDatabases.logger)
+        let worker = JobWorker(
+            name: "w2", queue: queue, definitions: [OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger)],
+            logger: TestDatabases.logger)
+        try await dispatcher.dispatchPending()
+        try await worker.drain()
+        #expect(recorder.seen.withLock { $0 } == ["e-crash"])
+        await after.shutdown()
+        try await TestDatabases.dispose(location)
+    }
+
+    /// The handler ran but the process died before the delivery was marked done: the lease expires, the
+    /// delivery runs again, and the idempotent handler's effect stays single.
+    @Test(arguments: TestDatabases.engines)
+    func deliveryIsRetriedAfterCrashMidHandler(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let clock = FakeWallClock()
+            let queue = JobQueue(database: db, clock: clock)
+            let recorder = Recorder()
+            let handlers = [recorder.handler()]
+            let dispatcher = OutboxDispatcher(database: db, queue: queue, handlers: handlers, logger: TestDatabases.logger)
+            try await db.transaction { tx in
+                try await tx.publish(SetLogged(setId: "s1"), id: "e1", occurredAt: Date())
+            }
+            try await dispatcher.dispatchPending()
+            // A worker claims the delivery, runs the handler, and dies before completing it.
+            let delivery = try #require(try await queue.claim(worker: "doomed", kinds: [OutboxDispatcher.deliveryJobKind], lease: 60))
+            try await OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger).handler(delivery)
+            clock.advance(by: 61)
+            let worker = JobWorker(
+                name: "survivor", queue: queue, definitions: [OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger)],
+                logger: TestDatabases.logger)
+            try await worker.drain()
+            #expect(recorder.calls.withLock { $0 } == 2, "delivered at least once: here twice")
+            #expect(recorder.seen.withLock { $0 } == ["e1"], "the idempotent handler applied it once")
+            #expect(try await queue.complete(delivery) == false)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func eventsAreDeliveredInCommitOrder(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: SystemClock())
+            let recorder = Recorder()
+            let handlers = [recorder.handler()]
+            let dispatcher = OutboxDispatcher(database: db, queue: queue, handlers: handlers, logger: TestDatabases.logger)
+            for index in 0..<5 {
+                try await db.transaction { tx in
+                    try await tx.publish(SetLogged(setId: "s\(index)"), id: "e\(index)", occurredAt: Date())
+                }
+            }
+            #expect(try await dispatcher.dispatchPending(batchSize: 2) == 5)
+            let worker = JobWorker(
+                name: "w", queue: queue, definitions: [OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger)],
+                logger: TestDatabases.logger)
+            try await worker.drain()
+            #expect(Set(recorder.seen.withLock { $0 }) == Set((0..<5).map { "e\($0)" }))
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Contracts
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Platform
+import PovverApp
+import SQLKit
+import Testing
+import TestSupport
+
+@Suite struct AuthFlowTests {
+    /// The issue's "done when": sign up, sign in, refresh, a replayed refresh token is refused (and ends the
+    /// session), and getUser answers with the access token.
+    @Test(arguments: TestDatabases.engines)
+    func signUpSignInRefreshReplayAndGetUser(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let signUp = try await client.call("signUp", ["email": "  Ada@Example.COM ", "password": "correct horse", "name": "Ada"])
+            #expect(signUp.status == .ok)
+            let user = try #require(signUp.data["user"] as? [String: Any])
+            #expect(user["email"] as? String == "ada@example.com")
+            #expect(user["original_provider"] as? String == "email")
+            #expect(user["providers"] as? [String] == ["password"])
+            let tokens = try #require(signUp.data["tokens"] as? [String: Any])
+            #expect(tokens["token_type"] as? String == "Bearer")
+            #expect((900...3600).contains(tokens["expires_in"] as? Int ?? 0))
+
+            let signIn = try await client.call("signIn", ["email": "ADA@example.com", "password": "correct horse"])
+            #expect(signIn.status == .ok)
+            let firstRefresh = try #require(signIn.refreshToken)
+
+            let refreshed = try await client.call("refreshToken", ["refresh_token": firstRefresh])
+            #expect(refreshed.status == .ok)
+            let secondRefresh = try #require(refreshed.refreshToken)
+            let secondAccess = try #require(refreshed.accessToken)
+            #expect(secondRefresh != firstRefresh)
+
+            let profile = try await client.call("getUser", token: secondAccess)
+            #expect(profile.status == .ok)
+            #expect(profile.data["email"] as? String == "ada@example.com")
+            #expect(profile.data["name"] as? String == "Ada")
+            #expect(profile.data["provider"] as? String == "email")
+            #expect(profile.data["week_starts_on_monday"] as? Bool == true)
+
+            let replay = try await client.call("refreshToken", ["refresh_token": firstRefresh])
+            #expect(replay.status == .unauthorized)
+            #expect(replay.errorCode == "UNAUTHENTICATED")
+            let afterReplay = try await client.call("refreshToken", ["refresh_token": secondRefresh])
+            #expect(afterReplay.status == .unauthorized, "the replay revoked the whole family")
+            let revokedAccess = try await client.call("getUser", token: secondAccess)
+            #expect(revokedAccess.status == .unauthorized, "access tokens of the revoked session stop working")
+
+            let signUpSession = try await client.call("getUser", token: try #require(signUp.accessToken))
+            #expect(signUpSession.status == .ok, "other sessions are untouched")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func getUserViaGETAndJWKSVerifyTheToken(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let signUp = try await client.call("signUp", ["email": "g@example.com", "password": "secret1"])
+            let token = try #require(signUp.accessToken)
+            let response = try await client.get("/getUser", token: token)
+            #expect(response.status == .ok)
+
+            let jwks = try await client.get("/.well-known/jwks.json")
+            let keys = try #require((try JSONSerialization.jsonObject(with: Data(jwks.body.readableBytesView)) as? [String: Any])?["keys"] as? [[String: Any]])
+            #expect(keys.count == 1)
+            #expect(keys[0]["kty"] as? String == "EC")
+            #expect(keys[0]["alg"] as? String == "ES256")
+            let header = try #require(token.split(separator: ".").first)
+            let padded = String(header).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                .padding(toLength: (header.count + 3) / 4 * 4, withPad: "=", startingAt: 0)
+            let headerJSON = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: padded))) as? [String: Any]
+            #expect(headerJSON?["kid"] as? String == keys[0]["kid"] as? String)
+            #expect(headerJSON?["alg"] as? String == "ES256")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func wrongPasswordAndUnknownEmailLookTheSame(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            _ = try await client.call("signUp", ["email": "known@example.com", "password": "secret1"])
+            let wrong = try await client.call("signIn", ["email": "known@example.com", "password": "nope-nope"])
+            let unknown = try await client.call("signIn", ["email": "unknown@example.com", "password": "nope-nope"])
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.status == unknown.status)
+            #expect(wrong.errorCode == "INVALID_CREDENTIAL")
+            #expect(wrong.errorCode == unknown.errorCode)
+            #expect(wrong.errorMessage == unknown.errorMessage)
+            #expect(wrong.errorMessage == "The sign-in credentials are invalid. Please try again.")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func duplicateEmailIsRefusedAfterNormalising(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { server, client in
+            _ = try await client.call("signUp", ["email": "dup@example.com", "password": "secret1"])
+            let again = try await client.call("signUp", ["email": " DUP@Example.com", "password": "secret2"])
+            #expect(again.status == .conflict)
+            #expect(again.errorCode == "EMAIL_ALREADY_IN_USE")
+            #expect(again.errorMessage == "This email is already in use by another account.")
+            #expect(try await count(server, "auth_users") == 1)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func weakPasswordUsesTheSeedsMessage(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { server, client in
+            let reply = try await client.call("signUp", ["email": "weak@example.com", "password": "12345"])
+            #expect(reply.status == .badRequest)
+            #expect(reply.errorCode == "WEAK_PASSWORD")
+            #expect(reply.errorMessage == "Password must be at least 6 characters.")
+            #expect(try await count(server, "auth_users") == 0)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func signOutEndsTheSession(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let first = try await client.call("signUp", ["email": "out@example.com", "password": "secret1"])
+            let second = try await client.call("signIn", ["email": "out@example.com", "password": "secret1"])
+            let firstAccess = try #require(first.accessToken)
+            let secondAccess = try #require(second.accessToken)
+
+            #expect(try await client.call("signOut", token: firstAccess).status == .ok)
+            #expect(try await client.call("getUser", token: firstAccess).status == .unauthorized)
+            #expect(try await client.call("refreshToken", ["refresh_token": try #require(first.refreshToken)]).status == .unauthorized)
+            #expect(try await client.call("getUser", token: secondAccess).status == .ok)
+
+            #expect(try await client.call("signOut", ["all_sessions": true], token: secondAccess).status == .ok)
+            #expect(try await client.call("getUser", token: secondAccess).status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func updateUserWritesOnlyAllowedFields(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try #require(try await client.call("signUp", ["email": "upd@example.com", "password": "secret1"]).accessToken)
+            let updated = try await client.call(
+                "updateUser",
+                ["name": "Grace", "week_starts_on_monday": false, "time_zone": "Europe/Berlin", "weight_format": "pounds", "userId": "someone-else"],
+                token: token)
+            #expect(updated.status == .ok)
+            #expect(updated.data["name"] as? String == "Grace")
+            #expect(updated.data["week_starts_on_monday"] as? Bool == false)
+            #expect(updated.data["time_zone"] as? String == "Europe/Berlin")
+            #expect(updated.data["weight_format"] as? String == "pounds")
+
+            let provider = try await client.call("updateUser", ["provider": "google.com", "name": "Mallory"], token: token)
+            #expect(provider.status == .badRequest)
+            #expect(provider.errorCode == "INVALID_ARGUMENT")
+            #expect(provider.errorDetails?["field"] as? String == "provider")
+
+            let badZone = try await client.call("updateUser", ["time_zone": "Mars/Olympus"], token: token)
+            #expect(badZone.errorDetails?["field"] as? String == "time_zone")
+            let badType = try await client.call("updateUser", ["week_starts_on_monday": "yes"], token: token)
+            #expect(badType.errorDetails?["field"] as? String == "week_starts_on_monday")
+
+            let after = try await client.call("getUser", token: token)
+            #expect(after.data["name"] as? String == "Grace", "refused updates changed nothing")
+            #expect(after.data["provider"] as? String == "email")
+            #expect(after.data["time_zone"] as? String == "Europe/Berlin")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func accountAndDevices(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { server, client in
+            let token = try #require(try await client.call("signUp", ["email": "acc@example.com", "password": "secret1"]).accessToken)
+            let account = try await client.call("getAccount", token: token)
+            #expect(account.data["email"] as? String == "acc@example.com")
+            #expect(account.data["original_provider"] as? String == "email")
+            let providers = account.data["providers"] as? [[String: Any]]
+            #expect(providers?.first?["provider_id"] as? String == "password")
+
+            let device = ["device_id": "iphone-1", "platform": "ios", "push_token": "apns-1", "app_version": "1.2.3"]
+            #expect(try await client.call("registerDevice", device, token: token).status == .ok)
+            #expect(try await client.call("registerDevice", device.merging(["push_token": "apns-2"]) { _, new in new }, token: token).status == .ok)
+            #expect(try await count(server, "auth_devices") == 1)
+            let badPlatform = try await client.call("registerDevice", ["device_id": "x", "platform": "palm"], token: token)
+            #expect(badPlatform.errorDetails?["field"] as? String == "platform")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func serviceLaneActsForAnExistingUser(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let signUp = try await client.call("signUp", ["email": "agent@example.com", "password": "secret1"])
+            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let key = HTTPField.Name("X-API-Key")!
+            let user = HTTPField.Name("X-User-Id")!
+            let ok = try await client.call("getUser", headers: [key: "test-service-key", user: userId])
+            #expect(ok.status == .ok)
+            #expect(ok.data["email"] as? String == "agent@example.com")
+            let wrong = try await client.call("getUser", headers: [key: "not-the-key", user: userId])
+            #expect(wrong.status == .unauthorized)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func signUpPublishesAccountCreatedThroughTheOutbox(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { server, client in
+            let signUp = try await client.call("signUp", ["email": "evt@example.com", "password": "secret1"])
+            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let row = try await server.database.sql.raw("SELECT type, payload FROM platform_outbox WHERE id = \(bind: "account-created:\(userId)")").first()
+            #expect(try row?.decode(column: "type", as: String.self) == AccountCreated.eventType)
+        }
+    }
+}
+
+func count(_ server: PovverServer, _ table: String) async throws -> Int {
+    try await server.database.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table)").first(decodingColumn: "n", as: Int.self) ?? -1
+}

@@ -1,0 +1,69 @@
+import Auth
+import Contracts
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Platform
+import PovverApp
+import TestSupport
+
+/// The whole server, built by the composition root on a private database.
+enum TestServer {
+    static func with(
+        _ engine: SQLEngine, environment: [String: String] = [:],
+        _ body: @escaping @Sendable (PovverServer, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let location = try await TestDatabases.makeLocation(engine)
+        var config = try AppConfig.fromEnvironment(["POVVER_BCRYPT_COST": "4", "POVVER_SERVICE_API_KEYS": "test-service-key"].merging(environment) { _, new in new })
+        config.database = location
+        let server = try await PovverServer.build(config: config, logger: TestDatabases.logger, signingKey: .generate())
+        do {
+            try await server.application().test(.router) { client in try await body(server, client) }
+        } catch {
+            try? await TestDatabases.dispose(location)
+            throw error
+        }
+        try await TestDatabases.dispose(location)
+    }
+}
+
+/// JSON helpers for the envelope.
+struct Reply {
+    let status: HTTPResponse.Status
+    let json: [String: Any]
+    let headers: HTTPFields
+
+    var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
+    var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+    var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
+    var errorDetails: [String: Any]? { (json["error"] as? [String: Any])?["details"] as? [String: Any] }
+}
+
+extension TestClientProtocol {
+    func call(_ name: String, _ body: [String: Any] = [:], token: String? = nil, headers: HTTPFields = [:]) async throws -> Reply {
+        let bytes = try JSONSerialization.data(withJSONObject: body)
+        return try await raw(name, ByteBuffer(bytes: bytes), token: token, headers: headers)
+    }
+
+    func raw(_ name: String, _ body: ByteBuffer, token: String? = nil, headers: HTTPFields = [:]) async throws -> Reply {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        let response = try await execute(uri: "/\(name)", method: .post, headers: headers, body: body)
+        let json = (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:]
+        return Reply(status: response.status, json: json, headers: response.headers)
+    }
+
+    func get(_ path: String, token: String? = nil) async throws -> TestResponse {
+        var headers: HTTPFields = [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await execute(uri: path, method: .get, headers: headers)
+    }
+}
+
+extension Reply {
+    var accessToken: String? { (data["tokens"] as? [String: Any])?["access_token"] as? String }
+    var refreshToken: String? { (data["tokens"] as? [String: Any])?["refresh_token"] as? String }
+}

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import Synchronization
 
 /// Slow, salted password hashing with bcrypt (hummingbird-auth). The password is first reduced with SHA-256
 /// so bcrypt's 72-byte input limit never silently truncates a long passphrase. Hashing runs on the NIO
@@ -10,6 +11,8 @@ import NIOPosix
 public struct PasswordHasher: Sendable {
     static let scheme = "bcrypt-sha256$"
     public let cost: Int
+    /// A real hash at this cost, made on first need, that unknown accounts are checked against.
+    private let dummy = DummyHash()
 
     public init(cost: Int) {
         self.cost = cost
@@ -28,16 +31,25 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: String, against stored: String?) async throws -> Bool {
         let input = Self.prehash(password)
         let target = stored.flatMap { $0.hasPrefix(Self.scheme) ? String($0.dropFirst(Self.scheme.count)) : nil }
-        let dummy = dummyHash
+        let dummy = self.dummy
+        let cost = UInt8(clamping: self.cost)
         return try await NIOThreadPool.singleton.runIfActive {
-            let matched = Bcrypt.verify(input, hash: target ?? dummy)
+            let matched = Bcrypt.verify(input, hash: target ?? dummy.hash(cost: cost))
             return matched && target != nil
         }
     }
 
-    private var dummyHash: String {
-        // A valid bcrypt hash of a random value at this cost, so the dummy check costs what a real one does.
-        "$2b$\(String(format: "%02d", cost))$" + String(repeating: "a", count: 53)
+    final class DummyHash: Sendable {
+        private let value = Mutex<String?>(nil)
+
+        func hash(cost: UInt8) -> String {
+            value.withLock { value in
+                if let value { return value }
+                let made = Bcrypt.hash(UUID().uuidString, cost: cost)
+                value = made
+                return made
+            }
+        }
     }
 
     static func prehash(_ password: String) -> String {

@@ -91,9 +91,7 @@ public enum ErrorMapper {
         case is Bool.Type: "boolean"
         case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type: "integer"
         case is Double.Type, is Float.Type: "number"
-        case is [Any].Type: "array"
-        default:
-            String(describing: type).hasPrefix("Array") ? "array" : (String(describing: type).hasPrefix("Dictionary") ? "object" : "object")
+        default: String(describing: type).hasPrefix("Array") ? "array" : "object"
         }
     }
 

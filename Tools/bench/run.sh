@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Benchmarks a release povver-server on a temporary SQLite file with wrk (Debian package `wrk`).
+# Usage: Tools/bench/run.sh [seconds-per-run] [connections]
+# Prints req/s, p50, p99 per endpoint and the server's RSS idle and under load. Loopback only; every run is
+# bounded by its duration, and the server is stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+duration=${1:-10}
+connections=${2:-32}
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+
+swift build -c release --product povver-server --scratch-path .build-release >/dev/null
+binary=.build-release/release/povver-server
+
+work=$(mktemp -d /tmp/povver-bench.XXXXXX)
+port=$((30000 + RANDOM % 20000))
+base="http://127.0.0.1:$port"
+POVVER_PORT=$port POVVER_DATABASE_URL="sqlite://$work/bench.sqlite" POVVER_SIGNING_KEY_FILE="$work/key.pem" \
+  POVVER_LOG_FORMAT=json LOG_LEVEL=warning "$binary" >"$work/server.log" 2>&1 &
+server=$!
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do curl -sf "$base/health" >/dev/null && break; sleep 0.1; done
+
+rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$server/status"; }
+curl -sf -XPOST "$base/signUp" -H 'content-type: application/json' \
+  -d '{"email":"bench@example.com","password":"bench-password"}' >"$work/signup.json"
+token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["data"]["tokens"]["access_token"])' "$work/signup.json")
+
+cat >"$work/signin.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"email":"bench@example.com","password":"bench-password"}'
+LUA
+
+idle_rss=$(rss)
+report() {  # name, wrk output file
+  local rps p50 p99
+  rps=$(awk '/Requests\/sec/ {print $2}' "$2")
+  p50=$(awk '$1 == "50%" {print $2}' "$2")
+  p99=$(awk '$1 == "99%" {print $2}' "$2")
+  printf '%-34s %12s %10s %10s\n' "$1" "$rps" "$p50" "$p99"
+}
+run() {  # name, wrk args...
+  local name=$1; shift
+  local out="$work/$(echo "$name" | tr -c 'a-zA-Z0-9' '_').txt"
+  wrk -t2 -c"$connections" -d"${duration}s" --latency "$@" >"$out" 2>&1 &
+  local load=$!
+  sleep $((duration / 2))
+  echo "$(rss)" >"$out.rss"
+  wait $load
+  report "$name" "$out"
+}
+
+printf '%-34s %12s %10s %10s\n' "endpoint (c=$connections, ${duration}s)" "req/s" "p50" "p99"
+run "GET /health" "$base/health"
+run "GET /getUser (Bearer)" -H "Authorization: Bearer $token" "$base/getUser"
+health_rps=$(awk '/Requests\/sec/ {print $2}' "$work/GET__health.txt")
+user_rps=$(awk '/Requests\/sec/ {print $2}' "$work/GET__getUser__Bearer_.txt")
+run "POST /signIn (bcrypt cost 12)" -s "$work/signin.lua" "$base/signIn"
+echo
+echo "getUser / health: $(python3 -c "print(f'{$user_rps / $health_rps * 100:.1f}%')")"
+echo "RSS idle: $idle_rss; under getUser load: $(cat "$work/GET__getUser__Bearer_.txt.rss"); under signIn load: $(cat "$work/POST__signIn__bcrypt_cost_12_.txt.rss")"
+grep -c '"level":"error"' "$work/server.log" | xargs -I{} echo "server errors logged: {}"

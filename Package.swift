@@ -72,7 +72,13 @@ let package = Package(
         ),
         .target(name: "Subscription", dependencies: ["Contracts", "Platform"], path: "Modules/Subscription", swiftSettings: swiftSettings),
         .target(name: "Conversations", dependencies: ["Contracts", "Platform"], path: "Modules/Conversations", swiftSettings: swiftSettings),
-        .target(name: "Workouts", dependencies: ["Contracts", "Platform"], path: "Modules/Workouts", swiftSettings: swiftSettings),
+        .target(
+            name: "Workouts",
+            dependencies: ["Contracts", "Platform", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Modules/Workouts",
+            resources: [.copy("Resources/exercise-catalog.json")],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "Recommendations", dependencies: ["Contracts", "Platform"], path: "Modules/Recommendations", swiftSettings: swiftSettings),
         .target(name: "Analytics", dependencies: ["Contracts", "Platform"], path: "Modules/Analytics", swiftSettings: swiftSettings),
 
@@ -121,6 +127,12 @@ let package = Package(
             name: "AuthTests",
             dependencies: ["Auth", "Contracts", "Platform", "Fakes", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/AuthTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WorkoutsTests",
+            dependencies: ["Workouts", "Contracts", "Platform", "Fakes", "TestSupport"],
+            path: "Tests/WorkoutsTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

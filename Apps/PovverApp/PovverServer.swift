@@ -59,8 +59,9 @@ public struct PovverServer: @unchecked Sendable {
         let auth = await AuthModule(
             database: database, signingKey: signingKey, accessTokenLifetime: TimeInterval(config.accessTokenTTL),
             bcryptCost: config.bcryptCost, clock: clock, ids: ids)
+        let workouts = WorkoutsModule(database: database, clock: clock, ids: ids)
         let plugins = [
-            auth.plugin, SubscriptionModule().plugin, ConversationsModule().plugin, WorkoutsModule().plugin,
+            auth.plugin, SubscriptionModule().plugin, ConversationsModule().plugin, workouts.plugin,
             RecommendationsModule().plugin, AnalyticsModule().plugin,
         ]
         let migrator = Migrator(database: database, logger: logger)

@@ -1,22 +1,66 @@
 import Contracts
+import Foundation
 import Platform
+import SQLKit
 
-/// Workouts: the exercise catalog, templates, routines, active workouts and history. Plugged in with its name and eraser; its tables, routes, handlers and jobs arrive with
-/// the issue that builds the module.
+/// Workouts plugged in: the exercise catalog, templates, routines with their cursor, the active workout
+/// and history.
 public struct WorkoutsModule: Sendable {
-    public init() {}
+    let context: WorkoutsContext
+    public let catalog: SQLExerciseCatalog
+    let templates: TemplateService
+    let routines: RoutineService
+    let active: ActiveWorkoutService
+    let history: HistoryService
+    public let eraser: WorkoutsUserDataEraser
+
+    public init(database: Database, clock: any WallClock, ids: any IDGenerator) {
+        let catalog = SQLExerciseCatalog(database: database)
+        let context = WorkoutsContext(database: database, clock: clock, ids: ids, catalog: catalog)
+        self.context = context
+        self.catalog = catalog
+        self.templates = TemplateService(context: context)
+        self.routines = RoutineService(context: context)
+        self.active = ActiveWorkoutService(context: context, routines: routines)
+        self.history = HistoryService(context: context)
+        self.eraser = WorkoutsUserDataEraser(database: database)
+    }
+
+    public static let migrations = WorkoutsMigrations.all
+
+    /// Advances a routine's cursor when a workout started from it completes.
+    var cursorHandler: EventHandler {
+        let routines = self.routines
+        return .on(WorkoutCompleted.self, name: "workouts.advance_routine_cursor") { event, _ in
+            try await routines.advanceCursor(event)
+        }
+    }
 
     public var plugin: ModulePlugin {
-        ModulePlugin(name: "workouts", eraser: WorkoutsUserDataEraser())
+        ModulePlugin(
+            name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(), eventHandlers: [cursorHandler],
+            eraser: eraser)
     }
 }
 
-/// Erases the user's Workouts data. The module owns no tables yet, so there is nothing of a user to remove;
-/// each table the module adds is deleted here in the same change.
+/// Removes every Workouts row of a user: plans, settings, active and archived workouts, idempotency records.
+/// The catalog is shared and holds nothing of a user.
 public struct WorkoutsUserDataEraser: UserDataEraser {
     public let module = "workouts"
+    static let tables = [
+        "workouts_templates", "workouts_routines", "workouts_user_settings", "workouts_active", "workouts_history", "workouts_idempotency",
+    ]
+    let database: Database
 
-    public init() {}
+    public init(database: Database) {
+        self.database = database
+    }
 
-    public func eraseUserData(userId: String) async throws {}
+    public func eraseUserData(userId: String) async throws {
+        try await database.transaction { tx in
+            for table in Self.tables {
+                try await tx.sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userId)").run()
+            }
+        }
+    }
 }

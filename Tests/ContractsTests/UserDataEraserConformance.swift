@@ -10,7 +10,7 @@ import Recommendations
 import Subscription
 import Testing
 import TestSupport
-import Workouts
+@testable import Workouts
 
 struct EraserFixture: Sendable {
     /// Stores some data of the user in the module (nothing for a module without tables).
@@ -83,12 +83,44 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
         }
     }
 
+    @Test(arguments: TestDatabases.engines)
+    func workouts(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let module = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
+            try await userDataEraserConformance(
+                module.eraser,
+                fixture: EraserFixture(
+                    seed: { userId in
+                        let template = try await module.templates.create(
+                            userId: userId,
+                            draft: TemplateDraft(name: "Push", exercises: [.init(exerciseId: "Barbell_Bench_Press_-_Medium_Grip", sets: [TemplateSet(targetReps: 8)])]))
+                        let routine = try await module.routines.create(userId: userId, draft: RoutineDraft(name: "R", templateIds: [template.id]))
+                        _ = try await module.routines.setActive(userId: userId, routineId: routine.id)
+                        let workout = try await module.active.start(userId: userId, request: .init(templateId: template.id, routineId: routine.id), idempotencyKey: "k1")
+                        let exercise = workout.exercises[0]
+                        _ = try await module.active.logSet(
+                            userId: userId, request: .init(workoutId: workout.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 60, reps: 8),
+                            key: "k2")
+                        _ = try await module.active.complete(userId: userId, workoutId: workout.id, key: "k3")
+                        _ = try await module.active.start(userId: userId, request: .init(), idempotencyKey: "k4")
+                    },
+                    count: { userId in
+                        var total = 0
+                        for table in WorkoutsUserDataEraser.tables {
+                            total += try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
+                                .first(decodingColumn: "n", as: Int.self) ?? 0
+                        }
+                        return total
+                    },
+                    makeUser: { "u-\($0)" }))
+        }
+    }
+
     /// Modules that own no tables yet: their erasers keep the contract trivially, and this suite starts
     /// checking real rows as soon as a module's issue gives it tables.
     @Test func modulesWithoutTables() async throws {
         let erasers: [any UserDataEraser] = [
-            SubscriptionUserDataEraser(), ConversationsUserDataEraser(), WorkoutsUserDataEraser(),
-            RecommendationsUserDataEraser(), AnalyticsUserDataEraser(),
+            SubscriptionUserDataEraser(), ConversationsUserDataEraser(), RecommendationsUserDataEraser(), AnalyticsUserDataEraser(),
         ]
         for eraser in erasers {
             try await userDataEraserConformance(

@@ -1,5 +1,6 @@
 import Contracts
 import Platform
+import Foundation
 import Testing
 
 @Suite struct ConfigTests {
@@ -38,5 +39,18 @@ import Testing
                 (error as? ServiceError)?.details["field"] == name
             })
         }
+    }
+}
+
+@Suite struct TimestampTests {
+    @Test func formattingRoundTripsThroughParsing() {
+        for offset in stride(from: 0.0, to: 2.0, by: 0.0137) {
+            let date = Date(timeIntervalSince1970: 1_795_000_000.5035 + offset)
+            let text = date.rfc3339
+            #expect(text.count == 24 && text.hasSuffix("Z"))
+            #expect(Date(rfc3339: text)?.rfc3339 == text)
+        }
+        #expect(Date(timeIntervalSince1970: 0).rfc3339 == "1970-01-01T00:00:00.000Z")
+        #expect(Date(timeIntervalSince1970: 1.9996).rfc3339 == "1970-01-01T00:00:02.000Z")
     }
 }

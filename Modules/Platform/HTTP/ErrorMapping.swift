@@ -54,7 +54,8 @@ public enum ErrorMapper {
         }
     }
 
-    static func decodingError(_ error: DecodingError) -> ServiceError {
+    /// A decoding failure as `INVALID_ARGUMENT` naming the field.
+    public static func decodingError(_ error: DecodingError) -> ServiceError {
         func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
             let keys = codingPath + (last.map { [$0] } ?? [])
             return keys.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }

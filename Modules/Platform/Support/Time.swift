@@ -10,7 +10,12 @@ extension Date {
 
     /// RFC 3339 in UTC with milliseconds, as every API timestamp is written.
     public var rfc3339: String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(self)
+        // Rounded to whole milliseconds first, so formatting a parsed timestamp gives the same text back.
+        let milliseconds = millisecondsSince1970
+        let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (wholeSeconds, millis) = remainder < 0 ? (seconds - 1, remainder + 1000) : (seconds, remainder)
+        let base = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: TimeInterval(wholeSeconds)))
+        return String(base.dropLast()) + "." + String(String(millis + 1000).dropFirst()) + "Z"
     }
 
     /// Parses an RFC 3339 timestamp with or without fractional seconds.

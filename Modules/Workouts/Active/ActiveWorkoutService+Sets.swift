@@ -1,0 +1,211 @@
+import Contracts
+import Foundation
+import Platform
+
+/// What `logSet` answers: the logged set and the workout's new totals.
+struct LoggedSet: Codable, Sendable, Equatable {
+    var workoutId: String
+    var exerciseInstanceId: String
+    var set: WorkoutSet
+    var totals: WorkoutTotals
+    var version: Int
+
+    enum CodingKeys: String, CodingKey {
+        case workoutId = "workout_id"
+        case exerciseInstanceId = "exercise_instance_id"
+        case set, totals, version
+    }
+}
+
+extension ActiveWorkoutService {
+    struct LogSetRequest: Codable, Sendable {
+        var workoutId: String
+        var exerciseInstanceId: String
+        var setId: String
+        var weightKg: Double
+        var reps: Int
+        var rir: Int?
+    }
+
+    /// Records the actual weight, reps and RIR of a set (logging it again corrects it).
+    func logSet(userId: String, request: LogSetRequest, key: String?) async throws -> LoggedSet {
+        let weight = try WorkoutsValidation.weight(request.weightKg, field: "weight_kg")
+        let reps = try WorkoutsValidation.reps(request.reps, field: "reps")
+        let rir = try WorkoutsValidation.rir(request.rir, field: "rir")
+        let context = self.context
+        return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "logSet", request: request) { workout, _ in
+            let (exercise, set) = try Self.locate(request.exerciseInstanceId, request.setId, in: workout)
+            workout.exercises[exercise].sets[set].weightKg = weight
+            workout.exercises[exercise].sets[set].reps = reps
+            workout.exercises[exercise].sets[set].rir = rir
+            workout.exercises[exercise].sets[set].completedAt = context.clock.now()
+            return LoggedSet(
+                workoutId: workout.id, exerciseInstanceId: request.exerciseInstanceId, set: workout.exercises[exercise].sets[set],
+                totals: WorkoutAnalyzer.totals(workout.exercises), version: workout.version + 1)
+        }
+    }
+
+    struct PatchRequest: Codable, Sendable {
+        var workoutId: String
+        var ops: [PatchOperation]
+        var expectedVersion: Int?
+    }
+
+    func patch(userId: String, request: PatchRequest, key: String?) async throws -> ActiveWorkout {
+        guard !request.ops.isEmpty, request.ops.count <= 50 else {
+            throw ServiceError.invalidArgument(field: "ops", reason: "must hold 1 to 50 operations")
+        }
+        let referenced = request.ops.enumerated().compactMap { index, op -> (field: String, id: String)? in
+            if case .addExercise(let id, _) = op { return ("ops[\(index)].exercise_id", id) }
+            return nil
+        }
+        let catalog = try await context.exercises(referenced)
+        let context = self.context
+        return try await mutate(
+            userId: userId, workoutId: request.workoutId, key: key, operation: "patchActiveWorkout", request: request,
+            expectedVersion: request.expectedVersion
+        ) { workout, _ in
+            for (index, op) in request.ops.enumerated() {
+                try Self.apply(op, index: index, to: &workout, catalog: catalog, context: context)
+            }
+            var result = workout
+            result.totals = WorkoutAnalyzer.totals(workout.exercises)
+            result.version += 1
+            return result
+        }
+    }
+
+    struct AddExerciseRequest: Codable, Sendable {
+        var workoutId: String
+        var exerciseId: String
+        var sets: Int?
+    }
+
+    func addExercise(userId: String, request: AddExerciseRequest, key: String?) async throws -> ActiveWorkout {
+        let catalog = try await context.exercises([("exercise_id", request.exerciseId)])
+        let context = self.context
+        return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "addExercise", request: request) { workout, _ in
+            try Self.apply(.addExercise(exerciseId: request.exerciseId, sets: request.sets), index: nil, to: &workout, catalog: catalog, context: context)
+            return Self.answer(workout)
+        }
+    }
+
+    struct SwapRequest: Codable, Sendable {
+        var workoutId: String
+        var exerciseInstanceId: String
+        var newExerciseId: String
+    }
+
+    /// Swaps an exercise for another. Sets already logged stay with the exercise they were done on (history
+    /// and progression stay true): the logged part remains as its own entry and the new exercise takes the
+    /// sets still to do, right after it. With nothing logged yet the exercise is replaced in place.
+    func swapExercise(userId: String, request: SwapRequest, key: String?) async throws -> ActiveWorkout {
+        let catalog = try await context.exercises([("new_exercise_id", request.newExerciseId)])
+        let context = self.context
+        return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "swapExercise", request: request) { workout, _ in
+            guard let index = workout.exercises.firstIndex(where: { $0.instanceId == request.exerciseInstanceId }) else {
+                throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": request.exerciseInstanceId])
+            }
+            let replacement = catalog[request.newExerciseId]!
+            let original = workout.exercises[index]
+            let logged = original.sets.filter { $0.completedAt != nil }
+            let remaining = original.sets.filter { $0.completedAt == nil }
+            if logged.isEmpty {
+                workout.exercises[index].exerciseId = replacement.id
+                workout.exercises[index].name = replacement.name
+            } else {
+                workout.exercises[index].sets = Self.reindexed(logged)
+                let moved = remaining.map { WorkoutSet(id: $0.id, setIndex: 0, targetReps: $0.targetReps, targetRir: $0.targetRir) }
+                let fresh = moved.isEmpty ? [WorkoutSet(id: context.ids.makeID(), setIndex: 0)] : moved
+                workout.exercises.insert(
+                    WorkoutExercise(instanceId: context.ids.makeID(), exerciseId: replacement.id, name: replacement.name, sets: Self.reindexed(fresh)),
+                    at: index + 1)
+            }
+            return Self.answer(workout)
+        }
+    }
+
+    /// The document as it will be saved (totals and version of the write included).
+    static func answer(_ workout: ActiveWorkout) -> ActiveWorkout {
+        var result = workout
+        result.totals = WorkoutAnalyzer.totals(workout.exercises)
+        result.version += 1
+        return result
+    }
+
+    static func locate(_ instanceId: String, _ setId: String, in workout: ActiveWorkout) throws -> (Int, Int) {
+        guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == instanceId }) else {
+            throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": instanceId])
+        }
+        guard let set = workout.exercises[exercise].sets.firstIndex(where: { $0.id == setId }) else {
+            throw ServiceError(.notFound, "That set is not in this workout.", details: ["set_id": setId])
+        }
+        return (exercise, set)
+    }
+
+    static func reindexed(_ sets: [WorkoutSet]) -> [WorkoutSet] {
+        sets.enumerated().map { index, set in
+            var set = set
+            set.setIndex = index
+            return set
+        }
+    }
+
+    static func apply(_ op: PatchOperation, index: Int?, to workout: inout ActiveWorkout, catalog: [String: Exercise], context: WorkoutsContext) throws {
+        let prefix = index.map { "ops[\($0)]." } ?? ""
+        switch op {
+        case .setField(let instance, let setId, let field, let value):
+            let (exercise, set) = try locate(instance, setId, in: workout)
+            let whole = value.map { Int(exactly: $0) }
+            if let whole, whole == nil, field != "weight_kg" {
+                throw ServiceError.invalidArgument(field: "\(prefix)value", reason: "must be a whole number for \(field)")
+            }
+            switch field {
+            case "weight_kg": workout.exercises[exercise].sets[set].weightKg = try WorkoutsValidation.weight(value, field: "\(prefix)value")
+            case "reps": workout.exercises[exercise].sets[set].reps = try WorkoutsValidation.reps(whole ?? nil, field: "\(prefix)value")
+            case "rir": workout.exercises[exercise].sets[set].rir = try WorkoutsValidation.rir(whole ?? nil, field: "\(prefix)value")
+            case "target_reps": workout.exercises[exercise].sets[set].targetReps = try WorkoutsValidation.reps(whole ?? nil, field: "\(prefix)value")
+            default: workout.exercises[exercise].sets[set].targetRir = try WorkoutsValidation.rir(whole ?? nil, field: "\(prefix)value")
+            }
+        case .addSet(let instance, let reps, let rir):
+            guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == instance }) else {
+                throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": instance])
+            }
+            guard workout.exercises[exercise].sets.count < 30 else {
+                throw ServiceError.invalidArgument(field: "\(prefix)exercise_instance_id", reason: "at most 30 sets per exercise")
+            }
+            workout.exercises[exercise].sets.append(
+                WorkoutSet(
+                    id: context.ids.makeID(), setIndex: workout.exercises[exercise].sets.count,
+                    targetReps: try WorkoutsValidation.reps(reps, field: "\(prefix)target_reps"),
+                    targetRir: try WorkoutsValidation.rir(rir, field: "\(prefix)target_rir")))
+        case .removeSet(let instance, let setId):
+            let (exercise, set) = try locate(instance, setId, in: workout)
+            workout.exercises[exercise].sets.remove(at: set)
+            workout.exercises[exercise].sets = reindexed(workout.exercises[exercise].sets)
+        case .addExercise(let exerciseId, let sets):
+            guard let exercise = catalog[exerciseId] else {
+                throw ServiceError.invalidArgument(field: "\(prefix)exercise_id", reason: "unknown exercise")
+            }
+            let count = sets ?? 3
+            guard (0...30).contains(count) else { throw ServiceError.invalidArgument(field: "\(prefix)sets", reason: "must be from 0 to 30") }
+            guard workout.exercises.count < 50 else { throw ServiceError.invalidArgument(field: "\(prefix)exercise_id", reason: "at most 50 exercises") }
+            workout.exercises.append(
+                WorkoutExercise(
+                    instanceId: context.ids.makeID(), exerciseId: exercise.id, name: exercise.name,
+                    sets: (0..<count).map { WorkoutSet(id: context.ids.makeID(), setIndex: $0) }))
+        case .removeExercise(let instance):
+            guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == instance }) else {
+                throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": instance])
+            }
+            workout.exercises.remove(at: exercise)
+        case .reorderExercises(let order):
+            let current = workout.exercises.map(\.instanceId)
+            guard order.count == current.count, Set(order) == Set(current) else {
+                throw ServiceError.invalidArgument(field: "\(prefix)order", reason: "must list every exercise instance exactly once")
+            }
+            let byID = Dictionary(uniqueKeysWithValues: workout.exercises.map { ($0.instanceId, $0) })
+            workout.exercises = order.compactMap { byID[$0] }
+        }
+    }
+}

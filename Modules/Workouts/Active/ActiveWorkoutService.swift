@@ -1,0 +1,158 @@
+import Contracts
+import Foundation
+import Platform
+import SQLKit
+
+/// The in-progress workout: start, edit set by set, complete or cancel. Every write runs in one transaction
+/// that locks the workout (so concurrent writers queue, never lose a set) and is idempotent under its key.
+struct ActiveWorkoutService: Sendable {
+    let context: WorkoutsContext
+    let routines: RoutineService
+
+    struct StartRequest: Codable, Sendable {
+        var templateId: String?
+        var routineId: String?
+        var name: String?
+    }
+
+    func start(userId: String, request: StartRequest, idempotencyKey: String?) async throws -> ActiveWorkout {
+        let context = self.context
+        let routines = self.routines
+        let name = try request.name.map { try WorkoutsValidation.name($0) }
+        return try await context.database.transaction { tx in
+            try await context.idempotent(tx, userId: userId, key: idempotencyKey, operation: "startActiveWorkout", request: request) {
+                if let existing = try await tx.sql.raw(
+                    "SELECT id FROM workouts_active WHERE user_id = \(bind: userId) AND status = 'in_progress'\(context.forUpdate)"
+                ).first(decodingColumn: "id", as: String.self) {
+                    throw ServiceError(
+                        .conflict, "You already have a workout in progress. Finish or cancel it first.", details: ["workout_id": existing])
+                }
+                var template: WorkoutTemplate?
+                if let templateId = request.templateId {
+                    template = try await context.document(
+                        WorkoutTemplate.self, table: "workouts_templates", id: templateId, userId: userId, sql: tx.sql, what: "template")
+                    if let routineId = request.routineId {
+                        _ = try await routines.stored(userId: userId, id: routineId, sql: tx.sql)
+                    }
+                } else if let routineId = request.routineId {
+                    template = try await routines.next(userId: userId, routineId: routineId, sql: tx.sql).template
+                }
+                let now = context.clock.now()
+                let exercises = (template?.exercises ?? []).map { planned in
+                    WorkoutExercise(
+                        instanceId: context.ids.makeID(), exerciseId: planned.exerciseId, name: planned.name,
+                        sets: planned.sets.enumerated().map { index, set in
+                            WorkoutSet(id: context.ids.makeID(), setIndex: index, targetReps: set.targetReps, targetRir: set.targetRir)
+                        })
+                }
+                let workout = ActiveWorkout(
+                    id: context.ids.makeID(), userId: userId, name: name ?? template?.name, sourceTemplateId: template?.id,
+                    sourceRoutineId: request.routineId, status: .inProgress, startTime: now, version: 1, exercises: exercises,
+                    totals: WorkoutTotals(), createdAt: now, updatedAt: now)
+                try await tx.sql.raw(
+                    """
+                    INSERT INTO workouts_active (id, user_id, status, version, document, created_at, updated_at)
+                    VALUES (\(bind: workout.id), \(bind: userId), 'in_progress', 1, \(bind: try JSONCoding.encodeToString(workout)),
+                            \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
+                    """
+                ).run()
+                return workout
+            }
+        }
+    }
+
+    /// The workout in progress, or nil.
+    func active(userId: String) async throws -> ActiveWorkout? {
+        try await context.database.sql.raw(
+            "SELECT document FROM workouts_active WHERE user_id = \(bind: userId) AND status = 'in_progress'"
+        ).first(decodingColumn: "document", as: String.self).map { try JSONCoding.decode(ActiveWorkout.self, from: $0) }
+    }
+
+    /// Loads the workout locked, requires it in progress, lets `change` edit it, then saves it with totals
+    /// recomputed and a new version. Idempotent under `key`.
+    func mutate<R: Codable & Sendable>(
+        userId: String, workoutId: String, key: String?, operation: String, request: some Encodable & Sendable,
+        expectedVersion: Int? = nil, _ change: @escaping @Sendable (inout ActiveWorkout, Transaction) async throws -> R
+    ) async throws -> R {
+        let context = self.context
+        return try await context.database.transaction { tx in
+            try await context.idempotent(tx, userId: userId, key: key, operation: operation, request: request) {
+                var workout = try await context.document(
+                    ActiveWorkout.self, table: "workouts_active", id: workoutId, userId: userId, sql: tx.sql, lock: true, what: "workout")
+                guard workout.status == .inProgress else {
+                    throw ServiceError(
+                        .failedPrecondition, "This workout is \(workout.status == .completed ? "already finished" : "cancelled").",
+                        details: ["status": workout.status.rawValue])
+                }
+                if let expectedVersion, expectedVersion != workout.version {
+                    throw ServiceError(
+                        .conflict, "This workout was changed elsewhere. Please reload it and try again.",
+                        details: ["current_version": "\(workout.version)", "expected_version": "\(expectedVersion)"])
+                }
+                let result = try await change(&workout, tx)
+                try await Self.save(&workout, status: workout.status, context: context, sql: tx.sql)
+                return result
+            }
+        }
+    }
+
+    static func save(_ workout: inout ActiveWorkout, status: WorkoutStatus, context: WorkoutsContext, sql: any SQLDatabase) async throws {
+        workout.totals = WorkoutAnalyzer.totals(workout.exercises)
+        workout.version += 1
+        workout.updatedAt = context.clock.now()
+        try await sql.raw(
+            """
+            UPDATE workouts_active SET status = \(bind: status.rawValue), version = \(bind: workout.version),
+                document = \(bind: try JSONCoding.encodeToString(workout)), updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
+            WHERE id = \(bind: workout.id)
+            """
+        ).run()
+    }
+
+    struct WorkoutRequest: Codable, Sendable {
+        var workoutId: String
+    }
+
+    /// Archives the workout with its analytics and publishes `WorkoutCompleted`, all in one transaction.
+    func complete(userId: String, workoutId: String, key: String?) async throws -> CompletedWorkout {
+        let context = self.context
+        return try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "completeActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
+            workout, tx in
+            let now = context.clock.now()
+            let logged = workout.exercises.compactMap { exercise -> WorkoutExercise? in
+                let sets = exercise.sets.filter { $0.completedAt != nil }
+                return sets.isEmpty ? nil : WorkoutExercise(instanceId: exercise.instanceId, exerciseId: exercise.exerciseId, name: exercise.name, sets: sets)
+            }
+            let catalog = try await context.catalog.exercises(ids: logged.map(\.exerciseId))
+            let archived = CompletedWorkout(
+                id: workout.id, userId: userId, name: workout.name, sourceTemplateId: workout.sourceTemplateId,
+                sourceRoutineId: workout.sourceRoutineId, startTime: workout.startTime, endTime: now, exercises: logged,
+                analytics: WorkoutAnalyzer.analyze(logged, catalog: catalog), createdAt: now, updatedAt: now)
+            try await tx.sql.raw(
+                """
+                INSERT INTO workouts_history (id, user_id, end_time, document, created_at, updated_at)
+                VALUES (\(bind: archived.id), \(bind: userId), \(bind: now.millisecondsSince1970), \(bind: try JSONCoding.encodeToString(archived)),
+                        \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
+                """
+            ).run()
+            try await tx.publish(
+                WorkoutCompleted(
+                    userId: userId, workoutId: archived.id, sourceTemplateId: archived.sourceTemplateId, sourceRoutineId: archived.sourceRoutineId,
+                    completedAt: now),
+                id: "workout-completed:\(archived.id)", occurredAt: now)
+            workout.status = .completed
+            return archived
+        }
+    }
+
+    func cancel(userId: String, workoutId: String, key: String?) async throws -> EmptyResult {
+        try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "cancelActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
+            workout, _ in
+            workout.status = .cancelled
+            return EmptyResult()
+        }
+    }
+}
+
+/// An empty `data` object.
+struct EmptyResult: Codable, Sendable, Equatable {}

@@ -1,0 +1,105 @@
+import Contracts
+import Crypto
+import Foundation
+import Platform
+import SQLKit
+import Synchronization
+
+/// Workouts' `ExerciseCatalog`: rows in `workouts_exercises`, searched through an in-memory index that is
+/// rebuilt when the table changes (another process may import a catalog; the table is re-checked at most
+/// every `recheckInterval`).
+public final class SQLExerciseCatalog: ExerciseCatalog {
+    private struct Cache {
+        var index: CatalogIndex
+        var fingerprint: String
+        var checkedAt: ContinuousClock.Instant
+    }
+
+    private let database: Database
+    private let recheckInterval: Duration
+    private let cache = Mutex<Cache?>(nil)
+
+    public init(database: Database, recheckInterval: Duration = .seconds(30)) {
+        self.database = database
+        self.recheckInterval = recheckInterval
+    }
+
+    public func search(_ query: ExerciseQuery) async throws -> ExercisePage {
+        guard (1...100).contains(query.limit) else {
+            throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100")
+        }
+        let fingerprint = Self.queryFingerprint(query)
+        var offset = 0
+        if let cursor = query.cursor {
+            guard let decoded = PageCursor.decode(cursor), decoded.scope == fingerprint, let value = Int(decoded.position), value >= 0 else {
+                throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this search")
+            }
+            offset = value
+        }
+        let matches = try await index().matches(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
+        let page = Array(matches.dropFirst(offset).prefix(query.limit))
+        let next = offset + page.count < matches.count ? PageCursor(scope: fingerprint, position: String(offset + page.count)).encoded : nil
+        return ExercisePage(items: page, nextCursor: next)
+    }
+
+    public func exercise(id: String) async throws -> Exercise? {
+        try await index().byID[id]
+    }
+
+    /// Exercises by id, for validating references.
+    func exercises(ids: [String]) async throws -> [String: Exercise] {
+        let index = try await index()
+        var found: [String: Exercise] = [:]
+        for id in ids { found[id] = index.byID[id] }
+        return found
+    }
+
+    /// Forgets the cached index (after an import in this process).
+    func invalidate() { cache.withLock { $0 = nil } }
+
+    private func index() async throws -> CatalogIndex {
+        let now = ContinuousClock.now
+        if let cached = cache.withLock({ $0 }), now - cached.checkedAt < recheckInterval { return cached.index }
+        let fingerprint = try await tableFingerprint()
+        if let cached = cache.withLock({ $0 }), cached.fingerprint == fingerprint {
+            cache.withLock { $0?.checkedAt = now }
+            return cached.index
+        }
+        let rows = try await database.sql.raw("SELECT document FROM workouts_exercises ORDER BY id").all(decodingColumn: "document", as: String.self)
+        let exercises = try rows.map { try JSONCoding.decode(Exercise.self, from: $0) }
+        let index = CatalogIndex(exercises)
+        cache.withLock { $0 = Cache(index: index, fingerprint: fingerprint, checkedAt: now) }
+        return index
+    }
+
+    private func tableFingerprint() async throws -> String {
+        let row = try await database.sql.raw("SELECT COUNT(*) AS n, MAX(updated_at) AS latest FROM workouts_exercises").first()
+        return "\(try row?.decode(column: "n", as: Int.self) ?? 0):\(try row?.decode(column: "latest", as: Int64?.self) ?? 0)"
+    }
+
+    static func queryFingerprint(_ query: ExerciseQuery) -> String {
+        let text = [query.text ?? "", query.muscle ?? "", query.equipment ?? "", query.category ?? ""].joined(separator: "\u{1F}")
+        return String(SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined().prefix(12))
+    }
+}
+
+/// An opaque page cursor: a scope (what was listed) and a position in it.
+struct PageCursor: Equatable {
+    var scope: String
+    var position: String
+
+    var encoded: String {
+        Data("\(scope)|\(position)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> PageCursor? {
+        guard text.count <= 512 else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64), let string = String(data: data, encoding: .utf8) else { return nil }
+        let parts = string.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return PageCursor(scope: String(parts[0]), position: String(parts[1]))
+    }
+}

@@ -1,0 +1,267 @@
+import Contracts
+import Foundation
+import Platform
+import SQLKit
+
+/// A routine as a client writes it. Legacy `templateIds` is read as `template_ids`.
+public struct RoutineDraft: Codable, Sendable, Equatable {
+    public var name: String
+    public var description: String?
+    public var templateIds: [String]
+    public var frequency: Int?
+
+    public init(name: String, description: String? = nil, templateIds: [String], frequency: Int? = nil) {
+        self.name = name
+        self.description = description
+        self.templateIds = templateIds
+        self.frequency = frequency
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, description, frequency
+        case templateIds = "template_ids"
+        case legacyTemplateIds = "templateIds"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        description = try container.decodeIfPresent(String.self, forKey: .description)
+        frequency = try container.decodeIfPresent(Int.self, forKey: .frequency)
+        if let ids = try container.decodeIfPresent([String].self, forKey: .templateIds) {
+            templateIds = ids
+        } else if let ids = try container.decodeIfPresent([String].self, forKey: .legacyTemplateIds) {
+            templateIds = ids
+        } else {
+            throw DecodingError.keyNotFound(CodingKeys.templateIds, .init(codingPath: container.codingPath, debugDescription: "missing"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encode(templateIds, forKey: .templateIds)
+        try container.encodeIfPresent(frequency, forKey: .frequency)
+    }
+}
+
+/// The stored form of a routine: the document plus the position of the last completed template, which keeps
+/// the cursor meaningful when templates are removed or reordered.
+struct StoredRoutine: Codable, Sendable {
+    var routine: Routine
+    var lastCompletedIndex: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case routine
+        case lastCompletedIndex = "last_completed_index"
+    }
+}
+
+/// The next workout of a routine.
+public struct NextWorkout: Codable, Sendable, Equatable {
+    public var template: WorkoutTemplate
+    public var index: Int
+    public var routineId: String
+
+    enum CodingKeys: String, CodingKey {
+        case template, index
+        case routineId = "routine_id"
+    }
+}
+
+/// Routines, the active routine and the cursor.
+struct RoutineService: Sendable {
+    let context: WorkoutsContext
+
+    func create(userId: String, draft: RoutineDraft) async throws -> Routine {
+        let name = try WorkoutsValidation.name(draft.name)
+        let description = try WorkoutsValidation.description(draft.description)
+        let frequency = try Self.frequency(draft.frequency)
+        let context = self.context
+        return try await context.database.transaction { tx in
+            try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql)
+            return try await Self.insert(
+                userId: userId, name: name, description: description, templateIds: draft.templateIds, frequency: frequency,
+                context: context, sql: tx.sql)
+        }
+    }
+
+    static func insert(
+        userId: String, name: String, description: String?, templateIds: [String], frequency: Int?, context: WorkoutsContext,
+        sql: any SQLDatabase
+    ) async throws -> Routine {
+        let now = context.clock.now()
+        let routine = Routine(
+            id: context.ids.makeID(), userId: userId, name: name, description: description, templateIds: templateIds, frequency: frequency,
+            lastCompletedTemplateId: nil, lastCompletedAt: nil, version: 1, createdAt: now, updatedAt: now)
+        try await sql.raw(
+            """
+            INSERT INTO workouts_routines (id, user_id, version, document, created_at, updated_at)
+            VALUES (\(bind: routine.id), \(bind: userId), 1, \(bind: try JSONCoding.encodeToString(StoredRoutine(routine: routine))),
+                    \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
+            """
+        ).run()
+        return routine
+    }
+
+    func list(userId: String) async throws -> [Routine] {
+        try await context.database.sql.raw(
+            "SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY created_at, id"
+        ).all(decodingColumn: "document", as: String.self).map { try JSONCoding.decode(StoredRoutine.self, from: $0).routine }
+    }
+
+    func get(userId: String, id: String) async throws -> Routine {
+        try await stored(userId: userId, id: id, sql: context.database.sql).routine
+    }
+
+    func stored(userId: String, id: String, sql: any SQLDatabase, lock: Bool = false) async throws -> StoredRoutine {
+        try await context.document(StoredRoutine.self, table: "workouts_routines", id: id, userId: userId, sql: sql, lock: lock, what: "routine")
+    }
+
+    func patch(
+        userId: String, id: String, expectedVersion: Int?, name: String?, description: String?, templateIds: [String]?, frequency: Int?
+    ) async throws -> Routine {
+        let name = try name.map { try WorkoutsValidation.name($0) }
+        let description = try WorkoutsValidation.description(description)
+        let frequency = try Self.frequency(frequency)
+        let context = self.context
+        return try await context.database.transaction { tx in
+            var stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
+            if let expectedVersion, expectedVersion != stored.routine.version {
+                throw ServiceError(
+                    .conflict, "This routine was changed elsewhere. Please reload it and try again.",
+                    details: ["current_version": "\(stored.routine.version)", "expected_version": "\(expectedVersion)"])
+            }
+            if let name { stored.routine.name = name }
+            if let description { stored.routine.description = description }
+            if let frequency { stored.routine.frequency = frequency }
+            if let templateIds {
+                try await Self.checkTemplates(templateIds, userId: userId, sql: tx.sql)
+                stored.routine.templateIds = templateIds
+            }
+            stored.routine.version += 1
+            stored.routine.updatedAt = context.clock.now()
+            try await Self.save(stored, sql: tx.sql)
+            return stored.routine
+        }
+    }
+
+    func delete(userId: String, id: String) async throws {
+        let context = self.context
+        try await context.database.transaction { tx in
+            _ = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
+            try await tx.sql.raw("DELETE FROM workouts_routines WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
+            try await tx.sql.raw(
+                "UPDATE workouts_user_settings SET active_routine_id = NULL WHERE user_id = \(bind: userId) AND active_routine_id = \(bind: id)"
+            ).run()
+        }
+    }
+
+    /// Makes `routineId` the user's one active routine (nil clears it).
+    func setActive(userId: String, routineId: String?) async throws -> String? {
+        let context = self.context
+        return try await context.database.transaction { tx in
+            if let routineId { _ = try await self.stored(userId: userId, id: routineId, sql: tx.sql) }
+            try await tx.sql.raw(
+                """
+                INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
+                VALUES (\(bind: userId), \(bind: routineId), \(bind: context.clock.now().millisecondsSince1970))
+                ON CONFLICT (user_id) DO UPDATE SET active_routine_id = excluded.active_routine_id, updated_at = excluded.updated_at
+                """
+            ).run()
+            return routineId
+        }
+    }
+
+    func activeRoutineId(userId: String, sql: any SQLDatabase) async throws -> String? {
+        try await sql.raw("SELECT active_routine_id FROM workouts_user_settings WHERE user_id = \(bind: userId)")
+            .first(decodingColumn: "active_routine_id", as: String?.self) ?? nil
+    }
+
+    /// The template after the cursor, in O(1): the position after the last completed one, wrapping around.
+    func next(userId: String, routineId: String?, sql: any SQLDatabase) async throws -> NextWorkout {
+        let id: String
+        if let routineId {
+            id = routineId
+        } else if let active = try await activeRoutineId(userId: userId, sql: sql) {
+            id = active
+        } else {
+            throw ServiceError(.failedPrecondition, "You have no active routine. Choose one first.")
+        }
+        let stored = try await self.stored(userId: userId, id: id, sql: sql)
+        let index = Self.nextIndex(stored)
+        guard let index else {
+            throw ServiceError(.failedPrecondition, "This routine has no templates yet.", details: ["routine_id": id])
+        }
+        let template = try await context.document(
+            WorkoutTemplate.self, table: "workouts_templates", id: stored.routine.templateIds[index], userId: userId, sql: sql, what: "template")
+        return NextWorkout(template: template, index: index, routineId: id)
+    }
+
+    /// Where the cycle continues. The stored position is trusted when it still holds the last completed
+    /// template; if that template moved, its new position is used; if it was removed, the template that took
+    /// its position is next.
+    static func nextIndex(_ stored: StoredRoutine) -> Int? {
+        let ids = stored.routine.templateIds
+        guard !ids.isEmpty else { return nil }
+        guard let last = stored.routine.lastCompletedTemplateId else { return 0 }
+        if let position = stored.lastCompletedIndex, position < ids.count, ids[position] == last {
+            return (position + 1) % ids.count
+        }
+        if let position = ids.firstIndex(of: last) { return (position + 1) % ids.count }
+        return (stored.lastCompletedIndex ?? 0) % ids.count
+    }
+
+    /// Advances the cursor for a completed workout. Idempotent, and an older completion never moves the
+    /// cursor back.
+    func advanceCursor(_ event: WorkoutCompleted) async throws {
+        guard let routineId = event.sourceRoutineId, let templateId = event.sourceTemplateId else { return }
+        let context = self.context
+        try await context.database.transaction { tx in
+            guard
+                let text = try await tx.sql.raw(
+                    "SELECT document FROM workouts_routines WHERE id = \(bind: routineId) AND user_id = \(bind: event.userId)\(context.forUpdate)"
+                ).first(decodingColumn: "document", as: String.self)
+            else { return }
+            var stored = try JSONCoding.decode(StoredRoutine.self, from: text)
+            if let last = stored.routine.lastCompletedAt, last >= event.completedAt { return }
+            let ids = stored.routine.templateIds
+            var position = ids.firstIndex(of: templateId)
+            // With the same template twice in a routine, prefer the occurrence right after the previous cursor.
+            if let previous = Self.nextIndex(stored), previous < ids.count, ids[previous] == templateId { position = previous }
+            stored.routine.lastCompletedTemplateId = templateId
+            stored.routine.lastCompletedAt = event.completedAt
+            stored.lastCompletedIndex = position ?? stored.lastCompletedIndex
+            try await Self.save(stored, sql: tx.sql)
+        }
+    }
+
+    static func save(_ stored: StoredRoutine, sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            UPDATE workouts_routines SET version = \(bind: stored.routine.version), document = \(bind: try JSONCoding.encodeToString(stored)),
+                updated_at = \(bind: stored.routine.updatedAt.millisecondsSince1970)
+            WHERE id = \(bind: stored.routine.id)
+            """
+        ).run()
+    }
+
+    static func checkTemplates(_ ids: [String], userId: String, sql: any SQLDatabase) async throws {
+        guard ids.count <= 30 else { throw ServiceError.invalidArgument(field: "template_ids", reason: "at most 30 templates") }
+        guard !ids.isEmpty else { return }
+        let binds: [any Encodable & Sendable] = Array(Set(ids))
+        let owned = Set(
+            try await sql.raw("SELECT id FROM workouts_templates WHERE user_id = \(bind: userId) AND id IN (\(binds: binds))")
+                .all(decodingColumn: "id", as: String.self))
+        if let missing = ids.first(where: { !owned.contains($0) }) {
+            throw ServiceError(.notFound, "That template does not exist.", details: ["template_id": missing])
+        }
+    }
+
+    static func frequency(_ value: Int?) throws -> Int? {
+        guard let value else { return nil }
+        guard (1...14).contains(value) else { throw ServiceError.invalidArgument(field: "frequency", reason: "must be from 1 to 14") }
+        return value
+    }
+}

@@ -1,0 +1,173 @@
+import Contracts
+import Foundation
+import Platform
+import SQLKit
+
+/// A template as a client writes it: exercises by id with planned sets.
+public struct TemplateDraft: Codable, Sendable, Equatable {
+    public struct ExerciseDraft: Codable, Sendable, Equatable {
+        public var exerciseId: String
+        public var sets: [TemplateSet]
+
+        public init(exerciseId: String, sets: [TemplateSet]) {
+            self.exerciseId = exerciseId
+            self.sets = sets
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case exerciseId = "exercise_id"
+            case sets
+        }
+    }
+
+    public var name: String
+    public var description: String?
+    public var exercises: [ExerciseDraft]
+
+    public init(name: String, description: String? = nil, exercises: [ExerciseDraft]) {
+        self.name = name
+        self.description = description
+        self.exercises = exercises
+    }
+}
+
+/// Changes to a template; absent fields stay as they are.
+public struct TemplatePatch: Codable, Sendable, Equatable {
+    public var name: String?
+    public var description: String?
+    public var exercises: [TemplateDraft.ExerciseDraft]?
+
+    public init(name: String? = nil, description: String? = nil, exercises: [TemplateDraft.ExerciseDraft]? = nil) {
+        self.name = name
+        self.description = description
+        self.exercises = exercises
+    }
+}
+
+/// Templates: versioned, optimistic concurrency, analytics computed on every write.
+struct TemplateService: Sendable {
+    let context: WorkoutsContext
+
+    func create(userId: String, draft: TemplateDraft) async throws -> WorkoutTemplate {
+        let exercises = try await resolve(draft.exercises)
+        let name = try WorkoutsValidation.name(draft.name)
+        let description = try WorkoutsValidation.description(draft.description)
+        let context = self.context
+        return try await context.database.transaction { tx in
+            try await Self.insert(userId: userId, name: name, description: description, exercises: exercises, context: context, sql: tx.sql)
+        }
+    }
+
+    static func insert(
+        userId: String, name: String, description: String?, exercises: [TemplateExercise], context: WorkoutsContext, sql: any SQLDatabase
+    ) async throws -> WorkoutTemplate {
+        let now = context.clock.now()
+        let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId))
+        let template = WorkoutTemplate(
+            id: context.ids.makeID(), userId: userId, name: name, description: description, exercises: exercises,
+            analytics: TemplateAnalyzer.analyze(exercises, catalog: catalog), version: 1, createdAt: now, updatedAt: now)
+        try await sql.raw(
+            """
+            INSERT INTO workouts_templates (id, user_id, version, document, created_at, updated_at)
+            VALUES (\(bind: template.id), \(bind: userId), 1, \(bind: try JSONCoding.encodeToString(template)),
+                    \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
+            """
+        ).run()
+        return template
+    }
+
+    func list(userId: String) async throws -> [WorkoutTemplate] {
+        try await context.database.sql.raw(
+            "SELECT document FROM workouts_templates WHERE user_id = \(bind: userId) ORDER BY created_at, id"
+        ).all(decodingColumn: "document", as: String.self).map { try JSONCoding.decode(WorkoutTemplate.self, from: $0) }
+    }
+
+    func get(userId: String, id: String) async throws -> WorkoutTemplate {
+        try await context.document(WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: context.database.sql, what: "template")
+    }
+
+    func patch(userId: String, id: String, expectedVersion: Int?, changes: TemplatePatch) async throws -> WorkoutTemplate {
+        let name = try changes.name.map { try WorkoutsValidation.name($0) }
+        let description = try WorkoutsValidation.description(changes.description)
+        var resolved: [TemplateExercise]?
+        if let drafts = changes.exercises { resolved = try await resolve(drafts) }
+        let exercises = resolved
+        let context = self.context
+        return try await context.database.transaction { tx in
+            var template = try await context.document(
+                WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
+            if let expectedVersion, expectedVersion != template.version {
+                throw ServiceError(
+                    .conflict, "This template was changed elsewhere. Please reload it and try again.",
+                    details: ["current_version": "\(template.version)", "expected_version": "\(expectedVersion)"])
+            }
+            if let name { template.name = name }
+            if let description { template.description = description }
+            if let exercises {
+                template.exercises = exercises
+                let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId))
+                template.analytics = TemplateAnalyzer.analyze(exercises, catalog: catalog)
+            }
+            template.version += 1
+            template.updatedAt = context.clock.now()
+            try await tx.sql.raw(
+                """
+                UPDATE workouts_templates SET version = \(bind: template.version), document = \(bind: try JSONCoding.encodeToString(template)),
+                    updated_at = \(bind: template.updatedAt.millisecondsSince1970)
+                WHERE id = \(bind: id) AND user_id = \(bind: userId)
+                """
+            ).run()
+            return template
+        }
+    }
+
+    /// Deletes a template and takes it out of every routine of the user that lists it (those routines get a
+    /// new version); a routine's cursor on it falls back to the position it held.
+    func delete(userId: String, id: String) async throws {
+        let context = self.context
+        try await context.database.transaction { tx in
+            _ = try await context.document(WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
+            try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
+            let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId)\(context.forUpdate)")
+                .all(decodingColumn: "document", as: String.self).map { try JSONCoding.decode(StoredRoutine.self, from: $0) }
+            for var routine in routines where routine.routine.templateIds.contains(id) {
+                routine.routine.templateIds.removeAll { $0 == id }
+                routine.routine.version += 1
+                routine.routine.updatedAt = context.clock.now()
+                try await RoutineService.save(routine, sql: tx.sql)
+            }
+        }
+    }
+
+    /// Validates planned sets and resolves exercise names from the catalog.
+    func resolve(_ drafts: [TemplateDraft.ExerciseDraft]) async throws -> [TemplateExercise] {
+        guard drafts.count <= 50 else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
+        let catalog = try await context.exercises(drafts.enumerated().map { ("exercises[\($0.offset)].exercise_id", $0.element.exerciseId) })
+        return try drafts.enumerated().map { index, draft in
+            guard draft.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets") }
+            let sets = try draft.sets.enumerated().map { setIndex, set in
+                let field = "exercises[\(index)].sets[\(setIndex)]"
+                return TemplateSet(
+                    targetReps: try WorkoutsValidation.reps(set.targetReps, field: "\(field).target_reps"),
+                    targetRir: try WorkoutsValidation.rir(set.targetRir, field: "\(field).target_rir"),
+                    targetWeightKg: try WorkoutsValidation.weight(set.targetWeightKg, field: "\(field).target_weight_kg"))
+            }
+            return TemplateExercise(exerciseId: draft.exerciseId, name: catalog[draft.exerciseId]?.name ?? draft.exerciseId, sets: sets)
+        }
+    }
+}
+
+/// Template analytics, computed on write.
+enum TemplateAnalyzer {
+    /// Duration estimate: 5 minutes to warm up, then about 2.5 minutes per working set (set plus rest).
+    static func analyze(_ exercises: [TemplateExercise], catalog: [String: Exercise]) -> TemplateAnalytics {
+        let totalSets = exercises.reduce(0) { $0 + $1.sets.count }
+        var setsPerMuscle: [String: Int] = [:]
+        for exercise in exercises {
+            for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] { setsPerMuscle[muscle, default: 0] += exercise.sets.count }
+        }
+        let muscles = setsPerMuscle.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+        let minutes = totalSets == 0 ? 0 : 5 + Int((Double(totalSets) * 2.5).rounded(.up))
+        return TemplateAnalytics(estimatedDurationMinutes: minutes, totalSets: totalSets, muscles: muscles)
+    }
+}

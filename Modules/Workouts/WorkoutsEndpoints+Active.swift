@@ -1,0 +1,284 @@
+import Contracts
+import Foundation
+import Platform
+
+struct StartWorkoutInput: Decodable, Sendable {
+    var templateId: String?
+    var routineId: String?
+    var name: String?
+    var idempotencyKey: String?
+
+    enum CodingKeys: String, CodingKey {
+        case templateId = "template_id"
+        case routineId = "routine_id"
+        case name
+        case idempotencyKey = "idempotency_key"
+    }
+}
+
+struct LogSetInput: Decodable, Sendable {
+    var workoutId: String
+    var exerciseInstanceId: String
+    var setId: String
+    var weightKg: Double
+    var reps: Int
+    var rir: Int?
+    var idempotencyKey: String
+
+    enum CodingKeys: String, CodingKey {
+        case workoutId = "workout_id"
+        case workoutIdAlias = "workoutId"
+        case exerciseInstanceId = "exercise_instance_id"
+        case setId = "set_id"
+        case weightKg = "weight_kg"
+        case weight
+        case reps, rir
+        case idempotencyKey = "idempotency_key"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        workoutId = try container.decodeIfPresent(String.self, forKey: .workoutIdAlias) ?? container.decode(String.self, forKey: .workoutId)
+        exerciseInstanceId = try container.decode(String.self, forKey: .exerciseInstanceId)
+        setId = try container.decode(String.self, forKey: .setId)
+        // Legacy clients send `weight`, always kilograms.
+        if let weight = try container.decodeIfPresent(Double.self, forKey: .weightKg) {
+            weightKg = weight
+        } else {
+            weightKg = try container.decode(Double.self, forKey: .weight)
+        }
+        reps = try container.decode(Int.self, forKey: .reps)
+        rir = try container.decodeIfPresent(Int.self, forKey: .rir)
+        idempotencyKey = try container.decode(String.self, forKey: .idempotencyKey)
+    }
+}
+
+struct PatchWorkoutInput: Decodable, Sendable {
+    var workoutId: String
+    var ops: [PatchOperation]
+    var expectedVersion: Int?
+    var idempotencyKey: String
+
+    enum CodingKeys: String, CodingKey {
+        case workoutId = "workout_id"
+        case ops
+        case expectedVersion = "expected_version"
+        case idempotencyKey = "idempotency_key"
+    }
+}
+
+struct AddExerciseInput: Decodable, Sendable {
+    var workoutId: String
+    var exerciseId: String
+    var sets: Int?
+    var idempotencyKey: String
+
+    enum CodingKeys: String, CodingKey {
+        case workoutId = "workout_id"
+        case exerciseId = "exercise_id"
+        case sets
+        case idempotencyKey = "idempotency_key"
+    }
+}
+
+struct SwapExerciseInput: Decodable, Sendable {
+    var workoutId: String
+    var exerciseInstanceId: String
+    var newExerciseId: String
+    var idempotencyKey: String
+
+    enum CodingKeys: String, CodingKey {
+        case workoutId = "workout_id"
+        case exerciseInstanceId = "exercise_instance_id"
+        case newExerciseId = "new_exercise_id"
+        case idempotencyKey = "idempotency_key"
+    }
+}
+
+struct WorkoutKeyInput: Decodable, Sendable {
+    var workoutId: String
+    var idempotencyKey: String
+
+    enum CodingKeys: String, CodingKey {
+        case workoutId = "workout_id"
+        case idempotencyKey = "idempotency_key"
+    }
+}
+
+struct WorkoutIDInput: Decodable, Sendable {
+    var workoutId: String
+    enum CodingKeys: String, CodingKey { case workoutId = "workout_id" }
+}
+
+struct RecentWorkoutsInput: Decodable, Sendable {
+    var limit: Int?
+    var cursor: String?
+}
+
+struct UpdateWorkoutInput: Decodable, Sendable {
+    var workoutId: String
+    var changes: WorkoutChanges
+
+    enum CodingKeys: String, CodingKey {
+        case workoutId = "workout_id"
+        case changes
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        workoutId = try container.decode(String.self, forKey: .workoutId)
+        changes = try container.decodeIfPresent(WorkoutChanges.self, forKey: .changes) ?? WorkoutChanges(from: decoder)
+    }
+}
+
+/// `getActiveWorkout`'s answer: the workout, or null.
+struct OptionalWorkout: Encodable, Sendable {
+    var workout: ActiveWorkout?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(workout)
+    }
+}
+
+extension WorkoutsModule {
+    func activeEndpoints() -> [Endpoint] {
+        let tag = Self.tag
+        let active = self.active
+        let history = self.history
+        let key = WorkoutsSchemas.idempotencyKey
+        let setSchema: [String: JSONValue] = [
+            "workout_id": Schema.string, "exercise_instance_id": Schema.string, "set_id": Schema.string,
+            "weight_kg": ["type": "number", "minimum": 0, "maximum": 1000], "weight": ["type": "number", "description": "legacy: kilograms"],
+            "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10), "idempotency_key": key,
+        ]
+        let patchOp = Schema.object(
+            [
+                "op": Schema.enumeration(["set_field", "add_set", "remove_set", "add_exercise", "remove_exercise", "reorder_exercises"]),
+                "exercise_instance_id": Schema.string, "set_id": Schema.string, "field": Schema.enumeration(PatchOperation.settableFields),
+                "value": Schema.nullable(Schema.number), "target_reps": Schema.integer, "target_rir": Schema.integer, "exercise_id": Schema.string,
+                "sets": Schema.integer(minimum: 0, maximum: 30), "order": Schema.array(Schema.string),
+            ], required: ["op"])
+        let workoutAndKey = Schema.object(["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id", "idempotency_key"])
+        let changes: [String: JSONValue] = [
+            "name": Schema.string(maxLength: 100),
+            "exercises": Schema.array(
+                Schema.object(
+                    [
+                        "exercise_id": Schema.string,
+                        "sets": Schema.array(
+                            Schema.object(["weight_kg": Schema.number, "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10)], required: ["reps"])),
+                    ], required: ["exercise_id", "sets"])),
+        ]
+        return [
+            .rpc(
+                "startActiveWorkout", access: .user, tag: tag,
+                summary: "Start a workout from a template, from a routine (its next template) or empty. CONFLICT (with workout_id) if one is in progress.",
+                request: Schema.object(["template_id": Schema.string, "routine_id": Schema.string, "name": Schema.string(maxLength: 100), "idempotency_key": key]),
+                response: WorkoutsSchemas.activeWorkout, input: StartWorkoutInput.self
+            ) { input, call in
+                try await active.start(
+                    userId: try call.userId(), request: .init(templateId: input.templateId, routineId: input.routineId, name: input.name),
+                    idempotencyKey: input.idempotencyKey)
+            },
+            .rpc(
+                "getActiveWorkout", access: .user, tag: tag, readOnly: true, summary: "The workout in progress, or null.", request: Schema.empty,
+                response: Schema.nullable(WorkoutsSchemas.activeWorkout), input: EmptyResult.self
+            ) { _, call in
+                OptionalWorkout(workout: try await active.active(userId: try call.userId()))
+            },
+            .rpc(
+                "logSet", access: .user, tag: tag, summary: "Log a set's weight (kg), reps and RIR. Idempotent under idempotency_key.",
+                request: Schema.object(setSchema, required: ["workout_id", "exercise_instance_id", "set_id", "reps", "idempotency_key"]),
+                response: Schema.object(
+                    ["workout_id": Schema.string, "exercise_instance_id": Schema.string, "set": WorkoutsSchemas.set, "totals": WorkoutsSchemas.totals, "version": Schema.integer],
+                    required: ["set", "totals", "version"]),
+                input: LogSetInput.self
+            ) { input, call in
+                try await active.logSet(
+                    userId: try call.userId(),
+                    request: .init(
+                        workoutId: input.workoutId, exerciseInstanceId: input.exerciseInstanceId, setId: input.setId, weightKg: input.weightKg,
+                        reps: input.reps, rir: input.rir),
+                    key: input.idempotencyKey)
+            },
+            .rpc(
+                "patchActiveWorkout", access: .user, tag: tag,
+                summary: "Apply edits (set a field, add/remove sets, add/remove/reorder exercises) atomically.",
+                request: Schema.object(
+                    ["workout_id": Schema.string, "ops": Schema.array(patchOp), "expected_version": Schema.integer, "idempotency_key": key],
+                    required: ["workout_id", "ops", "idempotency_key"]),
+                response: WorkoutsSchemas.activeWorkout, input: PatchWorkoutInput.self
+            ) { input, call in
+                try await active.patch(
+                    userId: try call.userId(), request: .init(workoutId: input.workoutId, ops: input.ops, expectedVersion: input.expectedVersion),
+                    key: input.idempotencyKey)
+            },
+            .rpc(
+                "addExercise", access: .user, tag: tag, summary: "Add an exercise (with empty sets) to the workout.",
+                request: Schema.object(
+                    ["workout_id": Schema.string, "exercise_id": Schema.string, "sets": Schema.integer(minimum: 0, maximum: 30), "idempotency_key": key],
+                    required: ["workout_id", "exercise_id", "idempotency_key"]),
+                response: WorkoutsSchemas.activeWorkout, input: AddExerciseInput.self
+            ) { input, call in
+                try await active.addExercise(
+                    userId: try call.userId(), request: .init(workoutId: input.workoutId, exerciseId: input.exerciseId, sets: input.sets),
+                    key: input.idempotencyKey)
+            },
+            .rpc(
+                "swapExercise", access: .user, tag: tag,
+                summary: "Swap an exercise; logged sets stay with the exercise they were done on, the remaining sets move to the new one.",
+                request: Schema.object(
+                    ["workout_id": Schema.string, "exercise_instance_id": Schema.string, "new_exercise_id": Schema.string, "idempotency_key": key],
+                    required: ["workout_id", "exercise_instance_id", "new_exercise_id", "idempotency_key"]),
+                response: WorkoutsSchemas.activeWorkout, input: SwapExerciseInput.self
+            ) { input, call in
+                try await active.swapExercise(
+                    userId: try call.userId(),
+                    request: .init(workoutId: input.workoutId, exerciseInstanceId: input.exerciseInstanceId, newExerciseId: input.newExerciseId),
+                    key: input.idempotencyKey)
+            },
+            .rpc(
+                "completeActiveWorkout", access: .user, tag: tag, summary: "Finish the workout: archive it with analytics.",
+                request: workoutAndKey, response: WorkoutsSchemas.completedWorkout, input: WorkoutKeyInput.self
+            ) { input, call in
+                try await active.complete(userId: try call.userId(), workoutId: input.workoutId, key: input.idempotencyKey)
+            },
+            .rpc(
+                "cancelActiveWorkout", access: .user, tag: tag, summary: "Cancel the workout; nothing is archived.",
+                request: workoutAndKey, response: Schema.empty, input: WorkoutKeyInput.self
+            ) { input, call in
+                try await active.cancel(userId: try call.userId(), workoutId: input.workoutId, key: input.idempotencyKey)
+            },
+            .rpc(
+                "getRecentWorkouts", access: .user, tag: tag, readOnly: true, summary: "Completed workouts, newest first.",
+                request: Schema.object(["limit": Schema.integer(minimum: 1, maximum: 100), "cursor": Schema.string]),
+                response: WorkoutsSchemas.items(WorkoutsSchemas.completedWorkout), input: RecentWorkoutsInput.self
+            ) { input, call in
+                try await history.recent(userId: try call.userId(), limit: try WorkoutsValidation.limit(input.limit), cursor: input.cursor)
+            },
+            .rpc(
+                "getWorkout", access: .user, tag: tag, readOnly: true, summary: "One completed workout.",
+                request: Schema.object(["workout_id": Schema.string], required: ["workout_id"]), response: WorkoutsSchemas.completedWorkout,
+                input: WorkoutIDInput.self
+            ) { input, call in
+                try await history.get(userId: try call.userId(), id: input.workoutId)
+            },
+            .rpc(
+                "updateWorkout", access: .user, tag: tag, summary: "Edit a completed workout; analytics are recomputed.",
+                request: Schema.object(
+                    changes.merging(["workout_id": Schema.string, "changes": Schema.object(changes)]) { _, new in new }, required: ["workout_id"]),
+                response: WorkoutsSchemas.completedWorkout, input: UpdateWorkoutInput.self
+            ) { input, call in
+                try await history.update(userId: try call.userId(), id: input.workoutId, changes: input.changes)
+            },
+            .rpc(
+                "deleteWorkout", access: .user, tag: tag, summary: "Delete a completed workout.",
+                request: Schema.object(["workout_id": Schema.string], required: ["workout_id"]), response: Schema.empty, input: WorkoutIDInput.self
+            ) { input, call in
+                try await history.delete(userId: try call.userId(), id: input.workoutId)
+                return EmptyResult()
+            },
+        ]
+    }
+}

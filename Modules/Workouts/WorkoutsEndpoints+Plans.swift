@@ -1,0 +1,256 @@
+import Contracts
+import Foundation
+import Platform
+
+struct SearchExercisesInput: Decodable, Sendable {
+    var query: String?
+    var muscle: String?
+    var equipment: String?
+    var category: String?
+    var limit: Int?
+    var cursor: String?
+}
+
+struct ExerciseIDInput: Decodable, Sendable {
+    var exerciseId: String
+    enum CodingKeys: String, CodingKey { case exerciseId = "exercise_id" }
+}
+
+struct TemplateIDInput: Decodable, Sendable {
+    var templateId: String
+    enum CodingKeys: String, CodingKey { case templateId = "template_id" }
+}
+
+struct RoutineIDInput: Decodable, Sendable {
+    var routineId: String
+    enum CodingKeys: String, CodingKey { case routineId = "routine_id" }
+}
+
+struct OptionalRoutineIDInput: Decodable, Sendable {
+    var routineId: String?
+    enum CodingKeys: String, CodingKey { case routineId = "routine_id" }
+}
+
+/// `patchTemplate`: the changes at the top level or inside `changes`.
+struct PatchTemplateInput: Decodable, Sendable {
+    var templateId: String
+    var expectedVersion: Int?
+    var changes: TemplatePatch
+
+    enum CodingKeys: String, CodingKey {
+        case templateId = "template_id"
+        case expectedVersion = "expected_version"
+        case changes
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        templateId = try container.decode(String.self, forKey: .templateId)
+        expectedVersion = try container.decodeIfPresent(Int.self, forKey: .expectedVersion)
+        changes = try container.decodeIfPresent(TemplatePatch.self, forKey: .changes) ?? TemplatePatch(from: decoder)
+    }
+}
+
+/// `patchRoutine`: the changes at the top level or inside `changes`; legacy `templateIds` accepted.
+struct PatchRoutineInput: Decodable, Sendable {
+    struct Changes: Decodable, Sendable {
+        var name: String?
+        var description: String?
+        var templateIds: [String]?
+        var frequency: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case name, description, frequency
+            case templateIds = "template_ids"
+            case legacyTemplateIds = "templateIds"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            description = try container.decodeIfPresent(String.self, forKey: .description)
+            frequency = try container.decodeIfPresent(Int.self, forKey: .frequency)
+            templateIds = try container.decodeIfPresent([String].self, forKey: .templateIds)
+                ?? container.decodeIfPresent([String].self, forKey: .legacyTemplateIds)
+        }
+    }
+
+    var routineId: String
+    var expectedVersion: Int?
+    var changes: Changes
+
+    enum CodingKeys: String, CodingKey {
+        case routineId = "routine_id"
+        case expectedVersion = "expected_version"
+        case changes
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        routineId = try container.decode(String.self, forKey: .routineId)
+        expectedVersion = try container.decodeIfPresent(Int.self, forKey: .expectedVersion)
+        changes = try container.decodeIfPresent(Changes.self, forKey: .changes) ?? Changes(from: decoder)
+    }
+}
+
+struct ItemsOutput<Item: Encodable & Sendable>: Encodable, Sendable {
+    var items: [Item]
+    var nextCursor: String?
+
+    enum CodingKeys: String, CodingKey {
+        case items
+        case nextCursor = "next_cursor"
+    }
+}
+
+struct ActiveRoutineOutput: Encodable, Sendable {
+    var activeRoutineId: String?
+
+    enum CodingKeys: String, CodingKey { case activeRoutineId = "active_routine_id" }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(activeRoutineId, forKey: .activeRoutineId)
+    }
+}
+
+extension WorkoutsModule {
+    static let tag = "Workouts"
+
+    func planEndpoints() -> [Endpoint] {
+        let tag = Self.tag
+        let catalog = self.catalog
+        let templates = self.templates
+        let routines = self.routines
+        let database = context.database
+        let templatePatchProperties: [String: JSONValue] = [
+            "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000), "exercises": Schema.array(WorkoutsSchemas.exerciseDraft),
+        ]
+        let routineProperties: [String: JSONValue] = [
+            "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000), "template_ids": Schema.array(Schema.string),
+            "templateIds": Schema.array(Schema.string), "frequency": Schema.integer(minimum: 1, maximum: 14),
+        ]
+        return [
+            .rpc(
+                "searchExercises", access: .user, tag: tag, readOnly: true,
+                summary: "Search the catalog by name (prefix- and typo-tolerant), muscle, equipment and category.",
+                request: Schema.object([
+                    "query": Schema.string, "muscle": Schema.string, "equipment": Schema.string, "category": Schema.string,
+                    "limit": Schema.integer(minimum: 1, maximum: 100), "cursor": Schema.string,
+                ]),
+                response: WorkoutsSchemas.items(WorkoutsSchemas.exercise), input: SearchExercisesInput.self
+            ) { input, _ in
+                let page = try await catalog.search(
+                    ExerciseQuery(
+                        text: input.query, muscle: input.muscle, equipment: input.equipment, category: input.category,
+                        limit: input.limit ?? 20, cursor: input.cursor))
+                return ItemsOutput(items: page.items, nextCursor: page.nextCursor)
+            },
+            .rpc(
+                "getExercise", access: .user, tag: tag, readOnly: true, summary: "One catalog exercise.",
+                request: Schema.object(["exercise_id": Schema.string], required: ["exercise_id"]), response: WorkoutsSchemas.exercise,
+                input: ExerciseIDInput.self
+            ) { input, _ in
+                guard let exercise = try await catalog.exercise(id: input.exerciseId) else {
+                    throw ServiceError(.notFound, "That exercise does not exist.", details: ["exercise_id": input.exerciseId])
+                }
+                return exercise
+            },
+            .rpc(
+                "createTemplate", access: .user, tag: tag, summary: "Create a workout template.",
+                request: Schema.object(
+                    ["name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000), "exercises": Schema.array(WorkoutsSchemas.exerciseDraft)],
+                    required: ["name", "exercises"]),
+                response: WorkoutsSchemas.template, input: TemplateDraft.self
+            ) { input, call in
+                try await templates.create(userId: try call.userId(), draft: input)
+            },
+            .rpc(
+                "getTemplates", access: .user, tag: tag, readOnly: true, summary: "The user's templates.", request: Schema.empty,
+                response: WorkoutsSchemas.items(WorkoutsSchemas.template), input: EmptyResult.self
+            ) { _, call in
+                ItemsOutput(items: try await templates.list(userId: try call.userId()), nextCursor: nil)
+            },
+            .rpc(
+                "getTemplate", access: .user, tag: tag, readOnly: true, summary: "One template.",
+                request: Schema.object(["template_id": Schema.string], required: ["template_id"]), response: WorkoutsSchemas.template,
+                input: TemplateIDInput.self
+            ) { input, call in
+                try await templates.get(userId: try call.userId(), id: input.templateId)
+            },
+            .rpc(
+                "patchTemplate", access: .user, tag: tag,
+                summary: "Change a template; with expected_version a concurrent change is CONFLICT. Changes may also be nested in `changes`.",
+                request: Schema.object(
+                    templatePatchProperties.merging(
+                        ["template_id": Schema.string, "expected_version": Schema.integer, "changes": Schema.object(templatePatchProperties)]) { _, new in new },
+                    required: ["template_id"]),
+                response: WorkoutsSchemas.template, input: PatchTemplateInput.self
+            ) { input, call in
+                try await templates.patch(userId: try call.userId(), id: input.templateId, expectedVersion: input.expectedVersion, changes: input.changes)
+            },
+            .rpc(
+                "deleteTemplate", access: .user, tag: tag, summary: "Delete a template; routines that list it drop it.",
+                request: Schema.object(["template_id": Schema.string], required: ["template_id"]), response: Schema.empty, input: TemplateIDInput.self
+            ) { input, call in
+                try await templates.delete(userId: try call.userId(), id: input.templateId)
+                return EmptyResult()
+            },
+            .rpc(
+                "createRoutine", access: .user, tag: tag, summary: "Create a routine: an ordered cycle of the user's templates.",
+                request: Schema.object(routineProperties, required: ["name"]), response: WorkoutsSchemas.routine, input: RoutineDraft.self
+            ) { input, call in
+                try await routines.create(userId: try call.userId(), draft: input)
+            },
+            .rpc(
+                "getRoutines", access: .user, tag: tag, readOnly: true, summary: "The user's routines.", request: Schema.empty,
+                response: WorkoutsSchemas.items(WorkoutsSchemas.routine), input: EmptyResult.self
+            ) { _, call in
+                ItemsOutput(items: try await routines.list(userId: try call.userId()), nextCursor: nil)
+            },
+            .rpc(
+                "getRoutine", access: .user, tag: tag, readOnly: true, summary: "One routine.",
+                request: Schema.object(["routine_id": Schema.string], required: ["routine_id"]), response: WorkoutsSchemas.routine,
+                input: RoutineIDInput.self
+            ) { input, call in
+                try await routines.get(userId: try call.userId(), id: input.routineId)
+            },
+            .rpc(
+                "patchRoutine", access: .user, tag: tag, summary: "Change a routine; with expected_version a concurrent change is CONFLICT.",
+                request: Schema.object(
+                    routineProperties.merging(["routine_id": Schema.string, "expected_version": Schema.integer, "changes": Schema.object(routineProperties)]) { _, new in new },
+                    required: ["routine_id"]),
+                response: WorkoutsSchemas.routine, input: PatchRoutineInput.self
+            ) { input, call in
+                try await routines.patch(
+                    userId: try call.userId(), id: input.routineId, expectedVersion: input.expectedVersion, name: input.changes.name,
+                    description: input.changes.description, templateIds: input.changes.templateIds, frequency: input.changes.frequency)
+            },
+            .rpc(
+                "deleteRoutine", access: .user, tag: tag, summary: "Delete a routine (no longer active if it was).",
+                request: Schema.object(["routine_id": Schema.string], required: ["routine_id"]), response: Schema.empty, input: RoutineIDInput.self
+            ) { input, call in
+                try await routines.delete(userId: try call.userId(), id: input.routineId)
+                return EmptyResult()
+            },
+            .rpc(
+                "setActiveRoutine", access: .user, tag: tag, summary: "Make a routine the active one (null clears it).",
+                request: Schema.object(["routine_id": Schema.nullable(Schema.string)]),
+                response: Schema.object(["active_routine_id": Schema.nullable(Schema.string)], required: ["active_routine_id"]),
+                input: OptionalRoutineIDInput.self
+            ) { input, call in
+                ActiveRoutineOutput(activeRoutineId: try await routines.setActive(userId: try call.userId(), routineId: input.routineId))
+            },
+            .rpc(
+                "getNextWorkout", access: .user, tag: tag, readOnly: true,
+                summary: "The routine's next template (default: the active routine), from its cursor, wrapping around.",
+                request: Schema.object(["routine_id": Schema.string]),
+                response: Schema.object(
+                    ["template": WorkoutsSchemas.template, "index": Schema.integer, "routine_id": Schema.string], required: ["template", "index", "routine_id"]),
+                input: OptionalRoutineIDInput.self
+            ) { input, call in
+                try await routines.next(userId: try call.userId(), routineId: input.routineId, sql: database.sql)
+            },
+        ]
+    }
+}

@@ -1,0 +1,73 @@
+import Platform
+
+/// OpenAPI schemas of Workouts' documents.
+enum WorkoutsSchemas {
+    static let idempotencyKey = Schema.string(minLength: 1, maxLength: 128, description: "client-generated; a retry with the same key returns the first answer")
+    static let exercise = Schema.object(
+        [
+            "id": Schema.string, "name": Schema.string, "category": Schema.string, "equipment": Schema.nullable(Schema.string),
+            "force": Schema.nullable(Schema.string), "level": Schema.nullable(Schema.string), "mechanic": Schema.nullable(Schema.string),
+            "primary_muscles": Schema.array(Schema.string), "secondary_muscles": Schema.array(Schema.string),
+        ], required: ["id", "name", "category", "primary_muscles", "secondary_muscles"])
+    static let templateSet = Schema.object([
+        "target_reps": Schema.integer(minimum: 0, maximum: 1000), "target_rir": Schema.integer(minimum: 0, maximum: 10),
+        "target_weight_kg": Schema.number,
+    ])
+    static let exerciseDraft = Schema.object(["exercise_id": Schema.string, "sets": Schema.array(templateSet)], required: ["exercise_id", "sets"])
+    static let template = Schema.object(
+        [
+            "id": Schema.string, "user_id": Schema.string, "name": Schema.string, "description": Schema.nullable(Schema.string),
+            "exercises": Schema.array(
+                Schema.object(["exercise_id": Schema.string, "name": Schema.string, "sets": Schema.array(templateSet)], required: ["exercise_id", "name", "sets"])),
+            "analytics": Schema.object(
+                ["estimated_duration_minutes": Schema.integer, "total_sets": Schema.integer, "muscles": Schema.array(Schema.string)],
+                required: ["estimated_duration_minutes", "total_sets", "muscles"]),
+            "version": Schema.integer, "created_at": Schema.timestamp, "updated_at": Schema.timestamp,
+        ], required: ["id", "user_id", "name", "exercises", "analytics", "version", "created_at", "updated_at"])
+    static let routine = Schema.object(
+        [
+            "id": Schema.string, "user_id": Schema.string, "name": Schema.string, "description": Schema.nullable(Schema.string),
+            "template_ids": Schema.array(Schema.string), "frequency": Schema.nullable(Schema.integer(minimum: 1, maximum: 14)),
+            "last_completed_template_id": Schema.nullable(Schema.string), "last_completed_at": Schema.nullable(Schema.timestamp),
+            "version": Schema.integer, "created_at": Schema.timestamp, "updated_at": Schema.timestamp,
+        ], required: ["id", "user_id", "name", "template_ids", "version", "created_at", "updated_at"])
+    static let set = Schema.object(
+        [
+            "id": Schema.string, "set_index": Schema.integer, "target_reps": Schema.nullable(Schema.integer),
+            "target_rir": Schema.nullable(Schema.integer), "weight_kg": Schema.nullable(Schema.number), "reps": Schema.nullable(Schema.integer),
+            "rir": Schema.nullable(Schema.integer), "completed_at": Schema.nullable(Schema.timestamp),
+        ], required: ["id", "set_index"])
+    static let workoutExercise = Schema.object(
+        ["instance_id": Schema.string, "exercise_id": Schema.string, "name": Schema.string, "sets": Schema.array(set)],
+        required: ["instance_id", "exercise_id", "name", "sets"])
+    static let totals = Schema.object(["sets": Schema.integer, "reps": Schema.integer, "volume": Schema.number], required: ["sets", "reps", "volume"])
+    static let activeWorkout = Schema.object(
+        [
+            "id": Schema.string, "user_id": Schema.string, "name": Schema.nullable(Schema.string),
+            "source_template_id": Schema.nullable(Schema.string), "source_routine_id": Schema.nullable(Schema.string),
+            "status": Schema.enumeration(["in_progress", "completed", "cancelled"]), "start_time": Schema.timestamp, "version": Schema.integer,
+            "exercises": Schema.array(workoutExercise), "totals": totals, "created_at": Schema.timestamp, "updated_at": Schema.timestamp,
+        ], required: ["id", "user_id", "status", "start_time", "version", "exercises", "totals"])
+    static let analytics = Schema.object(
+        [
+            "totals": totals,
+            "exercises": Schema.array(
+                Schema.object(
+                    [
+                        "instance_id": Schema.string, "exercise_id": Schema.string, "name": Schema.string, "sets": Schema.integer,
+                        "reps": Schema.integer, "volume": Schema.number, "best_e1rm": Schema.nullable(Schema.number),
+                    ], required: ["exercise_id", "sets", "reps", "volume"])),
+            "muscles": Schema.array(Schema.object(["muscle": Schema.string, "sets": Schema.integer, "volume": Schema.number], required: ["muscle", "sets", "volume"])),
+        ], required: ["totals", "exercises", "muscles"])
+    static let completedWorkout = Schema.object(
+        [
+            "id": Schema.string, "user_id": Schema.string, "name": Schema.nullable(Schema.string),
+            "source_template_id": Schema.nullable(Schema.string), "source_routine_id": Schema.nullable(Schema.string),
+            "start_time": Schema.timestamp, "end_time": Schema.timestamp, "exercises": Schema.array(workoutExercise), "analytics": analytics,
+            "created_at": Schema.timestamp, "updated_at": Schema.timestamp,
+        ], required: ["id", "user_id", "start_time", "end_time", "exercises", "analytics"])
+
+    static func items(_ item: JSONValue) -> JSONValue {
+        Schema.object(["items": Schema.array(item), "next_cursor": Schema.nullable(Schema.string)], required: ["items"])
+    }
+}

@@ -1,0 +1,101 @@
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import Testing
+import TestSupport
+@testable import Workouts
+
+@Suite struct CatalogSearchTests {
+    static let index = CatalogIndex(try! CatalogImport.bundled())
+
+    func names(_ text: String, limit: Int = 5) -> [String] {
+        Array(Self.index.matches(text: text, muscle: nil, equipment: nil, category: nil).prefix(limit).map(\.name))
+    }
+
+    @Test func bundledCatalogIsComplete() throws {
+        let exercises = try CatalogImport.bundled()
+        #expect(exercises.count == 873)
+        #expect(Set(exercises.map(\.id)).count == 873)
+    }
+
+    @Test func prefixFindsTheObviousExercise() {
+        let results = names("bench pres", limit: 20)
+        #expect(results.contains("Barbell Bench Press - Medium Grip"))
+        #expect(results.allSatisfy { $0.lowercased().contains("bench press") })
+        #expect(results.first?.hasPrefix("Bench Press") == true, "names starting with the query rank first")
+    }
+
+    @Test func typosAreTolerated() {
+        #expect(names("dumbel curl").contains("Dumbbell Bicep Curl"))
+        #expect(names("barbel squat").contains("Barbell Squat"))
+        #expect(names("dedlift", limit: 10).contains("Barbell Deadlift"))
+    }
+
+    @Test func caseAndAccentsDoNotMatter() {
+        #expect(names("BÉNCH PRÉSS") == names("bench press"))
+        #expect(names("Pull-ups").isEmpty == false)
+        #expect(names("pullups").first == "Pullups")
+    }
+
+    @Test func exactNameRanksFirst() {
+        #expect(names("barbell squat").first == "Barbell Squat")
+        #expect(names("pullups").first == "Pullups")
+    }
+
+    @Test func nonsenseFindsNothing() {
+        #expect(names("zzzqqq").isEmpty)
+    }
+
+    @Test func filtersApplyToPrimaryAndSecondaryMuscles() {
+        let biceps = Self.index.matches(text: nil, muscle: "biceps", equipment: "dumbbell", category: nil)
+        #expect(!biceps.isEmpty)
+        #expect(biceps.allSatisfy { ($0.primaryMuscles + $0.secondaryMuscles).contains("biceps") && $0.equipment == "dumbbell" })
+        let secondaryOnly = Self.index.matches(text: nil, muscle: "triceps", equipment: nil, category: nil)
+        #expect(secondaryOnly.contains { !$0.primaryMuscles.contains("triceps") }, "secondary muscles count")
+        let stretching = Self.index.matches(text: nil, muscle: nil, equipment: nil, category: "Stretching")
+        #expect(stretching.count == 123)
+    }
+
+    @Test func rankingIsStable() {
+        let first = Self.index.matches(text: "press", muscle: nil, equipment: nil, category: nil).map(\.id)
+        let second = CatalogIndex(try! CatalogImport.bundled().reversed()).matches(text: "press", muscle: nil, equipment: nil, category: nil).map(\.id)
+        #expect(first == second)
+    }
+
+    @Test(arguments: [("kitten", "sitting", 3), ("abcd", "abdc", 1), ("", "abc", 3), ("same", "same", 0), ("dumbel", "dumbbe", 2)])
+    func editDistance(a: String, b: String, expected: Int) {
+        #expect(CatalogIndex.editDistance(a, b, limit: 5) == expected)
+        #expect(CatalogIndex.editDistance(b, a, limit: 5) == expected)
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func pagesNeverOverlapOrSkip(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let catalog = SQLExerciseCatalog(database: db)
+            var seen: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await catalog.search(ExerciseQuery(text: "curl", limit: 7, cursor: cursor))
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil
+            let all = try await catalog.search(ExerciseQuery(text: "curl", limit: 100))
+            #expect(seen == all.items.map(\.id))
+            #expect(Set(seen).count == seen.count)
+            await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(text: "press", limit: 7, cursor: "garbage")) }
+            let foreign = try await catalog.search(ExerciseQuery(text: "curl", limit: 2)).nextCursor
+            await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(text: "press", limit: 2, cursor: foreign)) }
+            await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(limit: 0)) }
+        }
+    }
+
+    @Test func catalogFilesAreValidated() {
+        #expect(throws: ServiceError.self) { try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"strength","primaryMuscles":[]}]"#.utf8)) }
+        #expect(throws: ServiceError.self) {
+            try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"c","primaryMuscles":["x"]},{"id":"a","name":"B","category":"c","primaryMuscles":["x"]}]"#.utf8))
+        }
+        #expect(throws: ServiceError.self) { try CatalogImport.parse(Data("not json".utf8)) }
+        #expect(throws: Never.self) { try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"c","primaryMuscles":["x"]}]"#.utf8)) }
+    }
+}

@@ -13,6 +13,9 @@ public struct WorkoutsModule: Sendable {
     let active: ActiveWorkoutService
     let history: HistoryService
     public let eraser: WorkoutsUserDataEraser
+    public let planLibrary: SQLPlanLibrary
+    public let trainingLog: SQLTrainingLog
+    public let activeWorkoutControl: SQLActiveWorkoutControl
 
     public init(database: Database, clock: any WallClock, ids: any IDGenerator) {
         let catalog = SQLExerciseCatalog(database: database)
@@ -24,6 +27,9 @@ public struct WorkoutsModule: Sendable {
         self.active = ActiveWorkoutService(context: context, routines: routines)
         self.history = HistoryService(context: context)
         self.eraser = WorkoutsUserDataEraser(database: database)
+        self.planLibrary = SQLPlanLibrary(templates: templates, routines: routines)
+        self.trainingLog = SQLTrainingLog(history: history)
+        self.activeWorkoutControl = SQLActiveWorkoutControl(active: active)
     }
 
     public static let migrations = WorkoutsMigrations.all

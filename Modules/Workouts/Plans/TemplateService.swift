@@ -5,20 +5,7 @@ import SQLKit
 
 /// A template as a client writes it: exercises by id with planned sets.
 public struct TemplateDraft: Codable, Sendable, Equatable {
-    public struct ExerciseDraft: Codable, Sendable, Equatable {
-        public var exerciseId: String
-        public var sets: [TemplateSet]
-
-        public init(exerciseId: String, sets: [TemplateSet]) {
-            self.exerciseId = exerciseId
-            self.sets = sets
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case exerciseId = "exercise_id"
-            case sets
-        }
-    }
+    public typealias ExerciseDraft = PlannedExercise
 
     public var name: String
     public var description: String?

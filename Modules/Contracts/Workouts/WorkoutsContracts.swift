@@ -1,0 +1,97 @@
+import Foundation
+
+/// An exercise of a plan: a catalog id and its planned sets.
+public struct PlannedExercise: Codable, Sendable, Equatable {
+    public var exerciseId: String
+    public var sets: [TemplateSet]
+
+    public init(exerciseId: String, sets: [TemplateSet]) {
+        self.exerciseId = exerciseId
+        self.sets = sets
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case exerciseId = "exercise_id"
+        case sets
+    }
+}
+
+/// A template to create as part of a routine draft.
+public struct TemplatePlan: Codable, Sendable, Equatable {
+    public var name: String
+    public var exercises: [PlannedExercise]
+
+    public init(name: String, exercises: [PlannedExercise]) {
+        self.name = name
+        self.exercises = exercises
+    }
+}
+
+/// A whole routine as the coach drafts it (seed 003 flow 2: accepting a `routine_summary`).
+public struct RoutinePlan: Codable, Sendable, Equatable {
+    public var name: String
+    public var description: String?
+    public var frequency: Int?
+    public var templates: [TemplatePlan]
+
+    public init(name: String, description: String? = nil, frequency: Int? = nil, templates: [TemplatePlan]) {
+        self.name = name
+        self.description = description
+        self.frequency = frequency
+        self.templates = templates
+    }
+}
+
+/// What creating a routine from a draft made.
+public struct CreatedRoutine: Sendable, Equatable {
+    public var routine: Routine
+    public var templates: [WorkoutTemplate]
+
+    public init(routine: Routine, templates: [WorkoutTemplate]) {
+        self.routine = routine
+        self.templates = templates
+    }
+}
+
+/// The user's plans. Provided by Workouts; used by the coach (drafts, template changes) and the analysts.
+public protocol PlanLibrary: Sendable {
+    /// The user's templates, oldest first.
+    func templates(userId: String) async throws -> [WorkoutTemplate]
+    /// One of the user's templates. Throws `NOT_FOUND` for an unknown id or another user's template.
+    func template(userId: String, id: String) async throws -> WorkoutTemplate
+    /// The user's active routine, or nil.
+    func activeRoutine(userId: String) async throws -> Routine?
+    /// Creates every template of the plan and a routine cycling through them, in one transaction, and makes
+    /// it the active routine. Throws `INVALID_ARGUMENT` (nothing created) for an unknown exercise or bad values.
+    func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine
+    /// Replaces a template's exercises if it is still at `expectedVersion`; analytics are recomputed and the
+    /// version goes up by one. Throws `CONFLICT` when the template changed meanwhile, `NOT_FOUND` for another
+    /// user's template.
+    func applyTemplateChanges(userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]) async throws -> WorkoutTemplate
+}
+
+/// Completed workouts. Provided by Workouts; used by the coach and the analysts.
+public protocol TrainingLog: Sendable {
+    /// The user's most recent completed workouts, newest first, at most `limit` (1…100).
+    func recentWorkouts(userId: String, limit: Int) async throws -> [CompletedWorkout]
+    /// One completed workout of the user, or nil (also for another user's workout).
+    func workout(userId: String, id: String) async throws -> CompletedWorkout?
+}
+
+/// The in-progress workout, for the coach's workout tools. Every write is idempotent under its key.
+public protocol ActiveWorkoutControl: Sendable {
+    /// The user's workout in progress, or nil.
+    func activeWorkout(userId: String) async throws -> ActiveWorkout?
+    /// Logs a set. Throws `NOT_FOUND` (unknown workout, exercise instance or set, or another user's),
+    /// `FAILED_PRECONDITION` (workout not in progress), `INVALID_ARGUMENT` (out-of-range values).
+    func logSet(
+        userId: String, workoutId: String, exerciseInstanceId: String, setId: String, weightKg: Double, reps: Int, rir: Int?,
+        idempotencyKey: String
+    ) async throws -> ActiveWorkout
+    /// Adds an exercise with `sets` empty sets. Throws like `logSet`.
+    func addExercise(userId: String, workoutId: String, exerciseId: String, sets: Int, idempotencyKey: String) async throws -> ActiveWorkout
+    /// Swaps an exercise; logged sets stay with the exercise they were done on. Throws like `logSet`.
+    func swapExercise(
+        userId: String, workoutId: String, exerciseInstanceId: String, newExerciseId: String, idempotencyKey: String
+    ) async throws -> ActiveWorkout
+}

@@ -1,0 +1,113 @@
+import Contracts
+import Foundation
+
+/// Active workouts in memory, with the contract's idempotency, ownership and range rules.
+public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
+    private var workouts: [String: ActiveWorkout] = [:]
+    private var answers: [String: (request: String, workout: ActiveWorkout)] = [:]
+    private let catalog: [String: Exercise]
+    private let clock: any WallClock
+    private let ids: any IDGenerator
+
+    public init(catalog: [Exercise], clock: any WallClock, ids: any IDGenerator) {
+        self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.clock = clock
+        self.ids = ids
+    }
+
+    /// Puts a workout in place (a test's "start").
+    public func seed(_ workout: ActiveWorkout) { workouts[workout.id] = workout }
+
+    /// Ends a workout the way completing it would.
+    public func finish(workoutId: String) { workouts[workoutId]?.status = .completed }
+
+    public func activeWorkout(userId: String) async throws -> ActiveWorkout? {
+        workouts.values.first { $0.userId == userId && $0.status == .inProgress }
+    }
+
+    public func logSet(
+        userId: String, workoutId: String, exerciseInstanceId: String, setId: String, weightKg: Double, reps: Int, rir: Int?,
+        idempotencyKey: String
+    ) async throws -> ActiveWorkout {
+        try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "logSet|\(exerciseInstanceId)|\(setId)|\(weightKg)|\(reps)|\(rir ?? -1)") {
+            workout in
+            guard weightKg.isFinite, (0...1000).contains(weightKg) else { throw ServiceError.invalidArgument(field: "weight_kg", reason: "must be from 0 to 1000 kg") }
+            guard (0...1000).contains(reps) else { throw ServiceError.invalidArgument(field: "reps", reason: "must be from 0 to 1000") }
+            if let rir, !(0...10).contains(rir) { throw ServiceError.invalidArgument(field: "rir", reason: "must be from 0 to 10") }
+            guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == exerciseInstanceId }) else {
+                throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
+            }
+            guard let set = workout.exercises[exercise].sets.firstIndex(where: { $0.id == setId }) else {
+                throw ServiceError(.notFound, details: ["set_id": setId])
+            }
+            workout.exercises[exercise].sets[set].weightKg = weightKg
+            workout.exercises[exercise].sets[set].reps = reps
+            workout.exercises[exercise].sets[set].rir = rir
+            workout.exercises[exercise].sets[set].completedAt = clock.now()
+        }
+    }
+
+    public func addExercise(userId: String, workoutId: String, exerciseId: String, sets: Int, idempotencyKey: String) async throws -> ActiveWorkout {
+        try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "addExercise|\(exerciseId)|\(sets)") { workout in
+            guard let exercise = catalog[exerciseId] else { throw ServiceError.invalidArgument(field: "exercise_id", reason: "unknown exercise") }
+            guard (0...30).contains(sets) else { throw ServiceError.invalidArgument(field: "sets", reason: "must be from 0 to 30") }
+            workout.exercises.append(
+                WorkoutExercise(
+                    instanceId: ids.makeID(), exerciseId: exercise.id, name: exercise.name,
+                    sets: (0..<sets).map { WorkoutSet(id: ids.makeID(), setIndex: $0) }))
+        }
+    }
+
+    public func swapExercise(
+        userId: String, workoutId: String, exerciseInstanceId: String, newExerciseId: String, idempotencyKey: String
+    ) async throws -> ActiveWorkout {
+        try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "swap|\(exerciseInstanceId)|\(newExerciseId)") { workout in
+            guard let replacement = catalog[newExerciseId] else {
+                throw ServiceError.invalidArgument(field: "new_exercise_id", reason: "unknown exercise")
+            }
+            guard let index = workout.exercises.firstIndex(where: { $0.instanceId == exerciseInstanceId }) else {
+                throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
+            }
+            let logged = workout.exercises[index].sets.filter { $0.completedAt != nil }
+            let remaining = workout.exercises[index].sets.filter { $0.completedAt == nil }
+            if logged.isEmpty {
+                workout.exercises[index].exerciseId = replacement.id
+                workout.exercises[index].name = replacement.name
+            } else {
+                workout.exercises[index].sets = logged
+                let moved = remaining.isEmpty ? [WorkoutSet(id: ids.makeID(), setIndex: 0)] : remaining
+                workout.exercises.insert(
+                    WorkoutExercise(instanceId: ids.makeID(), exerciseId: replacement.id, name: replacement.name, sets: moved), at: index + 1)
+            }
+        }
+    }
+
+    private func write(
+        userId: String, workoutId: String, key: String, request: String, _ change: (inout ActiveWorkout) throws -> Void
+    ) throws -> ActiveWorkout {
+        let slot = "\(userId)|\(key)"
+        if let previous = answers[slot] {
+            guard previous.request == "\(workoutId)|\(request)" else {
+                throw ServiceError(.conflict, "This idempotency key was already used for a different request.")
+            }
+            return previous.workout
+        }
+        guard var workout = workouts[workoutId], workout.userId == userId else {
+            throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId])
+        }
+        guard workout.status == .inProgress else { throw ServiceError(.failedPrecondition, details: ["status": workout.status.rawValue]) }
+        try change(&workout)
+        var totals = WorkoutTotals()
+        for set in workout.exercises.flatMap(\.sets) where set.completedAt != nil {
+            totals.sets += 1
+            totals.reps += set.reps ?? 0
+            totals.volume += (set.weightKg ?? 0) * Double(set.reps ?? 0)
+        }
+        workout.totals = totals
+        workout.version += 1
+        workout.updatedAt = clock.now()
+        workouts[workoutId] = workout
+        answers[slot] = ("\(workoutId)|\(request)", workout)
+        return workout
+    }
+}

@@ -1,0 +1,53 @@
+import Contracts
+import Foundation
+
+/// A catalog over a fixed list. Matches words by prefix (no typo tolerance); ranks names that start with the
+/// query first, then by name and id.
+public struct FakeExerciseCatalog: ExerciseCatalog {
+    let exercises: [Exercise]
+
+    public init(_ exercises: [Exercise]) {
+        self.exercises = exercises
+    }
+
+    static func fold(_ text: String) -> [String] {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+    }
+
+    public func search(_ query: ExerciseQuery) async throws -> ExercisePage {
+        guard (1...100).contains(query.limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100") }
+        let tokens = query.text.map(Self.fold) ?? []
+        let scope = [query.text ?? "", query.muscle ?? "", query.equipment ?? "", query.category ?? ""].joined(separator: "|")
+        var offset = 0
+        if let cursor = query.cursor {
+            let parts = cursor.split(separator: "#", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[1] == scope, let value = Int(parts[0]) else {
+                throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this search")
+            }
+            offset = value
+        }
+        let lower = { (text: String?) in text?.lowercased() }
+        let matches = exercises.filter { exercise in
+            let words = Self.fold(exercise.name)
+            guard tokens.allSatisfy({ token in words.contains { $0.hasPrefix(token) } }) else { return false }
+            if let muscle = lower(query.muscle), !(exercise.primaryMuscles + exercise.secondaryMuscles).map({ $0.lowercased() }).contains(muscle) { return false }
+            if let equipment = lower(query.equipment), exercise.equipment?.lowercased() != equipment { return false }
+            if let category = lower(query.category), exercise.category.lowercased() != category { return false }
+            return true
+        }.sorted { lhs, rhs in
+            let phrase = tokens.joined(separator: " ")
+            let lhsStarts = Self.fold(lhs.name).joined(separator: " ").hasPrefix(phrase)
+            let rhsStarts = Self.fold(rhs.name).joined(separator: " ").hasPrefix(phrase)
+            if lhsStarts != rhsStarts { return lhsStarts }
+            return (lhs.name.lowercased(), lhs.id) < (rhs.name.lowercased(), rhs.id)
+        }
+        let page = Array(matches.dropFirst(offset).prefix(query.limit))
+        let next = offset + page.count < matches.count ? "\(offset + page.count)#\(scope)" : nil
+        return ExercisePage(items: page, nextCursor: next)
+    }
+
+    public func exercise(id: String) async throws -> Exercise? {
+        exercises.first { $0.id == id }
+    }
+}

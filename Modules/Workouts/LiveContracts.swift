@@ -1,0 +1,118 @@
+import Contracts
+import Foundation
+import Platform
+import SQLKit
+
+/// Workouts' `PlanLibrary`.
+public struct SQLPlanLibrary: PlanLibrary {
+    let templates: TemplateService
+    let routines: RoutineService
+
+    public func templates(userId: String) async throws -> [WorkoutTemplate] {
+        try await templates.list(userId: userId)
+    }
+
+    public func template(userId: String, id: String) async throws -> WorkoutTemplate {
+        try await templates.get(userId: userId, id: id)
+    }
+
+    public func activeRoutine(userId: String) async throws -> Routine? {
+        guard let id = try await routines.activeRoutineId(userId: userId, sql: routines.context.database.sql) else { return nil }
+        return try await routines.get(userId: userId, id: id)
+    }
+
+    public func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine {
+        let name = try WorkoutsValidation.name(plan.name)
+        let description = try WorkoutsValidation.description(plan.description)
+        let frequency = try RoutineService.frequency(plan.frequency)
+        guard (1...30).contains(plan.templates.count) else {
+            throw ServiceError.invalidArgument(field: "templates", reason: "must hold 1 to 30 templates")
+        }
+        var resolved: [(String, [TemplateExercise])] = []
+        for (index, template) in plan.templates.enumerated() {
+            let templateName = try WorkoutsValidation.name(template.name, field: "templates[\(index)].name")
+            resolved.append((templateName, try await templates.resolve(template.exercises)))
+        }
+        let context = templates.context
+        let drafts = resolved
+        return try await context.database.transaction { tx in
+            var created: [WorkoutTemplate] = []
+            for (templateName, exercises) in drafts {
+                created.append(
+                    try await TemplateService.insert(
+                        userId: userId, name: templateName, description: nil, exercises: exercises, context: context, sql: tx.sql))
+            }
+            let routine = try await RoutineService.insert(
+                userId: userId, name: name, description: description, templateIds: created.map(\.id), frequency: frequency, context: context,
+                sql: tx.sql)
+            try await tx.sql.raw(
+                """
+                INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
+                VALUES (\(bind: userId), \(bind: routine.id), \(bind: context.clock.now().millisecondsSince1970))
+                ON CONFLICT (user_id) DO UPDATE SET active_routine_id = excluded.active_routine_id, updated_at = excluded.updated_at
+                """
+            ).run()
+            return CreatedRoutine(routine: routine, templates: created)
+        }
+    }
+
+    public func applyTemplateChanges(
+        userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]
+    ) async throws -> WorkoutTemplate {
+        try await templates.patch(userId: userId, id: templateId, expectedVersion: expectedVersion, changes: TemplatePatch(exercises: exercises))
+    }
+}
+
+/// Workouts' `TrainingLog`.
+public struct SQLTrainingLog: TrainingLog {
+    let history: HistoryService
+
+    public func recentWorkouts(userId: String, limit: Int) async throws -> [CompletedWorkout] {
+        try await history.recent(userId: userId, limit: try WorkoutsValidation.limit(limit), cursor: nil).items
+    }
+
+    public func workout(userId: String, id: String) async throws -> CompletedWorkout? {
+        do {
+            return try await history.get(userId: userId, id: id)
+        } catch let error as ServiceError where error.code == .notFound {
+            return nil
+        }
+    }
+}
+
+/// Workouts' `ActiveWorkoutControl`.
+public struct SQLActiveWorkoutControl: ActiveWorkoutControl {
+    let active: ActiveWorkoutService
+
+    public func activeWorkout(userId: String) async throws -> ActiveWorkout? {
+        try await active.active(userId: userId)
+    }
+
+    public func logSet(
+        userId: String, workoutId: String, exerciseInstanceId: String, setId: String, weightKg: Double, reps: Int, rir: Int?,
+        idempotencyKey: String
+    ) async throws -> ActiveWorkout {
+        _ = try await active.logSet(
+            userId: userId,
+            request: .init(workoutId: workoutId, exerciseInstanceId: exerciseInstanceId, setId: setId, weightKg: weightKg, reps: reps, rir: rir),
+            key: idempotencyKey)
+        return try await current(userId: userId, workoutId: workoutId)
+    }
+
+    public func addExercise(userId: String, workoutId: String, exerciseId: String, sets: Int, idempotencyKey: String) async throws -> ActiveWorkout {
+        try await active.addExercise(userId: userId, request: .init(workoutId: workoutId, exerciseId: exerciseId, sets: sets), key: idempotencyKey)
+    }
+
+    public func swapExercise(
+        userId: String, workoutId: String, exerciseInstanceId: String, newExerciseId: String, idempotencyKey: String
+    ) async throws -> ActiveWorkout {
+        try await active.swapExercise(
+            userId: userId, request: .init(workoutId: workoutId, exerciseInstanceId: exerciseInstanceId, newExerciseId: newExerciseId),
+            key: idempotencyKey)
+    }
+
+    private func current(userId: String, workoutId: String) async throws -> ActiveWorkout {
+        try await active.context.document(
+            ActiveWorkout.self, table: "workouts_active", id: workoutId, userId: userId, sql: active.context.database.sql, what: "workout")
+    }
+}

@@ -1,0 +1,312 @@
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import Testing
+import TestSupport
+@testable import Workouts
+
+enum WorkoutsFixtures {
+    static let bench = Exercise(id: "Barbell_Bench_Press_-_Medium_Grip", name: "Barbell Bench Press - Medium Grip", category: "strength", equipment: "barbell", primaryMuscles: ["chest"], secondaryMuscles: ["shoulders", "triceps"])
+    static let squat = Exercise(id: "Barbell_Squat", name: "Barbell Squat", category: "strength", equipment: "barbell", primaryMuscles: ["quadriceps"], secondaryMuscles: ["calves", "glutes", "hamstrings", "lower back"])
+    static let curl = Exercise(id: "Dumbbell_Bicep_Curl", name: "Dumbbell Bicep Curl", category: "strength", equipment: "dumbbell", primaryMuscles: ["biceps"], secondaryMuscles: ["forearms"])
+
+    /// Live Workouts on a fresh database for `engine`.
+    static func withLive(_ engine: SQLEngine, _ body: (WorkoutsModule) async throws -> Void) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            try await body(WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator()))
+        }
+    }
+
+    /// The real catalog entries of the three fixture exercises, for fakes.
+    static var catalog: [Exercise] { (try? CatalogImport.bundled()) ?? [] }
+}
+
+// MARK: ExerciseCatalog
+
+func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
+    let exact = try await catalog.search(ExerciseQuery(text: "Barbell Squat", limit: 5))
+    #expect(exact.items.first?.id == WorkoutsFixtures.squat.id)
+    let prefix = try await catalog.search(ExerciseQuery(text: "dumbbell bic", limit: 20))
+    #expect(prefix.items.contains { $0.id == WorkoutsFixtures.curl.id })
+    let accented = try await catalog.search(ExerciseQuery(text: "BÁRBELL SQUAT", limit: 5))
+    #expect(accented.items.first?.id == WorkoutsFixtures.squat.id)
+
+    let chest = try await catalog.search(ExerciseQuery(muscle: "triceps", equipment: "barbell", limit: 100))
+    #expect(chest.items.contains { $0.id == WorkoutsFixtures.bench.id }, "secondary muscles match")
+    #expect(chest.items.allSatisfy { $0.equipment == "barbell" && ($0.primaryMuscles + $0.secondaryMuscles).contains("triceps") })
+
+    var seen: [String] = []
+    var cursor: String?
+    repeat {
+        let page = try await catalog.search(ExerciseQuery(text: "barbell", limit: 3, cursor: cursor))
+        #expect(page.items.count <= 3)
+        seen += page.items.map(\.id)
+        cursor = page.nextCursor
+    } while cursor != nil
+    let everything = try await catalog.search(ExerciseQuery(text: "barbell", limit: 100))
+    #expect(seen == everything.items.map(\.id), "pages neither overlap nor skip")
+
+    #expect(try await catalog.exercise(id: WorkoutsFixtures.bench.id)?.name == WorkoutsFixtures.bench.name)
+    #expect(try await catalog.exercise(id: "No_Such_Exercise") == nil)
+    for bad in [ExerciseQuery(limit: 0), ExerciseQuery(limit: 101), ExerciseQuery(text: "squat", limit: 5, cursor: "not-a-cursor")] {
+        do {
+            _ = try await catalog.search(bad)
+            Issue.record("accepted \(bad)")
+        } catch let error as ServiceError {
+            #expect(error.code == .invalidArgument)
+        }
+    }
+}
+
+@Suite struct ExerciseCatalogConformanceTests {
+    @Test func fake() async throws {
+        try await exerciseCatalogConformance(FakeExerciseCatalog(WorkoutsFixtures.catalog))
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func live(engine: SQLEngine) async throws {
+        try await WorkoutsFixtures.withLive(engine) { module in try await exerciseCatalogConformance(module.catalog) }
+    }
+}
+
+// MARK: PlanLibrary
+
+func planLibraryConformance(_ library: some PlanLibrary) async throws {
+    let plan = RoutinePlan(
+        name: "Upper/Lower", frequency: 4,
+        templates: [
+            TemplatePlan(name: "Upper", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.bench.id, sets: [TemplateSet(targetReps: 5), TemplateSet(targetReps: 5)])]),
+            TemplatePlan(name: "Lower", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [TemplateSet(targetReps: 5)])]),
+        ])
+    let created = try await library.createRoutine(userId: "u1", plan: plan)
+    #expect(created.templates.map(\.name) == ["Upper", "Lower"])
+    #expect(created.routine.templateIds == created.templates.map(\.id))
+    #expect(created.templates[0].exercises[0].name == WorkoutsFixtures.bench.name)
+    #expect(created.templates[0].analytics.totalSets == 2)
+    #expect(try await library.activeRoutine(userId: "u1")?.id == created.routine.id)
+    #expect(try await library.activeRoutine(userId: "u2") == nil)
+    #expect(try await library.templates(userId: "u1").count == 2)
+    #expect(try await library.templates(userId: "u2").isEmpty)
+
+    let upper = created.templates[0]
+    let changed = try await library.applyTemplateChanges(
+        userId: "u1", templateId: upper.id, expectedVersion: upper.version,
+        exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: [TemplateSet(targetReps: 12)])])
+    #expect(changed.version == upper.version + 1)
+    #expect(changed.exercises.map(\.exerciseId) == [WorkoutsFixtures.curl.id])
+    #expect(changed.analytics.totalSets == 1)
+    #expect(try await library.template(userId: "u1", id: upper.id) == changed)
+
+    func expectCode(_ code: ErrorCode, _ why: String, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            Issue.record("\(why) succeeded")
+        } catch let error as ServiceError {
+            #expect(error.code == code, "\(why)")
+        } catch {
+            Issue.record("\(why): \(error)")
+        }
+    }
+    await expectCode(.conflict, "a stale version") {
+        _ = try await library.applyTemplateChanges(userId: "u1", templateId: upper.id, expectedVersion: upper.version, exercises: [])
+    }
+    await expectCode(.notFound, "another user's template") {
+        _ = try await library.applyTemplateChanges(userId: "u2", templateId: upper.id, expectedVersion: changed.version, exercises: [])
+    }
+    await expectCode(.notFound, "reading another user's template") { _ = try await library.template(userId: "u2", id: upper.id) }
+    await expectCode(.invalidArgument, "an unknown exercise") {
+        _ = try await library.createRoutine(
+            userId: "u1", plan: RoutinePlan(name: "Bad", templates: [TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])]))
+    }
+    #expect(try await library.templates(userId: "u1").count == 2, "a refused plan creates nothing")
+}
+
+@Suite struct PlanLibraryConformanceTests {
+    @Test func fake() async throws {
+        try await planLibraryConformance(FakePlanLibrary(catalog: WorkoutsFixtures.catalog, clock: FakeWallClock(), ids: SequentialIDGenerator()))
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func live(engine: SQLEngine) async throws {
+        try await WorkoutsFixtures.withLive(engine) { module in try await planLibraryConformance(module.planLibrary) }
+    }
+}
+
+// MARK: TrainingLog
+
+struct TrainingLogFixture: Sendable {
+    /// Completes a workout for the user with one logged set; returns its id.
+    var complete: @Sendable (_ userId: String, _ name: String) async throws -> String
+}
+
+func trainingLogConformance(_ log: some TrainingLog, fixture: TrainingLogFixture) async throws {
+    let first = try await fixture.complete("u1", "First")
+    let second = try await fixture.complete("u1", "Second")
+    let other = try await fixture.complete("u2", "Other")
+    let recent = try await log.recentWorkouts(userId: "u1", limit: 10)
+    #expect(recent.map(\.id) == [second, first])
+    #expect(try await log.recentWorkouts(userId: "u1", limit: 1).map(\.id) == [second])
+    #expect(try await log.workout(userId: "u1", id: first)?.name == "First")
+    #expect(try await log.workout(userId: "u1", id: other) == nil, "another user's workout")
+    #expect(try await log.workout(userId: "u1", id: "nope") == nil)
+    #expect(recent.allSatisfy { $0.analytics.totals.sets == 1 })
+    do {
+        _ = try await log.recentWorkouts(userId: "u1", limit: 0)
+        Issue.record("accepted limit 0")
+    } catch let error as ServiceError {
+        #expect(error.code == .invalidArgument)
+    }
+}
+
+@Suite struct TrainingLogConformanceTests {
+    @Test func fake() async throws {
+        let log = FakeTrainingLog()
+        let clock = FakeWallClock()
+        try await trainingLogConformance(
+            log,
+            fixture: TrainingLogFixture { userId, name in
+                clock.advance(by: 60)
+                let id = UUID().uuidString
+                let set = WorkoutSet(id: "s", setIndex: 0, weightKg: 50, reps: 5, completedAt: clock.now())
+                let exercises = [WorkoutExercise(instanceId: "i", exerciseId: WorkoutsFixtures.squat.id, name: "Squat", sets: [set])]
+                await log.record(
+                    CompletedWorkout(
+                        id: id, userId: userId, name: name, sourceTemplateId: nil, sourceRoutineId: nil, startTime: clock.now(), endTime: clock.now(),
+                        exercises: exercises, analytics: WorkoutAnalytics(totals: WorkoutTotals(sets: 1, reps: 5, volume: 250), exercises: [], muscles: []),
+                        createdAt: clock.now(), updatedAt: clock.now()))
+                return id
+            })
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func live(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let clock = FakeWallClock()
+            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            try await trainingLogConformance(
+                module.trainingLog,
+                fixture: TrainingLogFixture { userId, name in
+                    clock.advance(by: 60)
+                    let workout = try await module.active.start(userId: userId, request: .init(name: name), idempotencyKey: nil)
+                    let added = try await module.active.addExercise(
+                        userId: userId, request: .init(workoutId: workout.id, exerciseId: WorkoutsFixtures.squat.id, sets: 1), key: nil)
+                    _ = try await module.active.logSet(
+                        userId: userId,
+                        request: .init(workoutId: workout.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id, weightKg: 50, reps: 5),
+                        key: nil)
+                    return try await module.active.complete(userId: userId, workoutId: workout.id, key: nil).id
+                })
+        }
+    }
+}
+
+// MARK: ActiveWorkoutControl
+
+struct ActiveWorkoutFixture: Sendable {
+    /// Starts a workout for the user with one squat of two empty sets.
+    var start: @Sendable (_ userId: String) async throws -> ActiveWorkout
+    /// Completes it.
+    var finish: @Sendable (_ userId: String, _ workoutId: String) async throws -> Void
+}
+
+func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixture: ActiveWorkoutFixture) async throws {
+    #expect(try await control.activeWorkout(userId: "u1") == nil)
+    let started = try await fixture.start("u1")
+    #expect(try await control.activeWorkout(userId: "u1")?.id == started.id)
+    #expect(try await control.activeWorkout(userId: "u2") == nil)
+    let exercise = started.exercises[0]
+
+    let logged = try await control.logSet(
+        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5, rir: 2,
+        idempotencyKey: "k1")
+    #expect(logged.totals == WorkoutTotals(sets: 1, reps: 5, volume: 500))
+    let replay = try await control.logSet(
+        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5, rir: 2,
+        idempotencyKey: "k1")
+    #expect(replay.version == logged.version, "a replay changes nothing")
+
+    func expectCode(_ code: ErrorCode, _ why: String, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            Issue.record("\(why) succeeded")
+        } catch let error as ServiceError {
+            #expect(error.code == code, "\(why)")
+        } catch {
+            Issue.record("\(why): \(error)")
+        }
+    }
+    await expectCode(.conflict, "a reused key with another body") {
+        _ = try await control.logSet(
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 90, reps: 5, rir: 2,
+            idempotencyKey: "k1")
+    }
+    await expectCode(.notFound, "another user's workout") {
+        _ = try await control.logSet(
+            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1, rir: nil,
+            idempotencyKey: "k2")
+    }
+    await expectCode(.notFound, "an unknown set") {
+        _ = try await control.logSet(
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: "nope", weightKg: 1, reps: 1, rir: nil, idempotencyKey: "k3")
+    }
+    await expectCode(.invalidArgument, "reps out of range") {
+        _ = try await control.logSet(
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1001, rir: nil,
+            idempotencyKey: "k4")
+    }
+
+    let added = try await control.addExercise(userId: "u1", workoutId: started.id, exerciseId: WorkoutsFixtures.curl.id, sets: 2, idempotencyKey: "k5")
+    #expect(added.exercises.map(\.exerciseId) == [WorkoutsFixtures.squat.id, WorkoutsFixtures.curl.id])
+    #expect(added.exercises[1].sets.count == 2)
+    let swapped = try await control.swapExercise(
+        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: WorkoutsFixtures.bench.id, idempotencyKey: "k6")
+    #expect(swapped.exercises.map(\.exerciseId) == [WorkoutsFixtures.squat.id, WorkoutsFixtures.bench.id, WorkoutsFixtures.curl.id])
+    #expect(swapped.exercises[0].sets.count == 1, "the logged set stays with the squat")
+    #expect(swapped.totals.sets == 1)
+
+    try await fixture.finish("u1", started.id)
+    await expectCode(.failedPrecondition, "writing to a finished workout") {
+        _ = try await control.addExercise(userId: "u1", workoutId: started.id, exerciseId: WorkoutsFixtures.curl.id, sets: 1, idempotencyKey: "k7")
+    }
+    #expect(try await control.activeWorkout(userId: "u1") == nil)
+}
+
+@Suite struct ActiveWorkoutControlConformanceTests {
+    @Test func fake() async throws {
+        let clock = FakeWallClock()
+        let control = FakeActiveWorkoutControl(catalog: WorkoutsFixtures.catalog, clock: clock, ids: SequentialIDGenerator())
+        try await activeWorkoutControlConformance(
+            control,
+            fixture: ActiveWorkoutFixture(
+                start: { userId in
+                    let workout = ActiveWorkout(
+                        id: "w-\(userId)", userId: userId, name: nil, sourceTemplateId: nil, sourceRoutineId: nil, status: .inProgress,
+                        startTime: clock.now(), version: 1,
+                        exercises: [
+                            WorkoutExercise(
+                                instanceId: "i1", exerciseId: WorkoutsFixtures.squat.id, name: WorkoutsFixtures.squat.name,
+                                sets: [WorkoutSet(id: "s1", setIndex: 0), WorkoutSet(id: "s2", setIndex: 1)])
+                        ],
+                        totals: WorkoutTotals(), createdAt: clock.now(), updatedAt: clock.now())
+                    await control.seed(workout)
+                    return workout
+                },
+                finish: { _, workoutId in await control.finish(workoutId: workoutId) }))
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func live(engine: SQLEngine) async throws {
+        try await WorkoutsFixtures.withLive(engine) { module in
+            try await activeWorkoutControlConformance(
+                module.activeWorkoutControl,
+                fixture: ActiveWorkoutFixture(
+                    start: { userId in
+                        let workout = try await module.active.start(userId: userId, request: .init(), idempotencyKey: nil)
+                        return try await module.active.addExercise(
+                            userId: userId, request: .init(workoutId: workout.id, exerciseId: WorkoutsFixtures.squat.id, sets: 2), key: nil)
+                    },
+                    finish: { userId, workoutId in _ = try await module.active.complete(userId: userId, workoutId: workoutId, key: nil) }))
+        }
+    }
+}

@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "povver-server", targets: ["povver-server"]),
+        .executable(name: "povver-workouts", targets: ["povver-workouts"]),
         .library(name: "PovverApp", targets: ["PovverApp"]),
     ],
     dependencies: [
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         // MARK: Modules
@@ -100,6 +102,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "WorkoutsTool",
+            dependencies: ["Contracts", "Platform", "Workouts", .product(name: "Logging", package: "swift-log")],
+            path: "Apps/WorkoutsTool",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "povver-workouts",
+            dependencies: ["WorkoutsTool", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            path: "Apps/povver-workouts",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         .target(
@@ -131,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkoutsTests",
-            dependencies: ["Workouts", "Contracts", "Platform", "Fakes", "TestSupport"],
+            dependencies: ["Workouts", "WorkoutsTool", "Contracts", "Platform", "Fakes", "TestSupport"],
             path: "Tests/WorkoutsTests",
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,68 @@
+import Contracts
+import Foundation
+import Logging
+import Platform
+import Workouts
+
+/// `povver-workouts`: the Workouts module and its storage, nothing else. Each command returns the text to print.
+public struct WorkoutsTool: Sendable {
+    let database: Database
+    let module: WorkoutsModule
+    let clock: any WallClock
+
+    /// Opens the database at `url` (as `POVVER_DATABASE_URL` reads) and applies Platform's and Workouts' migrations.
+    public static func open(url: String, logger: Logger, clock: any WallClock = SystemClock()) async throws -> WorkoutsTool {
+        let database = try await Database.open(try DatabaseLocation(url: url), maxConnectionsPerEventLoop: 1, logger: logger)
+        do {
+            try await Migrator(database: database, logger: logger).migrate([Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)])
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        return WorkoutsTool(database: database, module: WorkoutsModule(database: database, clock: clock, ids: RandomIDGenerator()), clock: clock)
+    }
+
+    public func close() async { await database.shutdown() }
+
+    public func searchCatalog(query: String?, muscle: String?, equipment: String?, category: String?, limit: Int) async throws -> String {
+        let page = try await module.catalog.search(ExerciseQuery(text: query, muscle: muscle, equipment: equipment, category: category, limit: limit))
+        let rows = page.items.map { [$0.id, $0.name, $0.category, $0.equipment ?? "-", $0.primaryMuscles.joined(separator: ",")] }
+        return Self.table(["id", "name", "category", "equipment", "primary muscles"], rows) + (page.nextCursor == nil ? "" : "(more: raise --limit)\n")
+    }
+
+    public func listTemplates(userId: String) async throws -> String {
+        let templates = try await module.planLibrary.templates(userId: userId)
+        let rows = templates.map {
+            [$0.id, $0.name, "v\($0.version)", "\($0.analytics.totalSets) sets", "\($0.analytics.estimatedDurationMinutes) min", $0.exercises.map(\.name).joined(separator: "; ")]
+        }
+        return Self.table(["id", "name", "version", "sets", "duration", "exercises"], rows)
+    }
+
+    public func history(userId: String, limit: Int) async throws -> String {
+        let workouts = try await module.trainingLog.recentWorkouts(userId: userId, limit: limit)
+        let rows = workouts.map {
+            [$0.id, $0.endTime.rfc3339, $0.name ?? "-", "\($0.analytics.totals.sets)", "\($0.analytics.totals.reps)", String(format: "%.1f", $0.analytics.totals.volume)]
+        }
+        return Self.table(["id", "completed", "name", "sets", "reps", "volume kg"], rows)
+    }
+
+    /// Validates the whole file first; nothing is written if any entry is bad.
+    public func importCatalog(path: String) async throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ServiceError(.notFound, "Cannot read \(path).")
+        }
+        let exercises = try CatalogImport.parse(data)
+        let (inserted, updated) = try await CatalogImport.upsert(exercises, into: database, at: clock.now())
+        return "\(exercises.count) exercises read: \(inserted) added, \(updated) updated, \(exercises.count - inserted - updated) unchanged\n"
+    }
+
+    static func table(_ header: [String], _ rows: [[String]]) -> String {
+        guard !rows.isEmpty else { return "(none)\n" }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WorkoutsTool
+
+/// Admin tool for the Workouts module; reads POVVER_DATABASE_URL like the server.
+@main
+struct PovverWorkouts: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "povver-workouts", abstract: "Workouts admin: catalog, templates, history.",
+        subcommands: [Catalog.self, Templates.self, History.self, ImportCatalog.self])
+
+    struct Options: ParsableArguments {
+        @Option(help: "Database URL (default: POVVER_DATABASE_URL or sqlite://./povver.sqlite).")
+        var database: String = ProcessInfo.processInfo.environment["POVVER_DATABASE_URL"] ?? "sqlite://./povver.sqlite"
+
+        func run(_ body: (WorkoutsTool) async throws -> String) async throws {
+            var logger = Logger(label: "povver-workouts")
+            logger.logLevel = .warning
+            let tool = try await WorkoutsTool.open(url: database, logger: logger)
+            do {
+                print(try await body(tool), terminator: "")
+            } catch {
+                await tool.close()
+                throw ValidationError("\(error)")
+            }
+            await tool.close()
+        }
+    }
+
+    struct Catalog: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Search the exercise catalog.", subcommands: [Search.self])
+
+        struct Search: AsyncParsableCommand {
+            @OptionGroup var options: Options
+            @Argument(help: "Name to search for (prefix- and typo-tolerant).") var query: String?
+            @Option var muscle: String?
+            @Option var equipment: String?
+            @Option var category: String?
+            @Option var limit: Int = 20
+
+            func run() async throws {
+                try await options.run { try await $0.searchCatalog(query: query, muscle: muscle, equipment: equipment, category: category, limit: limit) }
+            }
+        }
+    }
+
+    struct Templates: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A user's templates.", subcommands: [List.self])
+
+        struct List: AsyncParsableCommand {
+            @OptionGroup var options: Options
+            @Option(help: "User id.") var user: String
+
+            func run() async throws { try await options.run { try await $0.listTemplates(userId: user) } }
+        }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A user's completed workouts, newest first.")
+        @OptionGroup var options: Options
+        @Option(help: "User id.") var user: String
+        @Option var limit: Int = 20
+
+        func run() async throws { try await options.run { try await $0.history(userId: user, limit: limit) } }
+    }
+
+    struct ImportCatalog: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import-catalog", abstract: "Validate a catalog file (free-exercise-db JSON) and upsert it.")
+        @OptionGroup var options: Options
+        @Argument(help: "Path to the JSON file.") var file: String
+
+        func run() async throws { try await options.run { try await $0.importCatalog(path: file) } }
+    }
+}

@@ -15,11 +15,13 @@ public struct AuthModule: Sendable {
         clock: any WallClock, ids: any IDGenerator
     ) async {
         let tokens = await AccessTokens(signingKey: signingKey, lifetime: accessTokenLifetime, clock: clock, ids: ids)
+        let statusCache = SessionStatusCache()
         self.tokens = tokens
-        self.service = AuthService(database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost), clock: clock, ids: ids)
-        self.verifier = SQLAccessTokenVerifier(tokens: tokens, database: database)
+        self.service = AuthService(
+            database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost), clock: clock, ids: ids, statusCache: statusCache)
+        self.verifier = SQLAccessTokenVerifier(tokens: tokens, database: database, sessions: statusCache)
         self.accounts = SQLAccountDirectory(database: database)
-        self.eraser = AuthUserDataEraser(database: database)
+        self.eraser = AuthUserDataEraser(database: database, statusCache: statusCache)
     }
 
     public static let migrations = AuthMigrations.all

@@ -13,13 +13,16 @@ public struct AuthService: Sendable {
     let ids: any IDGenerator
     let sessions: SessionStore
 
-    public init(database: Database, tokens: AccessTokens, hasher: PasswordHasher, clock: any WallClock, ids: any IDGenerator) {
+    init(
+        database: Database, tokens: AccessTokens, hasher: PasswordHasher, clock: any WallClock, ids: any IDGenerator,
+        statusCache: SessionStatusCache
+    ) {
         self.database = database
         self.tokens = tokens
         self.hasher = hasher
         self.clock = clock
         self.ids = ids
-        self.sessions = SessionStore(clock: clock, ids: ids)
+        self.sessions = SessionStore(clock: clock, ids: ids, statusCache: statusCache)
     }
 
     /// Creates an email/password account with its profile and a first session.

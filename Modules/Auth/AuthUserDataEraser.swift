@@ -8,12 +8,15 @@ import SQLKit
 public struct AuthUserDataEraser: UserDataEraser {
     public let module = "auth"
     let database: Database
+    let statusCache: SessionStatusCache
 
-    public init(database: Database) {
+    init(database: Database, statusCache: SessionStatusCache) {
         self.database = database
+        self.statusCache = statusCache
     }
 
     public func eraseUserData(userId: String) async throws {
+        statusCache.revoke(userId: userId)
         try await database.transaction { tx in
             for table in ["auth_devices", "auth_refresh_tokens", "auth_sessions", "auth_providers", "auth_profiles"] {
                 try await tx.sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userId)").run()

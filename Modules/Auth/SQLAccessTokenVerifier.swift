@@ -5,18 +5,24 @@ import SQLKit
 
 /// Auth's `AccessTokenVerifier`: a valid signature, issuer, audience and expiry, and a session that is still
 /// open on an account that still exists — so signing out, a detected refresh-token replay or account deletion
-/// cut access at once, not when the token expires.
+/// cut access at once, not when the token expires. A session seen open is trusted for one second
+/// (`SessionStatusCache`); revocations in this process bypass that at once.
 public struct SQLAccessTokenVerifier: AccessTokenVerifier {
     let tokens: AccessTokens
     let database: Database
+    let sessions: SessionStatusCache
 
-    public init(tokens: AccessTokens, database: Database) {
+    init(tokens: AccessTokens, database: Database, sessions: SessionStatusCache) {
         self.tokens = tokens
         self.database = database
+        self.sessions = sessions
     }
 
     public func verify(accessToken: String) async throws -> Principal {
         let principal = try await tokens.verify(accessToken)
+        if let sessionId = principal.sessionId, sessions.isKnownOpen(sessionId: sessionId, userId: principal.userId) {
+            return principal
+        }
         guard let sessionId = principal.sessionId,
             let row = try await database.sql.raw(
                 """
@@ -29,6 +35,7 @@ public struct SQLAccessTokenVerifier: AccessTokenVerifier {
         else {
             throw ServiceError(.unauthenticated, "Your session has ended. Please sign in again.")
         }
+        sessions.rememberOpen(sessionId: sessionId, userId: principal.userId)
         return principal
     }
 }

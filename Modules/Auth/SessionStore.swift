@@ -11,6 +11,7 @@ struct SessionStore: Sendable {
 
     let clock: any WallClock
     let ids: any IDGenerator
+    let statusCache: SessionStatusCache
 
     /// A new random refresh token and its stored digest.
     static func makeRefreshToken() -> (token: String, hash: String) {
@@ -100,6 +101,7 @@ struct SessionStore: Sendable {
     }
 
     func revoke(sessionId: String, reason: String, in tx: Transaction) async throws {
+        statusCache.revoke(sessionId: sessionId)
         try await tx.sql.raw(
             """
             UPDATE auth_sessions SET revoked_at = \(bind: clock.now().millisecondsSince1970), revoke_reason = \(bind: reason)
@@ -109,6 +111,7 @@ struct SessionStore: Sendable {
     }
 
     func revokeAll(userId: String, reason: String, in tx: Transaction) async throws {
+        statusCache.revoke(userId: userId)
         try await tx.sql.raw(
             """
             UPDATE auth_sessions SET revoked_at = \(bind: clock.now().millisecondsSince1970), revoke_reason = \(bind: reason)

@@ -42,7 +42,7 @@ report() {  # name, wrk output file
 }
 run() {  # name, wrk args...
   local name=$1; shift
-  local out="$work/$(echo "$name" | tr -c 'a-zA-Z0-9' '_').txt"
+  local out="$work/$(printf "%s" "$name" | tr -c 'a-zA-Z0-9' '_').txt"
   wrk -t2 -c"$connections" -d"${duration}s" --latency "$@" >"$out" 2>&1 &
   local load=$!
   sleep $((duration / 2))
@@ -56,8 +56,22 @@ run "GET /health" "$base/health"
 run "GET /getUser (Bearer)" -H "Authorization: Bearer $token" "$base/getUser"
 health_rps=$(awk '/Requests\/sec/ {print $2}' "$work/GET__health.txt")
 user_rps=$(awk '/Requests\/sec/ {print $2}' "$work/GET__getUser__Bearer_.txt")
+python3 Tools/bench/setup_workouts.py "$base" 32 "$work/logset.lua"
+cat >"$work/search.lua" <<'LUA'
+local queries = {"bench pres", "dumbel curl", "squat", "barbel row", "pull", "lunge", "deadlift", "press"}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", "/searchExercises?limit=20&query=" .. queries[i % #queries + 1]:gsub(" ", "%%20"))
+end
+LUA
+run "POST /logSet (32 users, unique keys)" -s "$work/logset.lua" "$base/logSet"
+logset_rps=$(awk '/Requests\/sec/ {print $2}' "$work/POST__logSet__32_users__unique_keys_.txt")
+run "GET /searchExercises" -H "Authorization: Bearer $token" -s "$work/search.lua" "$base/searchExercises"
 run "POST /signIn (bcrypt cost 12)" -s "$work/signin.lua" "$base/signIn"
 echo
 echo "getUser / health: $(python3 -c "print(f'{$user_rps / $health_rps * 100:.1f}%')")"
+echo "logSet / health: $(python3 -c "print(f'{$logset_rps / $health_rps * 100:.1f}%')")"
+grep -h "Non-2xx" "$work"/*.txt | sed 's/^/warning: /' || true
 echo "RSS idle: $idle_rss; under getUser load: $(cat "$work/GET__getUser__Bearer_.txt.rss"); under signIn load: $(cat "$work/POST__signIn__bcrypt_cost_12_.txt.rss")"
 grep -c '"level":"error"' "$work/server.log" | xargs -I{} echo "server errors logged: {}"

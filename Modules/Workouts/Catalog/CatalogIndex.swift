@@ -7,7 +7,7 @@ import Foundation
 struct CatalogIndex: Sendable {
     struct Entry: Sendable {
         let exercise: Exercise
-        let words: [String]
+        let words: [[UInt8]]
         let folded: String
         let muscles: Set<String>
         let equipment: String?
@@ -21,7 +21,7 @@ struct CatalogIndex: Sendable {
         entries = exercises.map { exercise in
             let folded = Self.fold(exercise.name)
             return Entry(
-                exercise: exercise, words: folded.split(separator: " ").map(String.init), folded: folded,
+                exercise: exercise, words: folded.split(separator: " ").map { Array($0.utf8) }, folded: folded,
                 muscles: Set((exercise.primaryMuscles + exercise.secondaryMuscles).map(Self.fold)),
                 equipment: exercise.equipment.map(Self.fold), category: Self.fold(exercise.category))
         }
@@ -47,11 +47,12 @@ struct CatalogIndex: Sendable {
 
     /// All matches, best first; ties by name, then id.
     func matches(text: String?, muscle: String?, equipment: String?, category: String?) -> [Exercise] {
-        let tokens = text.map { Self.fold($0).split(separator: " ").map(String.init) } ?? []
+        let tokens = text.map { Self.fold($0).split(separator: " ").map { Array($0.utf8) } } ?? []
         let muscle = muscle.map(Self.fold)
         let equipment = equipment.map(Self.fold)
         let category = category.map(Self.fold)
-        let phrase = tokens.joined(separator: " ")
+        let phrase = text.map(Self.fold) ?? ""
+        var scratch = EditScratch()
         var scored: [(score: Int, entry: Entry)] = []
         for entry in entries {
             if let muscle, !entry.muscles.contains(muscle) { continue }
@@ -61,7 +62,8 @@ struct CatalogIndex: Sendable {
             if !tokens.isEmpty {
                 var matchedAll = true
                 for token in tokens {
-                    let best = entry.words.map { Self.match(token, $0) }.max() ?? 0
+                    var best = 0
+                    for word in entry.words where best < 6 { best = max(best, Self.match(token, word, &scratch)) }
                     if best == 0 {
                         matchedAll = false
                         break
@@ -82,41 +84,67 @@ struct CatalogIndex: Sendable {
         return scored.map(\.entry.exercise)
     }
 
+    /// Rows reused across edit-distance computations of one search.
+    struct EditScratch {
+        var first = [Int](repeating: 0, count: 64)
+        var second = [Int](repeating: 0, count: 64)
+        var third = [Int](repeating: 0, count: 64)
+    }
+
     /// How well a query token matches a name word: 6 exact, 4 prefix, 2 within a small edit distance of the
-    /// word or of its prefix of the token's length, 0 not at all.
-    static func match(_ token: String, _ word: String) -> Int {
+    /// word or of its prefix of about the token's length, 0 not at all.
+    static func match(_ token: [UInt8], _ word: [UInt8], _ scratch: inout EditScratch) -> Int {
         if token == word { return 6 }
-        if word.hasPrefix(token) { return 4 }
+        if word.count > token.count, word.starts(with: token) { return 4 }
         let tokenCount = token.count
         guard tokenCount >= 4 else { return 0 }
         let allowed = tokenCount >= 6 ? 2 : 1
-        if abs(word.count - tokenCount) <= allowed, editDistance(token, word, limit: allowed) <= allowed { return 2 }
+        if abs(word.count - tokenCount) <= allowed, editDistance(token, word[...], limit: allowed, &scratch) <= allowed { return 2 }
         if word.count > tokenCount {
-            let prefix = String(word.prefix(tokenCount))
-            if editDistance(token, prefix, limit: allowed) <= allowed { return 2 }
-            let longer = String(word.prefix(tokenCount + 1))
-            if editDistance(token, longer, limit: allowed) <= allowed { return 2 }
+            for length in [tokenCount, tokenCount + 1] where length <= word.count {
+                if editDistance(token, word[..<length], limit: allowed, &scratch) <= allowed { return 2 }
+            }
         }
         return 0
     }
 
+    /// The same for strings (tests).
+    static func match(_ token: String, _ word: String) -> Int {
+        var scratch = EditScratch()
+        return match(Array(token.utf8), Array(word.utf8), &scratch)
+    }
+
     /// Optimal-string-alignment distance (Damerau-Levenshtein with adjacent transpositions), stopping early
-    /// once every cell exceeds `limit`.
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let a = Array(a.unicodeScalars)
-        let b = Array(b.unicodeScalars)
+    /// once every cell of a row exceeds `limit`.
+    static func editDistance(_ a: [UInt8], _ b: ArraySlice<UInt8>, limit: Int, _ scratch: inout EditScratch) -> Int {
+        let offset = b.startIndex
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
+        if b.count + 1 > scratch.first.count {
+            scratch = EditScratch(
+                first: [Int](repeating: 0, count: b.count + 1), second: [Int](repeating: 0, count: b.count + 1),
+                third: [Int](repeating: 0, count: b.count + 1))
+        }
+        // Borrow the rows without copying them; they go back before returning.
+        var previousPrevious: [Int] = []
+        var previous: [Int] = []
+        var current: [Int] = []
+        swap(&previousPrevious, &scratch.first)
+        swap(&previous, &scratch.second)
+        swap(&current, &scratch.third)
+        defer {
+            swap(&previousPrevious, &scratch.first)
+            swap(&previous, &scratch.second)
+            swap(&current, &scratch.third)
+        }
+        for j in 0...b.count { previous[j] = j }
         for i in 1...a.count {
             current[0] = i
-            var rowMinimum = current[0]
+            var rowMinimum = i
             for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                let cost = a[i - 1] == b[offset + j - 1] ? 0 : 1
                 var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                if i > 1, j > 1, a[i - 1] == b[offset + j - 2], a[i - 2] == b[offset + j - 1] {
                     value = min(value, previousPrevious[j - 2] + 1)
                 }
                 current[j] = value
@@ -126,5 +154,11 @@ struct CatalogIndex: Sendable {
             (previousPrevious, previous, current) = (previous, current, previousPrevious)
         }
         return previous[b.count]
+    }
+
+    /// The same for strings (tests).
+    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+        var scratch = EditScratch()
+        return editDistance(Array(a.utf8), Array(b.utf8)[...], limit: limit, &scratch)
     }
 }

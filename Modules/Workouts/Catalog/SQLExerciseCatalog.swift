@@ -13,7 +13,10 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         var index: CatalogIndex
         var fingerprint: String
         var checkedAt: ContinuousClock.Instant
+        /// Ranked results of recent searches (autocomplete repeats itself), cleared with the index.
+        var results: [String: [Exercise]] = [:]
     }
+    private static let resultCacheLimit = 1024
 
     private let database: Database
     private let recheckInterval: Duration
@@ -36,7 +39,18 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
             }
             offset = value
         }
-        let matches = try await index().matches(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
+        let (index, version) = try await indexAndVersion()
+        let matches: [Exercise]
+        if let cached = cache.withLock({ $0?.results[fingerprint] }) {
+            matches = cached
+        } else {
+            matches = index.matches(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
+            cache.withLock { cache in
+                guard cache?.fingerprint == version else { return }  // the catalog changed meanwhile
+                if cache?.results.count ?? 0 >= Self.resultCacheLimit { cache?.results.removeAll(keepingCapacity: true) }
+                cache?.results[fingerprint] = matches
+            }
+        }
         let page = Array(matches.dropFirst(offset).prefix(query.limit))
         let next = offset + page.count < matches.count ? PageCursor(scope: fingerprint, position: String(offset + page.count)).encoded : nil
         return ExercisePage(items: page, nextCursor: next)
@@ -58,18 +72,23 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     func invalidate() { cache.withLock { $0 = nil } }
 
     private func index() async throws -> CatalogIndex {
+        try await indexAndVersion().0
+    }
+
+    /// The index and the table fingerprint it was built from.
+    private func indexAndVersion() async throws -> (CatalogIndex, String) {
         let now = ContinuousClock.now
-        if let cached = cache.withLock({ $0 }), now - cached.checkedAt < recheckInterval { return cached.index }
+        if let cached = cache.withLock({ $0 }), now - cached.checkedAt < recheckInterval { return (cached.index, cached.fingerprint) }
         let fingerprint = try await tableFingerprint()
         if let cached = cache.withLock({ $0 }), cached.fingerprint == fingerprint {
             cache.withLock { $0?.checkedAt = now }
-            return cached.index
+            return (cached.index, fingerprint)
         }
         let rows = try await database.sql.raw("SELECT document FROM workouts_exercises ORDER BY id").all(decodingColumn: "document", as: String.self)
         let exercises = try rows.map { try JSONCoding.decode(Exercise.self, from: $0) }
         let index = CatalogIndex(exercises)
         cache.withLock { $0 = Cache(index: index, fingerprint: fingerprint, checkedAt: now) }
-        return index
+        return (index, fingerprint)
     }
 
     private func tableFingerprint() async throws -> String {

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// Remembers for one second that a session was seen open, so a burst of requests costs one database check
+/// instead of one each. Revocations made in this process take effect at once (a tombstone makes the session
+/// bypass the cache); those made by another replica within the cache's one second.
+final class SessionStatusCache: Sendable {
+    private struct State {
+        var open: [String: (userId: String, seenAt: ContinuousClock.Instant)] = [:]
+        var revokedSessions: [String: ContinuousClock.Instant] = [:]
+        var revokedUsers: [String: ContinuousClock.Instant] = [:]
+    }
+
+    private let state = Mutex(State())
+    let lifetime: Duration
+    private let tombstoneLifetime: Duration
+    private let limit = 100_000
+
+    init(lifetime: Duration = .seconds(1)) {
+        self.lifetime = lifetime
+        self.tombstoneLifetime = lifetime * 10
+    }
+
+    /// Whether the session was seen open within the lifetime and not revoked here since.
+    func isKnownOpen(sessionId: String, userId: String) -> Bool {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard let entry = state.open[sessionId], entry.userId == userId, now - entry.seenAt < lifetime else { return false }
+            return !isRevoked(state, sessionId: sessionId, userId: userId, now: now)
+        }
+    }
+
+    /// Records that the database showed the session open (ignored while a revocation is recent).
+    func rememberOpen(sessionId: String, userId: String) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard !isRevoked(state, sessionId: sessionId, userId: userId, now: now) else { return }
+            if state.open.count >= limit { state.open = state.open.filter { now - $0.value.seenAt < lifetime } }
+            state.open[sessionId] = (userId, now)
+        }
+    }
+
+    func revoke(sessionId: String) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.open[sessionId] = nil
+            state.revokedSessions[sessionId] = now
+            prune(&state, now: now)
+        }
+    }
+
+    func revoke(userId: String) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.open = state.open.filter { $0.value.userId != userId }
+            state.revokedUsers[userId] = now
+            prune(&state, now: now)
+        }
+    }
+
+    private func isRevoked(_ state: State, sessionId: String, userId: String, now: ContinuousClock.Instant) -> Bool {
+        if let at = state.revokedSessions[sessionId], now - at < tombstoneLifetime { return true }
+        if let at = state.revokedUsers[userId], now - at < tombstoneLifetime { return true }
+        return false
+    }
+
+    private func prune(_ state: inout State, now: ContinuousClock.Instant) {
+        if state.revokedSessions.count > 10_000 { state.revokedSessions = state.revokedSessions.filter { now - $0.value < tombstoneLifetime } }
+        if state.revokedUsers.count > 10_000 { state.revokedUsers = state.revokedUsers.filter { now - $0.value < tombstoneLifetime } }
+    }
+}

@@ -24,7 +24,7 @@ struct WorkoutsContext: Sendable {
                 "SELECT document FROM \(ident: table) WHERE id = \(bind: id) AND user_id = \(bind: userId)\(lockClause)"
             ).first(decodingColumn: "document", as: String.self)
         else { throw ServiceError(.notFound, "That \(what) does not exist.", details: ["id": id]) }
-        return try JSONCoding.decode(D.self, from: text)
+        return try JSONCoding.load(D.self, from: text)
     }
 
     /// Runs `body` once per idempotency key: a repeat with the same request returns the first response and
@@ -45,13 +45,13 @@ struct WorkoutsContext: Sendable {
                 throw ServiceError(
                     .conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
             }
-            return try JSONCoding.decode(R.self, from: try row.decode(column: "response", as: String.self))
+            return try JSONCoding.load(R.self, from: try row.decode(column: "response", as: String.self))
         }
         let response = try await body()
         try await tx.sql.raw(
             """
             INSERT INTO workouts_idempotency (user_id, idempotency_key, operation, request_hash, response, created_at)
-            VALUES (\(bind: userId), \(bind: key), \(bind: operation), \(bind: hash), \(bind: try JSONCoding.encodeToString(response)),
+            VALUES (\(bind: userId), \(bind: key), \(bind: operation), \(bind: hash), \(bind: try JSONCoding.store(response)),
                     \(bind: clock.now().millisecondsSince1970))
             """
         ).run()

@@ -54,3 +54,24 @@ import Testing
         #expect(Date(timeIntervalSince1970: 1.9996).rfc3339 == "1970-01-01T00:00:02.000Z")
     }
 }
+
+@Suite struct TimestampPropertyTests {
+    @Test func fastFormattingAgreesWithFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let milliseconds = Int64.random(in: 0...4_102_444_800_000, using: &generator)
+            let date = Date(millisecondsSince1970: milliseconds)
+            let text = date.rfc3339
+            let reference = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+            #expect(text.prefix(19) == reference.prefix(19))
+            #expect(Date(rfc3339: text)?.millisecondsSince1970 == milliseconds)
+        }
+    }
+
+    @Test func offsetsAndWholeSecondsStillParse() {
+        #expect(Date(rfc3339: "2026-01-02T03:04:05Z")?.timeIntervalSince1970 == 1_767_323_045)
+        #expect(Date(rfc3339: "2026-01-02T04:04:05+01:00")?.timeIntervalSince1970 == 1_767_323_045)
+        #expect(Date(rfc3339: "2026-13-02T03:04:05Z") == nil)
+        #expect(Date(rfc3339: "yesterday") == nil)
+    }
+}

@@ -52,7 +52,7 @@ struct ActiveWorkoutService: Sendable {
                 try await tx.sql.raw(
                     """
                     INSERT INTO workouts_active (id, user_id, status, version, document, created_at, updated_at)
-                    VALUES (\(bind: workout.id), \(bind: userId), 'in_progress', 1, \(bind: try JSONCoding.encodeToString(workout)),
+                    VALUES (\(bind: workout.id), \(bind: userId), 'in_progress', 1, \(bind: try JSONCoding.store(workout)),
                             \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
                     """
                 ).run()
@@ -65,7 +65,7 @@ struct ActiveWorkoutService: Sendable {
     func active(userId: String) async throws -> ActiveWorkout? {
         try await context.database.sql.raw(
             "SELECT document FROM workouts_active WHERE user_id = \(bind: userId) AND status = 'in_progress'"
-        ).first(decodingColumn: "document", as: String.self).map { try JSONCoding.decode(ActiveWorkout.self, from: $0) }
+        ).first(decodingColumn: "document", as: String.self).map { try JSONCoding.load(ActiveWorkout.self, from: $0) }
     }
 
     /// Loads the workout locked, requires it in progress, lets `change` edit it, then saves it with totals
@@ -103,7 +103,7 @@ struct ActiveWorkoutService: Sendable {
         try await sql.raw(
             """
             UPDATE workouts_active SET status = \(bind: status.rawValue), version = \(bind: workout.version),
-                document = \(bind: try JSONCoding.encodeToString(workout)), updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
+                document = \(bind: try JSONCoding.store(workout)), updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
             WHERE id = \(bind: workout.id)
             """
         ).run()
@@ -131,7 +131,7 @@ struct ActiveWorkoutService: Sendable {
             try await tx.sql.raw(
                 """
                 INSERT INTO workouts_history (id, user_id, end_time, document, created_at, updated_at)
-                VALUES (\(bind: archived.id), \(bind: userId), \(bind: now.millisecondsSince1970), \(bind: try JSONCoding.encodeToString(archived)),
+                VALUES (\(bind: archived.id), \(bind: userId), \(bind: now.millisecondsSince1970), \(bind: try JSONCoding.store(archived)),
                         \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
                 """
             ).run()

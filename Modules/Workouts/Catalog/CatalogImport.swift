@@ -59,22 +59,22 @@ public enum CatalogImport {
     }
 
     static func upsert(_ exercises: [Exercise], sql: any SQLDatabase, at date: Date) async throws -> (inserted: Int, updated: Int) {
-        var existing: [String: String] = [:]
+        var existing: [String: Exercise] = [:]
         for row in try await sql.raw("SELECT id, document FROM workouts_exercises").all() {
-            existing[try row.decode(column: "id", as: String.self)] = try row.decode(column: "document", as: String.self)
+            existing[try row.decode(column: "id", as: String.self)] = try JSONCoding.load(Exercise.self, from: try row.decode(column: "document", as: String.self))
         }
         var inserted = 0
         var updated = 0
         let stamp = date.millisecondsSince1970
         for exercise in exercises {
-            let document = try JSONCoding.encodeToString(exercise)
+            let document = try JSONCoding.store(exercise)
             switch existing[exercise.id] {
             case nil:
                 try await sql.raw(
                     "INSERT INTO workouts_exercises (id, name, document, updated_at) VALUES (\(bind: exercise.id), \(bind: exercise.name), \(bind: document), \(bind: stamp))"
                 ).run()
                 inserted += 1
-            case let stored? where stored != document:
+            case let stored? where stored != exercise:
                 try await sql.raw(
                     "UPDATE workouts_exercises SET name = \(bind: exercise.name), document = \(bind: document), updated_at = \(bind: stamp) WHERE id = \(bind: exercise.id)"
                 ).run()

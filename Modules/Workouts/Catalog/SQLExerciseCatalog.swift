@@ -85,7 +85,7 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
             return (cached.index, fingerprint)
         }
         let rows = try await database.sql.raw("SELECT document FROM workouts_exercises ORDER BY id").all(decodingColumn: "document", as: String.self)
-        let exercises = try rows.map { try JSONCoding.decode(Exercise.self, from: $0) }
+        let exercises = try rows.map { try JSONCoding.load(Exercise.self, from: $0) }
         let index = CatalogIndex(exercises)
         cache.withLock { $0 = Cache(index: index, fingerprint: fingerprint, checkedAt: now) }
         return (index, fingerprint)

@@ -82,7 +82,7 @@ struct HistoryService: Sendable {
             """
         ).all()
         let page = rows.prefix(limit)
-        let items = try page.map { try JSONCoding.decode(CompletedWorkout.self, from: try $0.decode(column: "document", as: String.self)) }
+        let items = try page.map { try JSONCoding.load(CompletedWorkout.self, from: try $0.decode(column: "document", as: String.self)) }
         var next: String?
         if rows.count > limit, let last = page.last {
             next = PageCursor(scope: "h:\(try last.decode(column: "end_time", as: Int64.self))", position: try last.decode(column: "id", as: String.self)).encoded
@@ -127,7 +127,7 @@ struct HistoryService: Sendable {
             workout.updatedAt = context.clock.now()
             try await tx.sql.raw(
                 """
-                UPDATE workouts_history SET document = \(bind: try JSONCoding.encodeToString(workout)),
+                UPDATE workouts_history SET document = \(bind: try JSONCoding.store(workout)),
                     updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
                 WHERE id = \(bind: id) AND user_id = \(bind: userId)
                 """

@@ -98,7 +98,7 @@ struct RoutineService: Sendable {
         try await sql.raw(
             """
             INSERT INTO workouts_routines (id, user_id, version, document, created_at, updated_at)
-            VALUES (\(bind: routine.id), \(bind: userId), 1, \(bind: try JSONCoding.encodeToString(StoredRoutine(routine: routine))),
+            VALUES (\(bind: routine.id), \(bind: userId), 1, \(bind: try JSONCoding.store(StoredRoutine(routine: routine))),
                     \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
             """
         ).run()
@@ -108,7 +108,7 @@ struct RoutineService: Sendable {
     func list(userId: String) async throws -> [Routine] {
         try await context.database.sql.raw(
             "SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY created_at, id"
-        ).all(decodingColumn: "document", as: String.self).map { try JSONCoding.decode(StoredRoutine.self, from: $0).routine }
+        ).all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0).routine }
     }
 
     func get(userId: String, id: String) async throws -> Routine {
@@ -224,7 +224,7 @@ struct RoutineService: Sendable {
                     "SELECT document FROM workouts_routines WHERE id = \(bind: routineId) AND user_id = \(bind: event.userId)\(context.forUpdate)"
                 ).first(decodingColumn: "document", as: String.self)
             else { return }
-            var stored = try JSONCoding.decode(StoredRoutine.self, from: text)
+            var stored = try JSONCoding.load(StoredRoutine.self, from: text)
             if let last = stored.routine.lastCompletedAt, last >= event.completedAt { return }
             let ids = stored.routine.templateIds
             var position = ids.firstIndex(of: templateId)
@@ -240,7 +240,7 @@ struct RoutineService: Sendable {
     static func save(_ stored: StoredRoutine, sql: any SQLDatabase) async throws {
         try await sql.raw(
             """
-            UPDATE workouts_routines SET version = \(bind: stored.routine.version), document = \(bind: try JSONCoding.encodeToString(stored)),
+            UPDATE workouts_routines SET version = \(bind: stored.routine.version), document = \(bind: try JSONCoding.store(stored)),
                 updated_at = \(bind: stored.routine.updatedAt.millisecondsSince1970)
             WHERE id = \(bind: stored.routine.id)
             """

@@ -56,7 +56,7 @@ struct TemplateService: Sendable {
         try await sql.raw(
             """
             INSERT INTO workouts_templates (id, user_id, version, document, created_at, updated_at)
-            VALUES (\(bind: template.id), \(bind: userId), 1, \(bind: try JSONCoding.encodeToString(template)),
+            VALUES (\(bind: template.id), \(bind: userId), 1, \(bind: try JSONCoding.store(template)),
                     \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
             """
         ).run()
@@ -66,7 +66,7 @@ struct TemplateService: Sendable {
     func list(userId: String) async throws -> [WorkoutTemplate] {
         try await context.database.sql.raw(
             "SELECT document FROM workouts_templates WHERE user_id = \(bind: userId) ORDER BY created_at, id"
-        ).all(decodingColumn: "document", as: String.self).map { try JSONCoding.decode(WorkoutTemplate.self, from: $0) }
+        ).all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(WorkoutTemplate.self, from: $0) }
     }
 
     func get(userId: String, id: String) async throws -> WorkoutTemplate {
@@ -99,7 +99,7 @@ struct TemplateService: Sendable {
             template.updatedAt = context.clock.now()
             try await tx.sql.raw(
                 """
-                UPDATE workouts_templates SET version = \(bind: template.version), document = \(bind: try JSONCoding.encodeToString(template)),
+                UPDATE workouts_templates SET version = \(bind: template.version), document = \(bind: try JSONCoding.store(template)),
                     updated_at = \(bind: template.updatedAt.millisecondsSince1970)
                 WHERE id = \(bind: id) AND user_id = \(bind: userId)
                 """
@@ -116,7 +116,7 @@ struct TemplateService: Sendable {
             _ = try await context.document(WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
             try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
             let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId)\(context.forUpdate)")
-                .all(decodingColumn: "document", as: String.self).map { try JSONCoding.decode(StoredRoutine.self, from: $0) }
+                .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
             for var routine in routines where routine.routine.templateIds.contains(id) {
                 routine.routine.templateIds.removeAll { $0 == id }
                 routine.routine.version += 1

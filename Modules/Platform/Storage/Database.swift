@@ -22,7 +22,7 @@ public final class Database: Sendable {
     private let afterCommit: AfterCommitHooks
 
     private enum Pool: Sendable {
-        case sqlite(EventLoopGroupConnectionPool<TunedSQLiteSource>)
+        case sqlite(DirectSQLitePool, temporary: String?)
         case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
     }
 
@@ -44,20 +44,20 @@ public final class Database: Sendable {
     ) async throws -> Database {
         switch location {
         case .sqliteFile, .sqliteMemory:
-            let storage: SQLiteConfiguration.Storage
-            if case .sqliteFile(let path) = location {
-                let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            let path: String
+            var temporary: String?
+            if case .sqliteFile(let file) = location {
+                let directory = URL(fileURLWithPath: file).deletingLastPathComponent()
                 try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                storage = .file(path: path)
+                path = file
             } else {
-                storage = .memory
+                // Several connections must see one database, so "memory" is a private temporary file.
+                path = FileManager.default.temporaryDirectory.appendingPathComponent("povver-\(UUID().uuidString).sqlite").path
+                temporary = path
             }
-            let source = TunedSQLiteSource(base: SQLiteConnectionSource(configuration: .init(storage: storage)))
-            let pool = EventLoopGroupConnectionPool(
-                source: source, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop,
-                pruneInterval: nil, logger: logger, on: eventLoopGroup)
+            let pool = DirectSQLitePool(path: path, limit: maxConnectionsPerEventLoop * 2)
             let db = Database(
-                engine: .sqlite, sql: PooledSQLiteDatabase(pool: pool, logger: logger), pool: .sqlite(pool),
+                engine: .sqlite, sql: DirectSQLiteDatabase(pool: pool, session: nil, logger: logger), pool: .sqlite(pool, temporary: temporary),
                 logger: logger)
             do {
                 try await db.sql.raw("PRAGMA journal_mode = WAL").run()
@@ -89,7 +89,11 @@ public final class Database: Sendable {
     public func shutdown() async {
         do {
             switch pool {
-            case .sqlite(let pool): try await pool.shutdownAsync()
+            case .sqlite(let pool, let temporary):
+                pool.shutdown()
+                if let temporary {
+                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+                }
             case .postgres(let pool): try await pool.shutdownAsync()
             }
         } catch {
@@ -134,41 +138,5 @@ public final class Database: Sendable {
     /// dispatcher uses it to wake up at once instead of waiting for its next poll).
     public func onEventsCommitted(_ hook: @escaping @Sendable () -> Void) {
         afterCommit.add(hook)
-    }
-}
-
-/// SQLite connections with the settings a server wants: wait for the writer instead of failing, and fsync
-/// only at WAL checkpoints (durable across process crashes; WAL is the documented pairing).
-struct TunedSQLiteSource: ConnectionPoolSource {
-    let base: SQLiteConnectionSource
-
-    func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
-        base.makeConnection(logger: logger, on: eventLoop).flatMap { connection in
-            connection.query("PRAGMA busy_timeout = 10000").flatMap { _ in
-                connection.query("PRAGMA synchronous = NORMAL")
-            }.map { _ in connection }
-        }
-    }
-}
-
-/// An `SQLDatabase` over a pool of SQLite connections.
-struct PooledSQLiteDatabase: SQLDatabase {
-    let pool: EventLoopGroupConnectionPool<TunedSQLiteSource>
-    let logger: Logger
-
-    var eventLoop: any EventLoop { pool.eventLoopGroup.any() }
-    var dialect: any SQLDialect { SQLiteDialect() }
-    var queryLogLevel: Logger.Level? { .trace }
-
-    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
-        pool.withConnection(logger: logger) { connection in
-            connection.sql(queryLogLevel: .trace).execute(sql: query, onRow)
-        }
-    }
-
-    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let connection = try await pool.requestConnection(logger: logger).get()
-        defer { pool.releaseConnection(connection, logger: logger) }
-        return try await closure(connection.sql(queryLogLevel: .trace))
     }
 }

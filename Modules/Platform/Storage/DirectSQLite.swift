@@ -1,0 +1,359 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import SQLiteKit
+import Synchronization
+import VaporCSQLite
+
+// SQLite called in-line rather than through SQLiteNIO's thread pool: a transaction of a handful of indexed
+// statements then costs microseconds instead of a thread hop per statement. It is the same vendored SQLite
+// build SQLiteNIO links (its `VaporCSQLite` target), with prepared statements cached per connection. A call
+// runs on the caller's thread while it holds a connection exclusively; writers queue in `Database`'s gate.
+
+/// One value of a result column.
+enum SQLiteValue: Sendable {
+    case integer(Int64)
+    case double(Double)
+    case text(String)
+    case blob([UInt8])
+    case null
+}
+
+struct SQLiteError: Error, CustomStringConvertible {
+    let code: Int32
+    let message: String
+    var description: String { "SQLite error \(code): \(message)" }
+}
+
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One open SQLite connection. Used by one task at a time (checked out of `DirectSQLitePool`).
+final class DirectSQLiteConnection: @unchecked Sendable {
+    private let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let result = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "cannot open"
+            if let handle { sqlite_nio_sqlite3_close_v2(handle) }
+            throw SQLiteError(code: result, message: message)
+        }
+        self.handle = handle
+        for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"] {
+            try execute(pragma, binds: []) { _, _ in }
+        }
+    }
+
+    func close() {
+        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+        statements.removeAll()
+        sqlite_nio_sqlite3_close_v2(handle)
+    }
+
+    private func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer {
+        if let cached = statements[sql] { return cached }
+        var statement: OpaquePointer?
+        let result = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard result == SQLITE_OK, let statement else { throw error(result) }
+        if statements.count >= 128 {
+            for cached in statements.values { sqlite_nio_sqlite3_finalize(cached) }
+            statements.removeAll()
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs one statement, calling `onRow` with the column names and values of each result row.
+    func execute(_ sql: String, binds: [any Encodable & Sendable], onRow: ([String], [SQLiteValue]) -> Void) throws {
+        let statement = try prepare(sql)
+        defer {
+            sqlite_nio_sqlite3_reset(statement)
+            sqlite_nio_sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in binds.enumerated() {
+            let result = try bind(value, at: Int32(offset + 1), to: statement)
+            guard result == SQLITE_OK else { throw error(result) }
+        }
+        var columns: [String]?
+        while true {
+            let step = sqlite_nio_sqlite3_step(statement)
+            if step == SQLITE_DONE { return }
+            guard step == SQLITE_ROW else { throw error(step) }
+            let count = sqlite_nio_sqlite3_column_count(statement)
+            if columns == nil {
+                columns = (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
+            }
+            var values: [SQLiteValue] = []
+            values.reserveCapacity(Int(count))
+            for index in 0..<count {
+                switch sqlite_nio_sqlite3_column_type(statement, index) {
+                case SQLITE_INTEGER: values.append(.integer(sqlite_nio_sqlite3_column_int64(statement, index)))
+                case SQLITE_FLOAT: values.append(.double(sqlite_nio_sqlite3_column_double(statement, index)))
+                case SQLITE_TEXT:
+                    let length = Int(sqlite_nio_sqlite3_column_bytes(statement, index))
+                    let pointer = sqlite_nio_sqlite3_column_text(statement, index)
+                    values.append(.text(pointer.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""))
+                case SQLITE_BLOB:
+                    let length = Int(sqlite_nio_sqlite3_column_bytes(statement, index))
+                    let pointer = sqlite_nio_sqlite3_column_blob(statement, index)?.assumingMemoryBound(to: UInt8.self)
+                    values.append(.blob(pointer.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []))
+                default: values.append(.null)
+                }
+            }
+            onRow(columns ?? [], values)
+        }
+    }
+
+    private func bind(_ value: Any, at index: Int32, to statement: OpaquePointer) throws -> Int32 {
+        switch value {
+        case let text as String: return sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
+        case let number as Int: return sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
+        case let number as Int64: return sqlite_nio_sqlite3_bind_int64(statement, index, number)
+        case let number as Int32: return sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
+        case let number as Double: return sqlite_nio_sqlite3_bind_double(statement, index, number)
+        case let flag as Bool: return sqlite_nio_sqlite3_bind_int64(statement, index, flag ? 1 : 0)
+        case let bytes as [UInt8]:
+            return bytes.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), transient) }
+        case let data as Data:
+            return data.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), transient) }
+        default:
+            let mirror = Mirror(reflecting: value)
+            if mirror.displayStyle == .optional {
+                guard let wrapped = mirror.children.first?.value else {
+                    return sqlite_nio_sqlite3_bind_null(statement, index)
+                }
+                return try bind(wrapped, at: index, to: statement)
+            }
+            throw SQLiteError(code: SQLITE_MISMATCH, message: "cannot bind a value of type \(type(of: value))")
+        }
+    }
+}
+
+/// A fixed-size pool of connections to one database file. Checkout waits (asynchronously) when all are busy.
+final class DirectSQLitePool: Sendable {
+    private struct State {
+        var idle: [DirectSQLiteConnection] = []
+        var opened = 0
+        var waiters: [CheckedContinuation<DirectSQLiteConnection, any Error>] = []
+        var closed = false
+    }
+
+    let path: String
+    private let limit: Int
+    private let state = Mutex(State())
+
+    init(path: String, limit: Int) {
+        self.path = path
+        self.limit = max(1, limit)
+    }
+
+    func checkout() async throws -> DirectSQLiteConnection {
+        enum Next {
+            case ready(DirectSQLiteConnection)
+            case open
+            case wait
+            case closed
+        }
+        let next = state.withLock { state -> Next in
+            if state.closed { return .closed }
+            if let connection = state.idle.popLast() { return .ready(connection) }
+            if state.opened < limit {
+                state.opened += 1
+                return .open
+            }
+            return .wait
+        }
+        switch next {
+        case .ready(let connection): return connection
+        case .open:
+            do {
+                return try DirectSQLiteConnection(path: path)
+            } catch {
+                state.withLock { $0.opened -= 1 }
+                throw error
+            }
+        case .closed:
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed")
+        case .wait:
+            return try await withCheckedThrowingContinuation { continuation in
+                let immediate = state.withLock { state -> Result<DirectSQLiteConnection, any Error>? in
+                    if state.closed { return .failure(SQLiteError(code: SQLITE_MISUSE, message: "the database is closed")) }
+                    if let connection = state.idle.popLast() { return .success(connection) }
+                    state.waiters.append(continuation)
+                    return nil
+                }
+                if let immediate { continuation.resume(with: immediate) }
+            }
+        }
+    }
+
+    func checkin(_ connection: DirectSQLiteConnection) {
+        let waiter = state.withLock { state -> CheckedContinuation<DirectSQLiteConnection, any Error>? in
+            if !state.waiters.isEmpty { return state.waiters.removeFirst() }
+            state.idle.append(connection)
+            return nil
+        }
+        waiter?.resume(returning: connection)
+    }
+
+    func shutdown() {
+        let (idle, waiters) = state.withLock { state -> ([DirectSQLiteConnection], [CheckedContinuation<DirectSQLiteConnection, any Error>]) in
+            state.closed = true
+            defer {
+                state.idle.removeAll()
+                state.waiters.removeAll()
+            }
+            return (state.idle, state.waiters)
+        }
+        for connection in idle { connection.close() }
+        for waiter in waiters { waiter.resume(throwing: SQLiteError(code: SQLITE_MISUSE, message: "the database is closed")) }
+    }
+}
+
+/// A row materialised from a result.
+struct DirectSQLiteRow: SQLRow {
+    let columns: [String]
+    let values: [SQLiteValue]
+
+    var allColumns: [String] { columns }
+
+    func contains(column: String) -> Bool { columns.contains(column) }
+
+    private func value(_ column: String) throws -> SQLiteValue {
+        guard let index = columns.firstIndex(of: column) else {
+            throw DecodingError.keyNotFound(
+                SQLCodingKey(column), .init(codingPath: [], debugDescription: "no column \(column)"))
+        }
+        return values[index]
+    }
+
+    func decodeNil(column: String) throws -> Bool {
+        if case .null = try value(column) { return true }
+        return false
+    }
+
+    func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
+        try D(from: SQLiteValueDecoder(value: try value(column), column: column))
+    }
+}
+
+private struct SQLCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// Decodes one column value as a single value (optionals, numbers, strings, bytes).
+private struct SQLiteValueDecoder: Decoder, SingleValueDecodingContainer {
+    let value: SQLiteValue
+    let column: String
+    var codingPath: [any CodingKey] { [SQLCodingKey(column)] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        throw DecodingError.typeMismatch(type, .init(codingPath: codingPath, debugDescription: "a column holds a single value"))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "a column holds a single value"))
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    func decodeNil() -> Bool {
+        if case .null = value { return true }
+        return false
+    }
+
+    private func mismatch<T>(_ type: T.Type) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: codingPath, debugDescription: "column \(column) holds \(value)"))
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try decode(Int64.self) != 0 }
+    func decode(_ type: String.Type) throws -> String {
+        switch value {
+        case .text(let text): return text
+        case .integer(let number): return String(number)
+        case .double(let number): return String(number)
+        default: throw mismatch(type)
+        }
+    }
+    func decode(_ type: Double.Type) throws -> Double {
+        switch value {
+        case .double(let number): return number
+        case .integer(let number): return Double(number)
+        default: throw mismatch(type)
+        }
+    }
+    func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
+    func decode(_ type: Int64.Type) throws -> Int64 {
+        switch value {
+        case .integer(let number): return number
+        case .double(let number) where number.rounded() == number: return Int64(number)
+        default: throw mismatch(type)
+        }
+    }
+    func decode(_ type: Int.Type) throws -> Int { Int(try decode(Int64.self)) }
+    func decode(_ type: Int8.Type) throws -> Int8 { Int8(try decode(Int64.self)) }
+    func decode(_ type: Int16.Type) throws -> Int16 { Int16(try decode(Int64.self)) }
+    func decode(_ type: Int32.Type) throws -> Int32 { Int32(try decode(Int64.self)) }
+    func decode(_ type: UInt.Type) throws -> UInt { UInt(try decode(Int64.self)) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { UInt8(try decode(Int64.self)) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { UInt16(try decode(Int64.self)) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { UInt32(try decode(Int64.self)) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { UInt64(try decode(Int64.self)) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if case .blob(let bytes) = value {
+            if T.self == [UInt8].self { return bytes as! T }
+            if T.self == Data.self { return Data(bytes) as! T }
+        }
+        return try T(from: self)
+    }
+}
+
+/// An `SQLDatabase` over `DirectSQLitePool`: each statement runs in-line on a checked-out connection;
+/// `withSession` keeps one connection for the whole closure (transactions).
+struct DirectSQLiteDatabase: SQLDatabase {
+    let pool: DirectSQLitePool
+    let session: DirectSQLiteConnection?
+    let logger: Logger
+
+    var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
+    var dialect: any SQLDialect { SQLiteDialect() }
+    var queryLogLevel: Logger.Level? { nil }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        let promise = eventLoop.makePromise(of: Void.self)
+        promise.completeWithTask { try await self.execute(sql: query, onRow) }
+        return promise.futureResult
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        let (sql, binds) = serialize(query)
+        if let session {
+            try session.execute(sql, binds: binds) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
+            return
+        }
+        let connection = try await pool.checkout()
+        defer { pool.checkin(connection) }
+        try connection.execute(sql, binds: binds) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        if session != nil { return try await closure(self) }
+        let connection = try await pool.checkout()
+        defer { pool.checkin(connection) }
+        return try await closure(DirectSQLiteDatabase(pool: pool, session: connection, logger: logger))
+    }
+}

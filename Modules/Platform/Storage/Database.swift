@@ -113,6 +113,7 @@ public final class Database: Sendable {
                 do {
                     let result = try await body(transaction)
                     try await session.raw("COMMIT").run()
+                    transaction.runCommitHooks()
                     return (result, transaction.publishedEvents)
                 } catch {
                     do {

@@ -9,6 +9,7 @@ public final class Transaction: Sendable {
     public let sql: any SQLDatabase
     public let engine: SQLEngine
     private let published = Mutex(false)
+    private let commitHooks = Mutex<[@Sendable () -> Void]>([])
 
     init(sql: any SQLDatabase, engine: SQLEngine) {
         self.sql = sql
@@ -16,6 +17,15 @@ public final class Transaction: Sendable {
     }
 
     var publishedEvents: Bool { published.withLock { $0 } }
+
+    /// Runs `hook` once this transaction has committed (never if it rolls back): for caches of what it wrote.
+    public func afterCommit(_ hook: @escaping @Sendable () -> Void) {
+        commitHooks.withLock { $0.append(hook) }
+    }
+
+    func runCommitHooks() {
+        for hook in commitHooks.withLock({ $0 }) { hook() }
+    }
 
     /// Appends a domain event to the outbox in this transaction (transactional outbox): it is delivered to
     /// its subscribers at least once after the transaction commits, and never if it rolls back.

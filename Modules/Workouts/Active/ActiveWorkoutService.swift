@@ -8,6 +8,7 @@ import SQLKit
 struct ActiveWorkoutService: Sendable {
     let context: WorkoutsContext
     let routines: RoutineService
+    let cache = ActiveWorkoutCache()
 
     struct StartRequest: Codable, Sendable {
         var templateId: String?
@@ -52,7 +53,7 @@ struct ActiveWorkoutService: Sendable {
                 try await tx.sql.raw(
                     """
                     INSERT INTO workouts_active (id, user_id, status, version, document, created_at, updated_at)
-                    VALUES (\(bind: workout.id), \(bind: userId), 'in_progress', 1, \(bind: try JSONCoding.store(workout)),
+                    VALUES (\(bind: workout.id), \(bind: userId), 'in_progress', 1, \(bind: ActiveWorkoutStorage.serialize(workout)),
                             \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
                     """
                 ).run()
@@ -75,10 +76,10 @@ struct ActiveWorkoutService: Sendable {
         expectedVersion: Int? = nil, _ change: @escaping @Sendable (inout ActiveWorkout, Transaction) async throws -> R
     ) async throws -> R {
         let context = self.context
+        let cache = self.cache
         return try await context.database.transaction { tx in
             try await context.idempotent(tx, userId: userId, key: key, operation: operation, request: request) {
-                var workout = try await context.document(
-                    ActiveWorkout.self, table: "workouts_active", id: workoutId, userId: userId, sql: tx.sql, lock: true, what: "workout")
+                var workout = try await Self.load(workoutId, userId: userId, cache: cache, context: context, sql: tx.sql)
                 guard workout.status == .inProgress else {
                     throw ServiceError(
                         .failedPrecondition, "This workout is \(workout.status == .completed ? "already finished" : "cancelled").",
@@ -90,10 +91,36 @@ struct ActiveWorkoutService: Sendable {
                         details: ["current_version": "\(workout.version)", "expected_version": "\(expectedVersion)"])
                 }
                 let result = try await change(&workout, tx)
+                cache.remove(workoutId)  // re-filled only if the transaction commits, below
                 try await Self.save(&workout, status: workout.status, context: context, sql: tx.sql)
+                let saved = workout
+                tx.afterCommit { cache.put(saved) }
                 return result
             }
         }
+    }
+
+    /// The workout, locked for this transaction. The stored document is fetched (and decoded) only when this
+    /// process does not already hold its current version.
+    static func load(
+        _ workoutId: String, userId: String, cache: ActiveWorkoutCache, context: WorkoutsContext, sql: any SQLDatabase
+    ) async throws -> ActiveWorkout {
+        let cached = cache.get(workoutId)
+        guard
+            let row = try await sql.raw(
+                """
+                SELECT version, CASE WHEN version = \(bind: cached?.version ?? -1) THEN NULL ELSE document END AS document
+                FROM workouts_active WHERE id = \(bind: workoutId) AND user_id = \(bind: userId)\(context.forUpdate)
+                """
+            ).first()
+        else { throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId]) }
+        if let text = try row.decode(column: "document", as: String?.self) {
+            return try JSONCoding.load(ActiveWorkout.self, from: text)
+        }
+        guard let cached, cached.userId == userId else {
+            throw ServiceError(.internalError, "The active workout cache is inconsistent.")
+        }
+        return cached
     }
 
     static func save(_ workout: inout ActiveWorkout, status: WorkoutStatus, context: WorkoutsContext, sql: any SQLDatabase) async throws {
@@ -103,7 +130,7 @@ struct ActiveWorkoutService: Sendable {
         try await sql.raw(
             """
             UPDATE workouts_active SET status = \(bind: status.rawValue), version = \(bind: workout.version),
-                document = \(bind: try JSONCoding.store(workout)), updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
+                document = \(bind: ActiveWorkoutStorage.serialize(workout)), updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
             WHERE id = \(bind: workout.id)
             """
         ).run()

@@ -22,7 +22,7 @@ struct SessionStore: Sendable {
     }
 
     static func digest(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hexString
     }
 
     /// Opens a session for `userId` in `tx` and returns its id and first refresh token.

@@ -59,7 +59,7 @@ struct WorkoutsContext: Sendable {
     }
 
     static func requestHash(operation: String, request: String) -> String {
-        SHA256.hash(data: Data("\(operation)\n\(request)".utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data("\(operation)\n\(request)".utf8)).hexString
     }
 
     /// Every referenced exercise, or `INVALID_ARGUMENT` naming the first unknown one.

@@ -75,3 +75,12 @@ import Testing
         #expect(Date(rfc3339: "yesterday") == nil)
     }
 }
+
+@Suite struct HexTests {
+    @Test func hexMatchesFormatting() {
+        let bytes: [UInt8] = [0, 1, 15, 16, 127, 128, 254, 255]
+        #expect(bytes.hexString == "00010f107f80feff")
+        #expect(bytes.hexString == bytes.map { String(format: "%02x", $0) }.joined())
+        #expect([UInt8]().hexString == "")
+    }
+}

@@ -63,6 +63,11 @@ enum ActiveWorkoutStorage {
     /// A JSON string literal (RFC 8259 escaping).
     static func string(_ value: String, _ out: inout String) {
         out += "\""
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += value
+            out += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

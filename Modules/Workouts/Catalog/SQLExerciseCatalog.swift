@@ -98,7 +98,7 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
 
     static func queryFingerprint(_ query: ExerciseQuery) -> String {
         let text = [query.text ?? "", query.muscle ?? "", query.equipment ?? "", query.category ?? ""].joined(separator: "\u{1F}")
-        return String(SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined().prefix(12))
+        return String(SHA256.hash(data: Data(text.utf8)).hexString.prefix(12))
     }
 }
 

@@ -22,6 +22,18 @@ enum WorkoutsFixtures {
     static var catalog: [Exercise] { (try? CatalogImport.bundled()) ?? [] }
 }
 
+/// Expects `body` to fail with `code`.
+func expectCode(_ code: ErrorCode, _ why: String, _ body: () async throws -> Void) async {
+    do {
+        try await body()
+        Issue.record("\(why) succeeded")
+    } catch let error as ServiceError {
+        #expect(error.code == code, "\(why)")
+    } catch {
+        Issue.record("\(why): \(error)")
+    }
+}
+
 // MARK: ExerciseCatalog
 
 func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
@@ -98,16 +110,6 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     #expect(changed.analytics.totalSets == 1)
     #expect(try await library.template(userId: "u1", id: upper.id) == changed)
 
-    func expectCode(_ code: ErrorCode, _ why: String, _ body: () async throws -> Void) async {
-        do {
-            try await body()
-            Issue.record("\(why) succeeded")
-        } catch let error as ServiceError {
-            #expect(error.code == code, "\(why)")
-        } catch {
-            Issue.record("\(why): \(error)")
-        }
-    }
     await expectCode(.conflict, "a stale version") {
         _ = try await library.applyTemplateChanges(userId: "u1", templateId: upper.id, expectedVersion: upper.version, exercises: [])
     }
@@ -226,16 +228,6 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
         idempotencyKey: "k1")
     #expect(replay.version == logged.version, "a replay changes nothing")
 
-    func expectCode(_ code: ErrorCode, _ why: String, _ body: () async throws -> Void) async {
-        do {
-            try await body()
-            Issue.record("\(why) succeeded")
-        } catch let error as ServiceError {
-            #expect(error.code == code, "\(why)")
-        } catch {
-            Issue.record("\(why): \(error)")
-        }
-    }
     await expectCode(.conflict, "a reused key with another body") {
         _ = try await control.logSet(
             userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 90, reps: 5, rir: 2,

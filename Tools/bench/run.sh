@@ -69,6 +69,9 @@ run "POST /logSet (32 users, unique keys)" -s "$work/logset.lua" "$base/logSet"
 logset_rps=$(awk '/Requests\/sec/ {print $2}' "$work/POST__logSet__32_users__unique_keys_.txt")
 run "GET /searchExercises" -H "Authorization: Bearer $token" -s "$work/search.lua" "$base/searchExercises"
 run "POST /signIn (bcrypt cost 12)" -s "$work/signin.lua" "$base/signIn"
+connections=2
+run "POST /logSet (c=2: service latency)" -s "$work/logset.lua" "$base/logSet"
+run "GET /searchExercises (c=2)" -H "Authorization: Bearer $token" -s "$work/search.lua" "$base/searchExercises"
 echo
 echo "getUser / health: $(python3 -c "print(f'{$user_rps / $health_rps * 100:.1f}%')")"
 echo "logSet / health: $(python3 -c "print(f'{$logset_rps / $health_rps * 100:.1f}%')")"

@@ -25,7 +25,7 @@ public struct PovverServer: @unchecked Sendable {
     public let jobs: JobQueue
     public let worker: JobWorker
     public let dispatcher: OutboxDispatcher
-    public let metrics: HTTPMetrics
+    public let metrics: ServerMetrics
     public let logger: Logger
 
     /// Every module's eraser, for account deletion.
@@ -68,16 +68,16 @@ public struct PovverServer: @unchecked Sendable {
         let allMigrations = [Migrator.platformMigrations] + plugins.map { ($0.name, $0.migrations) }
         try await migrator.migrate(allMigrations)
 
+        let metrics = ServerMetrics()
         let jobs = JobQueue(database: database, clock: clock)
         let handlers = plugins.flatMap(\.eventHandlers)
         let worker = JobWorker(
             name: "worker-\(ids.makeID())", queue: jobs,
             definitions: plugins.flatMap(\.jobs) + [OutboxDispatcher.deliveryJob(handlers: handlers, logger: logger)],
-            logger: logger)
+            logger: logger, metrics: metrics)
         let dispatcher = OutboxDispatcher(
             database: database, queue: jobs, handlers: handlers, logger: logger, onDispatched: { worker.wake() })
 
-        let metrics = HTTPMetrics()
         let operations = OperationsEndpoints.make(
             ready: {
                 guard (try? await database.sql.raw("SELECT 1").run()) != nil else { return false }

@@ -29,7 +29,7 @@ struct HTTPFixture {
     let accounts = FakeAccountDirectory([
         AccountSummary(userId: "u-agent-target", email: "a@b.co", emailVerified: true, providers: [.password], originalProvider: "email", createdAt: Date())
     ])
-    let metrics = HTTPMetrics()
+    let metrics = ServerMetrics()
 
     init() {
         verifier = FakeAccessTokenVerifier(clock: clock)

@@ -116,7 +116,8 @@ import TestSupport
                 }
                 if attempt < 3 { throw ServiceError(.internalError, "transient") }
             }
-            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger)
+            let metrics = ServerMetrics()
+            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
             try await queue.enqueue(NewJob(id: "f", kind: "flaky", maxAttempts: 5))
             #expect(try await worker.runOnce())
             #expect(try await worker.runOnce() == false, "waiting out the backoff")
@@ -126,6 +127,9 @@ import TestSupport
             #expect(try await worker.runOnce())
             #expect(attempts.withLock { $0 } == 3)
             #expect(try await queue.job(id: "f")?.status == .done)
+            let exposition = metrics.exposition()
+            #expect(exposition.contains(#"povver_jobs_total{kind="flaky",outcome="retried"} 2"#))
+            #expect(exposition.contains(#"povver_jobs_total{kind="flaky",outcome="completed"} 1"#))
         }
     }
 }

@@ -31,13 +31,15 @@ public final class JobWorker: Service, Sendable {
     private let pollInterval: Duration
     private let watchdogInterval: TimeInterval
     private let logger: Logger
+    private let metrics: ServerMetrics?
     private let doorbell = Doorbell()
     private let lastWatchdog = Mutex<Date?>(nil)
 
     public init(
         name: String, queue: JobQueue, definitions: [JobDefinition], pollInterval: Duration = .milliseconds(500),
-        watchdogInterval: TimeInterval = 30, logger: Logger
+        watchdogInterval: TimeInterval = 30, logger: Logger, metrics: ServerMetrics? = nil
     ) {
+        self.metrics = metrics
         self.name = name
         self.queue = queue
         self.definitions = Dictionary(definitions.map { ($0.kind, $0) }, uniquingKeysWith: { first, _ in first })
@@ -57,14 +59,18 @@ public final class JobWorker: Service, Sendable {
         let maxLease = definitions.values.map(\.lease).max() ?? 60
         guard let job = try await queue.claim(worker: name, kinds: kinds, lease: maxLease) else { return false }
         guard let definition = definitions[job.kind] else { return true }
+        let start = ContinuousClock.now
         do {
             try await definition.handler(job)
             let completed = try await queue.complete(job)
+            metrics?.recordJob(kind: job.kind, outcome: completed ? "completed" : "lease_lost", duration: ContinuousClock.now - start)
             logger.debug(
                 "job completed",
                 metadata: ["event": "job_completed", "job_id": "\(job.id)", "kind": "\(job.kind)", "lease_kept": "\(completed)"])
         } catch {
             try await queue.fail(job, error: String(describing: error), retry: definition.retry)
+            let outcome = job.attempt >= job.maxAttempts ? "failed" : "retried"
+            metrics?.recordJob(kind: job.kind, outcome: outcome, duration: ContinuousClock.now - start)
             logger.warning(
                 "job attempt failed",
                 metadata: [

@@ -6,7 +6,7 @@ import Logging
 /// open routes and the authenticated routes behind the auth lanes.
 public enum APIRouter {
     public static func build(
-        endpoints: [Endpoint], lanes: AuthLaneMiddleware, metrics: HTTPMetrics, ids: any IDGenerator,
+        endpoints: [Endpoint], lanes: AuthLaneMiddleware, metrics: ServerMetrics, ids: any IDGenerator,
         settings: EndpointSettings
     ) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)

@@ -10,10 +10,10 @@ public struct ObservabilityMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext
     static let requestIDHeader = HTTPField.Name("X-Request-Id")!
 
-    let metrics: HTTPMetrics
+    let metrics: ServerMetrics
     let ids: any IDGenerator
 
-    public init(metrics: HTTPMetrics, ids: any IDGenerator) {
+    public init(metrics: ServerMetrics, ids: any IDGenerator) {
         self.metrics = metrics
         self.ids = ids
     }

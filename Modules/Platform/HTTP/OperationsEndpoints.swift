@@ -6,7 +6,7 @@ import NIOCore
 
 /// `/health`, `/ready`, `/metrics` and `/openapi.json`.
 public enum OperationsEndpoints {
-    public static func make(ready: @escaping @Sendable () async -> Bool, metrics: HTTPMetrics) -> [Endpoint] {
+    public static func make(ready: @escaping @Sendable () async -> Bool, metrics: ServerMetrics) -> [Endpoint] {
         [
             .get("/health", tag: "Operations", summary: "The process is up.", response: Schema.object(["status": Schema.string])) { _, _ in
                 json(#"{"status":"ok"}"#)

@@ -1,8 +1,8 @@
 import Foundation
 import Prometheus
 
-/// The Prometheus registry behind `/metrics`, with the HTTP series every request feeds.
-public final class HTTPMetrics: Sendable {
+/// The Prometheus registry behind `/metrics`: request latency and outcome per endpoint, job outcomes per kind.
+public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     static let buckets: [Duration] = [
         .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
@@ -22,6 +22,13 @@ public final class HTTPMetrics: Sendable {
         registry.makeDurationHistogram(
             name: "povver_http_request_duration_seconds", labels: [("endpoint", endpoint)], buckets: Self.buckets
         ).recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Counts a job attempt's outcome (`completed`, `retried`, `failed`, `lease_lost`).
+    func recordJob(kind: String, outcome: String, duration: Duration) {
+        registry.makeCounter(name: "povver_jobs_total", labels: [("kind", kind), ("outcome", outcome)]).increment()
+        registry.makeDurationHistogram(name: "povver_job_duration_seconds", labels: [("kind", kind)], buckets: Self.buckets)
+            .recordNanoseconds(duration.nanoseconds)
     }
 
     /// The Prometheus text exposition of every series.

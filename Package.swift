@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "PovverApp", "Platform", "Contracts", "Auth", "TestSupport",
+                "PovverApp", "Platform", "Contracts", "Auth", "Fakes", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/ServerTests",

@@ -133,8 +133,9 @@ enum AuthEndpoints {
                         "name": Schema.string(maxLength: 100), "time_zone": Schema.string(description: "IANA time zone, set if none yet"),
                     ], required: ["email", "password"]),
                 response: signInResultSchema, input: SignUpRequest.self
-            ) { input, _ in
-                try await service.signUp(email: input.email, password: input.password, name: input.name, timeZone: input.timeZone)
+            ) { input, call in
+                try await service.signUp(
+                    email: input.email, password: input.password, name: input.name, timeZone: input.timeZone, clientAddress: call.clientAddress)
             },
             .rpc(
                 "signIn", access: .open, tag: tag, summary: "Sign in with email and password.",
@@ -142,8 +143,8 @@ enum AuthEndpoints {
                     ["email": Schema.string(format: "email"), "password": Schema.string, "time_zone": Schema.string],
                     required: ["email", "password"]),
                 response: signInResultSchema, input: SignInRequest.self
-            ) { input, _ in
-                try await service.signIn(email: input.email, password: input.password, timeZone: input.timeZone)
+            ) { input, call in
+                try await service.signIn(email: input.email, password: input.password, timeZone: input.timeZone, clientAddress: call.clientAddress)
             },
             .rpc(
                 "refreshToken", access: .open, tag: tag,

@@ -12,6 +12,14 @@ public struct AuthService: Sendable {
     let clock: any WallClock
     let ids: any IDGenerator
     let sessions: SessionStore
+    let limiter: RateLimiter
+
+    /// Sign-in attempts per account (wrong or right, known or unknown email alike, so limits reveal nothing).
+    static let signInPerAccount = RateLimit(name: "auth.sign_in.account", limit: 10, window: 15 * 60)
+    /// Sign-in attempts per client address.
+    static let signInPerAddress = RateLimit(name: "auth.sign_in.address", limit: 100, window: 15 * 60)
+    /// Accounts created per client address.
+    static let signUpPerAddress = RateLimit(name: "auth.sign_up.address", limit: 20, window: 60 * 60)
 
     init(
         database: Database, tokens: AccessTokens, hasher: PasswordHasher, clock: any WallClock, ids: any IDGenerator,
@@ -23,14 +31,18 @@ public struct AuthService: Sendable {
         self.clock = clock
         self.ids = ids
         self.sessions = SessionStore(clock: clock, ids: ids, statusCache: statusCache)
+        self.limiter = RateLimiter(database: database, clock: clock)
     }
 
     /// Creates an email/password account with its profile and a first session.
-    public func signUp(email rawEmail: String, password: String, name rawName: String?, timeZone rawTimeZone: String?) async throws -> SignInResult {
+    public func signUp(
+        email rawEmail: String, password: String, name rawName: String?, timeZone rawTimeZone: String?, clientAddress: String? = nil
+    ) async throws -> SignInResult {
         let email = try Validation.normalizedEmail(rawEmail)
         try Validation.newPassword(password)
         let name = try Validation.name(rawName)
         let timeZone = try Validation.timeZone(rawTimeZone)
+        if let clientAddress { try await limiter.hit(Self.signUpPerAddress, key: clientAddress) }
         let hash = try await hasher.hash(password)
         let userId = ids.makeID()
         let now = clock.now()
@@ -69,10 +81,14 @@ public struct AuthService: Sendable {
 
     /// Signs in with email and password. Unknown email and wrong password answer the same
     /// `INVALID_CREDENTIAL`, after the same amount of work.
-    public func signIn(email rawEmail: String, password: String, timeZone rawTimeZone: String?) async throws -> SignInResult {
+    public func signIn(
+        email rawEmail: String, password: String, timeZone rawTimeZone: String?, clientAddress: String? = nil
+    ) async throws -> SignInResult {
         let email = try Validation.normalizedEmail(rawEmail)
         try Validation.presentedPassword(password)
         let timeZone = try Validation.timeZone(rawTimeZone)
+        try await limiter.hit(Self.signInPerAccount, key: email)
+        if let clientAddress { try await limiter.hit(Self.signInPerAddress, key: clientAddress) }
         let row = try await database.sql.raw(
             "SELECT id, password_hash, status FROM auth_users WHERE email_normalized = \(bind: email)"
         ).first()

@@ -1,4 +1,5 @@
 import Contracts
+import Fakes
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -205,6 +206,33 @@ import TestSupport
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
             let row = try await server.database.sql.raw("SELECT type, payload FROM platform_outbox WHERE id = \(bind: "account-created:\(userId)")").first()
             #expect(try row?.decode(column: "type", as: String.self) == AccountCreated.eventType)
+        }
+    }
+}
+
+extension AuthFlowTests {
+    /// Brute force stops after ten attempts per account; an unknown email is limited the same way, so the
+    /// limit reveals nothing; the window passes and the right password works again.
+    @Test(arguments: TestDatabases.engines)
+    func signInAttemptsAreRateLimitedPerAccount(engine: SQLEngine) async throws {
+        let clock = FakeWallClock(Date())
+        try await TestServer.with(engine, clock: clock) { _, client in
+            _ = try await client.call("signUp", ["email": "target@example.com", "password": "right-password"])
+            for email in ["target@example.com", "nobody@example.com"] {
+                for _ in 0..<10 {
+                    let wrong = try await client.call("signIn", ["email": email, "password": "wrong-password"])
+                    #expect(wrong.errorCode == "INVALID_CREDENTIAL")
+                }
+                let limited = try await client.call("signIn", ["email": email, "password": "right-password"])
+                #expect(limited.status == .tooManyRequests)
+                #expect(limited.errorCode == "RATE_LIMITED")
+                #expect(limited.errorDetails?["retry_after_seconds"] != nil)
+            }
+            let other = try await client.call("signIn", ["email": "TARGET@example.com ", "password": "right-password"])
+            #expect(other.errorCode == "RATE_LIMITED", "the limit follows the normalised email")
+            clock.advance(by: 15 * 60)
+            let later = try await client.call("signIn", ["email": "target@example.com", "password": "right-password"])
+            #expect(later.status == .ok)
         }
     }
 }

@@ -12,13 +12,13 @@ import TestSupport
 /// The whole server, built by the composition root on a private database.
 enum TestServer {
     static func with(
-        _ engine: SQLEngine, environment: [String: String] = [:],
+        _ engine: SQLEngine, environment: [String: String] = [:], clock: any WallClock = SystemClock(),
         _ body: @escaping @Sendable (PovverServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let location = try await TestDatabases.makeLocation(engine)
         var config = try AppConfig.fromEnvironment(["POVVER_BCRYPT_COST": "4", "POVVER_SERVICE_API_KEYS": "test-service-key"].merging(environment) { _, new in new })
         config.database = location
-        let server = try await PovverServer.build(config: config, logger: TestDatabases.logger, signingKey: .generate())
+        let server = try await PovverServer.build(config: config, logger: TestDatabases.logger, clock: clock, signingKey: .generate())
         do {
             try await server.application().test(.router) { client in try await body(server, client) }
         } catch {

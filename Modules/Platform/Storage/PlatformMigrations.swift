@@ -34,6 +34,17 @@ enum PlatformMigrations {
                 "CREATE INDEX platform_jobs_ready ON platform_jobs (status, run_at)",
                 "CREATE INDEX platform_jobs_leases ON platform_jobs (status, lease_expires_at)",
             ]
-        }
+        },
+        Migration(version: 2, name: "rate limits") { _ in
+            [
+                """
+                CREATE TABLE platform_rate_limits (
+                    bucket TEXT PRIMARY KEY,
+                    window_start BIGINT NOT NULL,
+                    hits BIGINT NOT NULL
+                )
+                """
+            ]
+        },
     ]
 }

@@ -1,0 +1,58 @@
+import Contracts
+import Crypto
+import Foundation
+import SQLKit
+
+/// A limit: at most `limit` attempts per `window` seconds for one key.
+public struct RateLimit: Sendable, Equatable {
+    public var name: String
+    public var limit: Int
+    public var window: TimeInterval
+
+    public init(name: String, limit: Int, window: TimeInterval) {
+        self.name = name
+        self.limit = limit
+        self.window = window
+    }
+}
+
+/// Fixed-window attempt counters in the database, so every replica counts together. Keys (emails, client
+/// addresses) are stored only as SHA-256 digests.
+public struct RateLimiter: Sendable {
+    let database: Database
+    let clock: any WallClock
+
+    public init(database: Database, clock: any WallClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Counts one attempt for `key` under `rule`. Throws `RATE_LIMITED` once the window holds more than the
+    /// limit; the attempt is counted either way, so hammering never resets the window.
+    public func hit(_ rule: RateLimit, key: String) async throws {
+        let now = clock.now().timeIntervalSince1970
+        let window = Int64(now / rule.window)
+        let bucket = "\(rule.name):" + SHA256.hash(data: Data(key.utf8)).hexString
+        let count = try await database.transaction { tx in
+            try await tx.sql.raw(
+                """
+                INSERT INTO platform_rate_limits (bucket, window_start, hits) VALUES (\(bind: bucket), \(bind: window), 1)
+                ON CONFLICT (bucket) DO UPDATE SET
+                    hits = CASE WHEN platform_rate_limits.window_start = excluded.window_start THEN platform_rate_limits.hits + 1 ELSE 1 END,
+                    window_start = excluded.window_start
+                RETURNING hits
+                """
+            ).first(decodingColumn: "hits", as: Int.self) ?? 1
+        }
+        if count > rule.limit {
+            let retryAfter = Int((Double(window + 1) * rule.window - now).rounded(.up))
+            throw ServiceError(
+                .rateLimited, "Too many attempts. Please wait \(Self.describe(seconds: retryAfter)) and try again.",
+                details: ["retry_after_seconds": "\(max(1, retryAfter))"])
+        }
+    }
+
+    static func describe(seconds: Int) -> String {
+        seconds < 90 ? "a minute" : "\((seconds + 59) / 60) minutes"
+    }
+}

@@ -223,6 +223,40 @@ extension TestClientProtocol {
         }
     }
 
+    /// A client retrying while its first request is still in flight: every copy gets the first answer and
+    /// the set is logged once.
+    @Test(arguments: TestDatabases.engines)
+    func simultaneousRetriesWithOneKeyApplyOnce(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("retry@example.com")
+            let started = try await client.call("startActiveWorkout", ["name": "R"], token: token)
+            let workoutId = try #require(started.data["id"] as? String)
+            let added = try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 1, "idempotency_key": "a"], token: token)
+            let exercise = try #require((added.data["exercises"] as? [[String: Any]])?.first)
+            let instanceId = exercise["instance_id"] as! String
+            let setId = (exercise["sets"] as! [[String: Any]])[0]["id"] as! String
+            let versions = try await withThrowingTaskGroup(of: Int?.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let body: [String: Any] = [
+                            "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": setId, "weight_kg": 100, "reps": 5,
+                            "idempotency_key": "same",
+                        ]
+                        return try await client.call("logSet", body, token: token).data["version"] as? Int
+                    }
+                }
+                var seen: [Int?] = []
+                for try await version in group { seen.append(version) }
+                return seen
+            }
+            #expect(versions.count == 8)
+            #expect(Set(versions).count == 1, "every copy answers like the first: \(versions)")
+            let current = try await client.call("getActiveWorkout", token: token)
+            #expect(current.data["version"] as? Int == versions.first ?? -1)
+            #expect((current.data["totals"] as? [String: Any])?["sets"] as? Int == 1)
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func editingTheActiveWorkout(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import PostgresKit
 
 /// The one place where error codes become HTTP statuses.
 public enum HTTPStatusMapping {
@@ -36,6 +37,10 @@ public enum ErrorMapper {
             return error
         case let error as DecodingError:
             return decodingError(error)
+        case let error as PSQLError where error.serverInfo?[.sqlState] == "23505":
+            return concurrentDuplicate
+        case let error as SQLiteError where error.code == 2067 || error.code == 1555:
+            return concurrentDuplicate
         case let error as HTTPError:
             switch error.status {
             case .notFound: return ServiceError(.notFound, "There is no such endpoint.")
@@ -53,6 +58,10 @@ public enum ErrorMapper {
             return ServiceError(.internalError)
         }
     }
+
+    /// A unique constraint hit by a concurrent request (e.g. two retries with one idempotency key at once):
+    /// retrying answers properly.
+    static let concurrentDuplicate = ServiceError(.conflict, "That conflicts with a change made at the same moment. Please try again.")
 
     /// A decoding failure as `INVALID_ARGUMENT` naming the field.
     public static func decodingError(_ error: DecodingError) -> ServiceError {

@@ -197,12 +197,22 @@ final class DirectSQLitePool: Sendable {
     }
 
     func checkin(_ connection: DirectSQLiteConnection) {
-        let waiter = state.withLock { state -> CheckedContinuation<DirectSQLiteConnection, any Error>? in
-            if !state.waiters.isEmpty { return state.waiters.removeFirst() }
-            state.idle.append(connection)
-            return nil
+        enum Next {
+            case handOver(CheckedContinuation<DirectSQLiteConnection, any Error>)
+            case keep
+            case close
         }
-        waiter?.resume(returning: connection)
+        let next = state.withLock { state -> Next in
+            if state.closed { return .close }
+            if !state.waiters.isEmpty { return .handOver(state.waiters.removeFirst()) }
+            state.idle.append(connection)
+            return .keep
+        }
+        switch next {
+        case .handOver(let waiter): waiter.resume(returning: connection)
+        case .keep: break
+        case .close: connection.close()
+        }
     }
 
     func shutdown() {

@@ -78,7 +78,12 @@ struct ActiveWorkoutService: Sendable {
         let context = self.context
         let cache = self.cache
         return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: operation, request: request) {
+            if context.database.engine == .postgres {
+                // Lock the workout before looking the key up, so a retry racing its original waits for it and
+                // then finds its answer (SQLite's single writer already orders them).
+                try await tx.sql.raw("SELECT id FROM workouts_active WHERE id = \(bind: workoutId) AND user_id = \(bind: userId) FOR UPDATE").run()
+            }
+            return try await context.idempotent(tx, userId: userId, key: key, operation: operation, request: request) {
                 var workout = try await Self.load(workoutId, userId: userId, cache: cache, context: context, sql: tx.sql)
                 guard workout.status == .inProgress else {
                     throw ServiceError(

@@ -4,12 +4,12 @@ import Testing
 
 @Suite struct SessionStatusCacheTests {
     @Test func openSessionsAreRememberedBriefly() async throws {
-        let cache = SessionStatusCache(lifetime: .milliseconds(200))
+        let cache = SessionStatusCache(lifetime: .seconds(2))
         #expect(!cache.isKnownOpen(sessionId: "s1", userId: "u1"))
         cache.rememberOpen(sessionId: "s1", userId: "u1")
         #expect(cache.isKnownOpen(sessionId: "s1", userId: "u1"))
         #expect(!cache.isKnownOpen(sessionId: "s1", userId: "u2"), "a session belongs to one user")
-        try await Task.sleep(for: .milliseconds(250))
+        try await Task.sleep(for: .milliseconds(2200))
         #expect(!cache.isKnownOpen(sessionId: "s1", userId: "u1"), "expired entries send the check back to the database")
     }
 

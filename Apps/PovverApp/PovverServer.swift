@@ -58,7 +58,7 @@ public struct PovverServer: @unchecked Sendable {
     ) async throws -> PovverServer {
         let auth = await AuthModule(
             database: database, signingKey: signingKey, accessTokenLifetime: TimeInterval(config.accessTokenTTL),
-            bcryptCost: config.bcryptCost, clock: clock, ids: ids)
+            bcryptCost: config.bcryptCost, clock: clock, ids: ids, rateLimits: config.rateLimitsEnabled)
         let workouts = WorkoutsModule(database: database, clock: clock, ids: ids)
         let plugins = [
             auth.plugin, SubscriptionModule().plugin, ConversationsModule().plugin, workouts.plugin,

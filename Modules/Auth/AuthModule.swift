@@ -12,13 +12,14 @@ public struct AuthModule: Sendable {
 
     public init(
         database: Database, signingKey: SigningKey, accessTokenLifetime: TimeInterval, bcryptCost: Int,
-        clock: any WallClock, ids: any IDGenerator
+        clock: any WallClock, ids: any IDGenerator, rateLimits: Bool = true
     ) async {
         let tokens = await AccessTokens(signingKey: signingKey, lifetime: accessTokenLifetime, clock: clock, ids: ids)
         let statusCache = SessionStatusCache()
         self.tokens = tokens
         self.service = AuthService(
-            database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost), clock: clock, ids: ids, statusCache: statusCache)
+            database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost), clock: clock, ids: ids, statusCache: statusCache,
+            rateLimits: rateLimits)
         self.verifier = SQLAccessTokenVerifier(tokens: tokens, database: database, sessions: statusCache)
         self.accounts = SQLAccountDirectory(database: database)
         self.eraser = AuthUserDataEraser(database: database, statusCache: statusCache)

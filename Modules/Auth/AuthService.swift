@@ -12,7 +12,7 @@ public struct AuthService: Sendable {
     let clock: any WallClock
     let ids: any IDGenerator
     let sessions: SessionStore
-    let limiter: RateLimiter
+    let limiter: RateLimiter?
 
     /// Sign-in attempts per account (wrong or right, known or unknown email alike, so limits reveal nothing).
     static let signInPerAccount = RateLimit(name: "auth.sign_in.account", limit: 10, window: 15 * 60)
@@ -23,7 +23,7 @@ public struct AuthService: Sendable {
 
     init(
         database: Database, tokens: AccessTokens, hasher: PasswordHasher, clock: any WallClock, ids: any IDGenerator,
-        statusCache: SessionStatusCache
+        statusCache: SessionStatusCache, rateLimits: Bool = true
     ) {
         self.database = database
         self.tokens = tokens
@@ -31,7 +31,7 @@ public struct AuthService: Sendable {
         self.clock = clock
         self.ids = ids
         self.sessions = SessionStore(clock: clock, ids: ids, statusCache: statusCache)
-        self.limiter = RateLimiter(database: database, clock: clock)
+        self.limiter = rateLimits ? RateLimiter(database: database, clock: clock) : nil
     }
 
     /// Creates an email/password account with its profile and a first session.
@@ -42,7 +42,7 @@ public struct AuthService: Sendable {
         try Validation.newPassword(password)
         let name = try Validation.name(rawName)
         let timeZone = try Validation.timeZone(rawTimeZone)
-        if let clientAddress { try await limiter.hit(Self.signUpPerAddress, key: clientAddress) }
+        if let limiter, let clientAddress { try await limiter.hit(Self.signUpPerAddress, key: clientAddress) }
         let hash = try await hasher.hash(password)
         let userId = ids.makeID()
         let now = clock.now()
@@ -87,8 +87,10 @@ public struct AuthService: Sendable {
         let email = try Validation.normalizedEmail(rawEmail)
         try Validation.presentedPassword(password)
         let timeZone = try Validation.timeZone(rawTimeZone)
-        try await limiter.hit(Self.signInPerAccount, key: email)
-        if let clientAddress { try await limiter.hit(Self.signInPerAddress, key: clientAddress) }
+        if let limiter {
+            try await limiter.hit(Self.signInPerAccount, key: email)
+            if let clientAddress { try await limiter.hit(Self.signInPerAddress, key: clientAddress) }
+        }
         let row = try await database.sql.raw(
             "SELECT id, password_hash, status FROM auth_users WHERE email_normalized = \(bind: email)"
         ).first()

@@ -16,6 +16,8 @@ import Testing
         #expect(config.mailTransport == "log")
         #expect(config.logFormat == .json)
         #expect(try AppConfig.fromEnvironment([:], stdoutIsTerminal: true).logFormat == .text)
+        #expect(config.rateLimitsEnabled)
+        #expect(try AppConfig.fromEnvironment(["POVVER_RATE_LIMITS": "off"]).rateLimitsEnabled == false)
     }
 
     @Test func variablesAreRead() throws {
@@ -34,7 +36,7 @@ import Testing
     }
 
     @Test func badValuesNameTheVariable() {
-        for (name, value) in [("POVVER_PORT", "eighty"), ("POVVER_PORT", "70000"), ("POVVER_LOG_FORMAT", "xml"), ("POVVER_APPSTORE_ENVIRONMENT", "Staging")] {
+        for (name, value) in [("POVVER_PORT", "eighty"), ("POVVER_PORT", "70000"), ("POVVER_LOG_FORMAT", "xml"), ("POVVER_APPSTORE_ENVIRONMENT", "Staging"), ("POVVER_RATE_LIMITS", "maybe")] {
             #expect(performing: { try AppConfig.fromEnvironment([name: value]) }, throws: { error in
                 (error as? ServiceError)?.details["field"] == name
             })

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks a release povver-server on a temporary SQLite file with wrk (Debian package `wrk`).
 # Usage: Tools/bench/run.sh [seconds-per-run] [connections]
-# Prints req/s, p50, p99 per endpoint and the server's RSS idle and under load. Loopback only; every run is
+# Rate limits are off (the load comes from one address and one account). Prints req/s, p50, p99 per endpoint and the server's RSS idle and under load. Loopback only; every run is
 # bounded by its duration, and the server is stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +16,7 @@ work=$(mktemp -d /tmp/povver-bench.XXXXXX)
 port=$((30000 + RANDOM % 20000))
 base="http://127.0.0.1:$port"
 POVVER_PORT=$port POVVER_DATABASE_URL="sqlite://$work/bench.sqlite" POVVER_SIGNING_KEY_FILE="$work/key.pem" \
-  POVVER_LOG_FORMAT=json LOG_LEVEL=warning "$binary" >"$work/server.log" 2>&1 &
+  POVVER_LOG_FORMAT=json LOG_LEVEL=warning POVVER_RATE_LIMITS=off "$binary" >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -sf "$base/health" >/dev/null && break; sleep 0.1; done

@@ -32,6 +32,9 @@ public struct AppConfig: Sendable {
     public var llmAPIKey: String?
     public var mailTransport: String
     public var logFormat: LogFormat
+    /// Sign-in and sign-up attempt limits (`POVVER_RATE_LIMITS`, `on` unless `off`): off only where a gateway
+    /// in front limits instead, or for load tests.
+    public var rateLimitsEnabled: Bool = true
 
     /// Reads the configuration. Throws `INVALID_ARGUMENT` naming the variable when a value is unusable.
     public static func fromEnvironment(_ env: [String: String], stdoutIsTerminal: Bool = false) throws -> AppConfig {
@@ -67,6 +70,10 @@ public struct AppConfig: Sendable {
                 details: ["field": "POVVER_APPSTORE_ENVIRONMENT"])
         }
         let mail = value("POVVER_MAIL_TRANSPORT") ?? "log"
+        let rateLimits = value("POVVER_RATE_LIMITS") ?? "on"
+        guard ["on", "off"].contains(rateLimits) else {
+            throw ServiceError(.invalidArgument, "POVVER_RATE_LIMITS must be on or off.", details: ["field": "POVVER_RATE_LIMITS"])
+        }
         return AppConfig(
             host: value("POVVER_HOST") ?? "127.0.0.1",
             port: try integer("POVVER_PORT", default: 8080, range: 0...65535),
@@ -93,6 +100,7 @@ public struct AppConfig: Sendable {
             llmModel: value("POVVER_LLM_MODEL"),
             llmAPIKey: value("POVVER_LLM_API_KEY"),
             mailTransport: mail,
-            logFormat: logFormat)
+            logFormat: logFormat,
+            rateLimitsEnabled: rateLimits == "on")
     }
 }

@@ -97,13 +97,7 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         }
         guard workout.status == .inProgress else { throw ServiceError(.failedPrecondition, details: ["status": workout.status.rawValue]) }
         try change(&workout)
-        var totals = WorkoutTotals()
-        for set in workout.exercises.flatMap(\.sets) where set.completedAt != nil {
-            totals.sets += 1
-            totals.reps += set.reps ?? 0
-            totals.volume += (set.weightKg ?? 0) * Double(set.reps ?? 0)
-        }
-        workout.totals = totals
+        workout.totals = WorkoutTotals(loggedSetsOf: workout.exercises)
         workout.version += 1
         workout.updatedAt = clock.now()
         workouts[workoutId] = workout

@@ -95,6 +95,17 @@ public struct WorkoutTotals: Codable, Sendable, Equatable {
         self.reps = reps
         self.volume = volume
     }
+
+    /// The totals of the logged sets (those with `completed_at`), volume rounded to 0.1 kg.
+    public init(loggedSetsOf exercises: [WorkoutExercise]) {
+        self.init()
+        for set in exercises.flatMap(\.sets) where set.completedAt != nil {
+            sets += 1
+            reps += set.reps ?? 0
+            volume += (set.weightKg ?? 0) * Double(set.reps ?? 0)
+        }
+        volume = (volume * 10).rounded() / 10
+    }
 }
 
 /// Where an active workout stands.

@@ -5,14 +5,7 @@ import Foundation
 enum WorkoutAnalyzer {
     /// Sets, reps and volume (kg × reps) over logged sets.
     static func totals(_ exercises: [WorkoutExercise]) -> WorkoutTotals {
-        var totals = WorkoutTotals()
-        for set in exercises.flatMap(\.sets) where set.completedAt != nil {
-            totals.sets += 1
-            totals.reps += set.reps ?? 0
-            totals.volume += (set.weightKg ?? 0) * Double(set.reps ?? 0)
-        }
-        totals.volume = round1(totals.volume)
-        return totals
+        WorkoutTotals(loggedSetsOf: exercises)
     }
 
     /// Estimated one-rep max by the Epley formula, 1RM = w · (1 + r / 30); a single is its own max.

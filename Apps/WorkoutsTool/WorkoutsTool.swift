@@ -53,6 +53,7 @@ public struct WorkoutsTool: Sendable {
         }
         let exercises = try CatalogImport.parse(data)
         let (inserted, updated) = try await CatalogImport.upsert(exercises, into: database, at: clock.now())
+        module.catalog.invalidate()
         return "\(exercises.count) exercises read: \(inserted) added, \(updated) updated, \(exercises.count - inserted - updated) unchanged\n"
     }
 

@@ -32,6 +32,7 @@ import Workouts
 
     @Test func importCatalogValidatesThenUpserts() async throws {
         try await withTool { tool, directory in
+            #expect(try await tool.module.catalog.exercise(id: "Barbell_Squat")?.name == "Barbell Squat", "the index is built before the import")
             let good = "\(directory)/good.json"
             try Data(
                 #"""

@@ -68,8 +68,9 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         return found
     }
 
-    /// Forgets the cached index (after an import in this process).
-    func invalidate() { cache.withLock { $0 = nil } }
+    /// Forgets the cached index, so the next search sees an import made in this process at once (other
+    /// processes notice the table change within `recheckInterval`).
+    public func invalidate() { cache.withLock { $0 = nil } }
 
     private func index() async throws -> CatalogIndex {
         try await indexAndVersion().0

@@ -18,10 +18,23 @@ public struct SystemClock: WallClock {
     public func now() -> Date { Date() }
 }
 
-/// Random UUID-based identifiers (lower-case, no dashes: 32 URL-safe characters).
+/// Random 128-bit identifiers from the system's secure generator, as 32 lower-case hex characters (the same
+/// shape as a UUID without dashes). Built without Foundation string work: one is made on every request.
 public struct RandomIDGenerator: IDGenerator {
     public init() {}
     public func makeID() -> String {
-        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for (offset, word) in [high, low].enumerated() {
+                for nibble in 0..<16 {
+                    let value = Int((word >> (60 - 4 * UInt64(nibble))) & 0xF)
+                    buffer[offset * 16 + nibble] = digits.utf8Start[value]
+                }
+            }
+            return 32
+        }
     }
 }

@@ -29,6 +29,16 @@ func wallClockConformance(_ clock: some WallClock) {
         idGeneratorConformance(RandomIDGenerator())
     }
 
+    @Test func randomIDsAre128BitsOfLowerCaseHex() {
+        let ids = (0..<500).map { _ in RandomIDGenerator().makeID() }
+        #expect(ids.allSatisfy { $0.utf8.count == 32 && $0.allSatisfy { "0123456789abcdef".contains($0) } })
+        // Every hex digit position varies (a stuck nibble would show up as one value in all 500).
+        for position in 0..<32 {
+            let values = Set(ids.map { $0[$0.index($0.startIndex, offsetBy: position)] })
+            #expect(values.count > 4, "position \(position)")
+        }
+    }
+
     @Test func clocks() {
         wallClockConformance(FakeWallClock())
         wallClockConformance(SystemClock())

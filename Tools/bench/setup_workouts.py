@@ -33,8 +33,10 @@ def main():
     lines.append("}")
     lines.append("""
 local counter = 0
-local thread_id = 0
 local threads = 0
+thread_id = 0  -- a global: wrk's thread:set writes the thread's globals
+-- Keys are unique across runs too (a reused key would be answered from the idempotency table).
+local run = tostring(os.time()) .. "-" .. tostring(math.random(1, 1000000000))
 function setup(thread)
   threads = threads + 1
   thread:set("thread_id", threads)
@@ -42,14 +44,9 @@ end
 function request()
   counter = counter + 1
   local target = targets[(counter * 7919 + thread_id * 104729) % #targets + 1]
-  local body = string.format('{"workout_id":"%s","exercise_instance_id":"%s","set_id":"%s","weight_kg":%d,"reps":8,"rir":2,"idempotency_key":"t%d-%d"}',
-    target[2], target[3], target[4], 40 + counter % 60, thread_id, counter)
+  local body = string.format('{"workout_id":"%s","exercise_instance_id":"%s","set_id":"%s","weight_kg":%d,"reps":8,"rir":2,"idempotency_key":"%s-t%d-%d"}',
+    target[2], target[3], target[4], 40 + counter % 60, run, thread_id, counter)
   return wrk.format("POST", "/logSet", {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. target[1]}, body)
-end
-function response(status, headers, body)
-  if status ~= 200 then
-    errors_seen = (errors_seen or 0) + 1
-  end
 end
 """)
     with open(out, "w") as handle:

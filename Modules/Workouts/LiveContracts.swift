@@ -112,7 +112,6 @@ public struct SQLActiveWorkoutControl: ActiveWorkoutControl {
     }
 
     private func current(userId: String, workoutId: String) async throws -> ActiveWorkout {
-        try await active.context.document(
-            ActiveWorkout.self, table: "workouts_active", id: workoutId, userId: userId, sql: active.context.database.sql, what: "workout")
+        try await active.workout(userId: userId, id: workoutId)
     }
 }

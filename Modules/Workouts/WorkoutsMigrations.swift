@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import Platform
 import SQLKit
@@ -84,7 +85,61 @@ enum WorkoutsMigrations {
             ]
         },
         Migration(version: 2, name: "seed the exercise catalog") { db, _ in
-            try await CatalogImport.upsert(try CatalogImport.bundled(), sql: db, at: Date())
+            _ = try await CatalogImport.upsert(try CatalogImport.bundled(), sql: db, at: Date())
+        },
+        // Logging a set rewrote the whole workout document (about 12 KB for 60 sets); as rows it is two small
+        // UPDATEs. Workouts stored as documents are moved over, nothing is dropped before it is copied.
+        Migration(version: 3, name: "active workouts as header, exercise and set rows") { db, _ in
+            for statement in [
+                "ALTER TABLE workouts_active ADD COLUMN name TEXT",
+                "ALTER TABLE workouts_active ADD COLUMN source_template_id TEXT",
+                "ALTER TABLE workouts_active ADD COLUMN source_routine_id TEXT",
+                "ALTER TABLE workouts_active ADD COLUMN start_time BIGINT NOT NULL DEFAULT 0",
+                """
+                CREATE TABLE workouts_active_exercises (
+                    workout_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    instance_id TEXT NOT NULL,
+                    exercise_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    PRIMARY KEY (workout_id, instance_id)
+                )
+                """,
+                "CREATE INDEX workouts_active_exercises_user ON workouts_active_exercises (user_id)",
+                """
+                CREATE TABLE workouts_active_sets (
+                    workout_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    instance_id TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    set_id TEXT NOT NULL,
+                    set_index INTEGER NOT NULL,
+                    target_reps INTEGER,
+                    target_rir INTEGER,
+                    weight_kg DOUBLE PRECISION,
+                    reps INTEGER,
+                    rir INTEGER,
+                    completed_at BIGINT,
+                    PRIMARY KEY (workout_id, set_id)
+                )
+                """,
+                "CREATE INDEX workouts_active_sets_user ON workouts_active_sets (user_id)",
+            ] {
+                try await db.raw(SQLQueryString(statement)).run()
+            }
+            for row in try await db.raw("SELECT document FROM workouts_active").all() {
+                let workout = try JSONCoding.load(ActiveWorkout.self, from: try row.decode(column: "document", as: String.self))
+                try await db.raw(
+                    """
+                    UPDATE workouts_active SET name = \(bind: workout.name), source_template_id = \(bind: workout.sourceTemplateId),
+                        source_routine_id = \(bind: workout.sourceRoutineId), start_time = \(bind: workout.startTime.millisecondsSince1970)
+                    WHERE id = \(bind: workout.id)
+                    """
+                ).run()
+                try await ActiveWorkoutStorage.insertRows(of: workout, sql: db)
+            }
+            try await db.raw("ALTER TABLE workouts_active DROP COLUMN document").run()
         },
     ]
 }

@@ -54,7 +54,8 @@ public struct WorkoutsModule: Sendable {
 public struct WorkoutsUserDataEraser: UserDataEraser {
     public let module = "workouts"
     static let tables = [
-        "workouts_templates", "workouts_routines", "workouts_user_settings", "workouts_active", "workouts_history", "workouts_idempotency",
+        "workouts_templates", "workouts_routines", "workouts_user_settings", "workouts_active_sets", "workouts_active_exercises", "workouts_active",
+        "workouts_history", "workouts_idempotency",
     ]
     let database: Database
 

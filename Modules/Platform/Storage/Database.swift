@@ -135,6 +135,22 @@ public final class Database: Sendable {
         return result
     }
 
+    /// Runs `body`'s reads on one connection in one read-only snapshot, so rows read by several statements
+    /// agree with each other (never half of a concurrent write). Not queued behind writers.
+    public func readTransaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await sql.withSession { session in
+            try await session.raw(self.engine == .sqlite ? "BEGIN DEFERRED" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY").run()
+            do {
+                let result = try await body(session)
+                try await session.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await session.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
     /// Registers a callback run after any transaction that published domain events commits (the outbox
     /// dispatcher uses it to wake up at once instead of waiting for its next poll).
     public func onEventsCommitted(_ hook: @escaping @Sendable () -> Void) {

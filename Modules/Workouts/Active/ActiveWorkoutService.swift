@@ -50,23 +50,34 @@ struct ActiveWorkoutService: Sendable {
                     id: context.ids.makeID(), userId: userId, name: name ?? template?.name, sourceTemplateId: template?.id,
                     sourceRoutineId: request.routineId, status: .inProgress, startTime: now, version: 1, exercises: exercises,
                     totals: WorkoutTotals(), createdAt: now, updatedAt: now)
-                try await tx.sql.raw(
-                    """
-                    INSERT INTO workouts_active (id, user_id, status, version, document, created_at, updated_at)
-                    VALUES (\(bind: workout.id), \(bind: userId), 'in_progress', 1, \(bind: ActiveWorkoutStorage.serialize(workout)),
-                            \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
-                    """
-                ).run()
+                try await ActiveWorkoutStorage.insert(workout, sql: tx.sql)
                 return workout
             }
         }
     }
 
-    /// The workout in progress, or nil.
+    /// The workout in progress, or nil. Read in one transaction so the header and its rows agree.
     func active(userId: String) async throws -> ActiveWorkout? {
-        try await context.database.sql.raw(
-            "SELECT document FROM workouts_active WHERE user_id = \(bind: userId) AND status = 'in_progress'"
-        ).first(decodingColumn: "document", as: String.self).map { try JSONCoding.load(ActiveWorkout.self, from: $0) }
+        try await context.database.readTransaction { sql in
+            guard
+                let row = try await sql.raw(
+                    "SELECT \(ActiveWorkoutStorage.headerColumns) FROM workouts_active WHERE user_id = \(bind: userId) AND status = 'in_progress'"
+                ).first()
+            else { return nil }
+            return try await ActiveWorkoutStorage.load(try ActiveWorkoutStorage.Header(row: row), sql: sql)
+        }
+    }
+
+    /// One of the user's workouts, in any status, or `NOT_FOUND`.
+    func workout(userId: String, id: String) async throws -> ActiveWorkout {
+        try await context.database.readTransaction { sql in
+            guard
+                let row = try await sql.raw(
+                    "SELECT \(ActiveWorkoutStorage.headerColumns) FROM workouts_active WHERE id = \(bind: id) AND user_id = \(bind: userId)"
+                ).first()
+            else { throw ServiceError(.notFound, "That workout does not exist.", details: ["id": id]) }
+            return try await ActiveWorkoutStorage.load(try ActiveWorkoutStorage.Header(row: row), sql: sql)
+        }
     }
 
     /// Loads the workout locked, requires it in progress, lets `change` edit it, then saves it with totals
@@ -95,9 +106,13 @@ struct ActiveWorkoutService: Sendable {
                         .conflict, "This workout was changed elsewhere. Please reload it and try again.",
                         details: ["current_version": "\(workout.version)", "expected_version": "\(expectedVersion)"])
                 }
+                let original = workout
                 let result = try await change(&workout, tx)
                 cache.remove(workoutId)  // re-filled only if the transaction commits, below
-                try await Self.save(&workout, status: workout.status, context: context, sql: tx.sql)
+                workout.totals = WorkoutAnalyzer.totals(workout.exercises)
+                workout.version += 1
+                workout.updatedAt = context.clock.now()
+                try await ActiveWorkoutStorage.save(from: original, to: workout, sql: tx.sql)
                 let saved = workout
                 tx.afterCommit { cache.put(saved) }
                 return result
@@ -105,40 +120,24 @@ struct ActiveWorkoutService: Sendable {
         }
     }
 
-    /// The workout, locked for this transaction. The stored document is fetched (and decoded) only when this
-    /// process does not already hold its current version.
+    /// The workout, locked for this transaction. Its exercise and set rows are read only when this process
+    /// does not already hold its current version.
     static func load(
         _ workoutId: String, userId: String, cache: ActiveWorkoutCache, context: WorkoutsContext, sql: any SQLDatabase
     ) async throws -> ActiveWorkout {
-        let cached = cache.get(workoutId)
         guard
             let row = try await sql.raw(
                 """
-                SELECT version, CASE WHEN version = \(bind: cached?.version ?? -1) THEN NULL ELSE document END AS document
-                FROM workouts_active WHERE id = \(bind: workoutId) AND user_id = \(bind: userId)\(context.forUpdate)
+                SELECT \(ActiveWorkoutStorage.headerColumns) FROM workouts_active
+                WHERE id = \(bind: workoutId) AND user_id = \(bind: userId)\(context.forUpdate)
                 """
             ).first()
         else { throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId]) }
-        if let text = try row.decode(column: "document", as: String?.self) {
-            return try JSONCoding.load(ActiveWorkout.self, from: text)
+        let header = try ActiveWorkoutStorage.Header(row: row)
+        if let cached = cache.get(workoutId), cached.version == header.version, cached.userId == userId, cached.status == header.status {
+            return cached
         }
-        guard let cached, cached.userId == userId else {
-            throw ServiceError(.internalError, "The active workout cache is inconsistent.")
-        }
-        return cached
-    }
-
-    static func save(_ workout: inout ActiveWorkout, status: WorkoutStatus, context: WorkoutsContext, sql: any SQLDatabase) async throws {
-        workout.totals = WorkoutAnalyzer.totals(workout.exercises)
-        workout.version += 1
-        workout.updatedAt = context.clock.now()
-        try await sql.raw(
-            """
-            UPDATE workouts_active SET status = \(bind: status.rawValue), version = \(bind: workout.version),
-                document = \(bind: ActiveWorkoutStorage.serialize(workout)), updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
-            WHERE id = \(bind: workout.id)
-            """
-        ).run()
+        return try await ActiveWorkoutStorage.load(header, sql: sql)
     }
 
     struct WorkoutRequest: Codable, Sendable {

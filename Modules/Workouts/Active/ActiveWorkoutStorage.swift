@@ -1,92 +1,180 @@
 import Contracts
 import Foundation
 import Platform
+import SQLKit
 import Synchronization
 
-/// The hot path of every set logged: reading and writing the active-workout document. Writing is done by
-/// hand (the generic encoder costs most of a `logSet`), in exactly the storage format `JSONCoding.load`
-/// reads back; reading is skipped when this process already holds the stored version.
+/// The hot path of every set logged: the active workout as rows. A header row (`workouts_active`: status,
+/// version, name, times), one row per exercise and one per set. Saving compares the workout before and after
+/// the change and writes only what differs, so logging a set is two small UPDATEs whatever the workout's
+/// size, while a change of structure (add, remove, reorder, swap) rewrites that workout's exercise and set
+/// rows. Totals are derived from the sets, never stored.
 enum ActiveWorkoutStorage {
-    /// The document as stored: dates as epoch milliseconds, as `JSONCoding.store` would write them.
-    static func serialize(_ workout: ActiveWorkout) -> String {
-        var out = ""
-        out.reserveCapacity(256 + workout.exercises.reduce(0) { $0 + 96 + $1.sets.count * 160 })
-        out += "{\"id\":"
-        string(workout.id, &out)
-        out += ",\"user_id\":"
-        string(workout.userId, &out)
-        out += ",\"name\":"
-        optionalString(workout.name, &out)
-        out += ",\"source_template_id\":"
-        optionalString(workout.sourceTemplateId, &out)
-        out += ",\"source_routine_id\":"
-        optionalString(workout.sourceRoutineId, &out)
-        out += ",\"status\":"
-        string(workout.status.rawValue, &out)
-        out += ",\"start_time\":\(workout.startTime.millisecondsSince1970),\"version\":\(workout.version),\"exercises\":["
-        for (index, exercise) in workout.exercises.enumerated() {
-            if index > 0 { out += "," }
-            out += "{\"instance_id\":"
-            string(exercise.instanceId, &out)
-            out += ",\"exercise_id\":"
-            string(exercise.exerciseId, &out)
-            out += ",\"name\":"
-            string(exercise.name, &out)
-            out += ",\"sets\":["
-            for (setIndex, set) in exercise.sets.enumerated() {
-                if setIndex > 0 { out += "," }
-                out += "{\"id\":"
-                string(set.id, &out)
-                out += ",\"set_index\":\(set.setIndex),\"target_reps\":\(number(set.targetReps)),\"target_rir\":\(number(set.targetRir))"
-                out += ",\"weight_kg\":\(number(set.weightKg)),\"reps\":\(number(set.reps)),\"rir\":\(number(set.rir))"
-                out += ",\"completed_at\":\(number(set.completedAt?.millisecondsSince1970))}"
-            }
-            out += "]}"
-        }
-        out += "],\"totals\":{\"sets\":\(workout.totals.sets),\"reps\":\(workout.totals.reps),\"volume\":\(number(workout.totals.volume))}"
-        out += ",\"created_at\":\(workout.createdAt.millisecondsSince1970),\"updated_at\":\(workout.updatedAt.millisecondsSince1970)}"
-        return out
+    /// Inserts a new workout: header, exercises and sets.
+    static func insert(_ workout: ActiveWorkout, sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO workouts_active (id, user_id, status, version, name, source_template_id, source_routine_id, start_time,
+                                         created_at, updated_at)
+            VALUES (\(bind: workout.id), \(bind: workout.userId), \(bind: workout.status.rawValue), \(bind: workout.version),
+                    \(bind: workout.name), \(bind: workout.sourceTemplateId), \(bind: workout.sourceRoutineId),
+                    \(bind: workout.startTime.millisecondsSince1970), \(bind: workout.createdAt.millisecondsSince1970),
+                    \(bind: workout.updatedAt.millisecondsSince1970))
+            """
+        ).run()
+        try await insertRows(of: workout, sql: sql)
     }
 
-    private static func number(_ value: Int?) -> String { value.map(String.init) ?? "null" }
-    private static func number(_ value: Int64?) -> String { value.map(String.init) ?? "null" }
-    private static func number(_ value: Double?) -> String {
-        guard let value else { return "null" }
-        guard value.isFinite else { return "null" }
-        return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-    }
-
-    private static func optionalString(_ value: String?, _ out: inout String) {
-        if let value { string(value, &out) } else { out += "null" }
-    }
-
-    /// A JSON string literal (RFC 8259 escaping).
-    static func string(_ value: String, _ out: inout String) {
-        out += "\""
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out += value
-            out += "\""
+    /// Writes what changed from `original` to `updated` (the same workout, loaded in this transaction).
+    static func save(from original: ActiveWorkout, to updated: ActiveWorkout, sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            UPDATE workouts_active SET status = \(bind: updated.status.rawValue), version = \(bind: updated.version),
+                name = \(bind: updated.name), updated_at = \(bind: updated.updatedAt.millisecondsSince1970)
+            WHERE id = \(bind: updated.id)
+            """
+        ).run()
+        guard sameShape(original.exercises, updated.exercises) else {
+            try await sql.raw("DELETE FROM workouts_active_sets WHERE workout_id = \(bind: updated.id)").run()
+            try await sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id = \(bind: updated.id)").run()
+            try await insertRows(of: updated, sql: sql)
             return
         }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        for (before, after) in zip(original.exercises, updated.exercises) {
+            for (old, new) in zip(before.sets, after.sets) where old != new {
+                try await sql.raw(
+                    """
+                    UPDATE workouts_active_sets SET set_index = \(bind: new.setIndex), target_reps = \(bind: new.targetReps),
+                        target_rir = \(bind: new.targetRir), weight_kg = \(bind: new.weightKg), reps = \(bind: new.reps),
+                        rir = \(bind: new.rir), completed_at = \(bind: new.completedAt?.millisecondsSince1970)
+                    WHERE workout_id = \(bind: updated.id) AND set_id = \(bind: new.id)
+                    """
+                ).run()
             }
         }
-        out += "\""
+    }
+
+    /// Whether two versions of the exercise list have the same exercises and sets, in the same order, so
+    /// only set values can differ.
+    static func sameShape(_ a: [WorkoutExercise], _ b: [WorkoutExercise]) -> Bool {
+        a.count == b.count
+            && zip(a, b).allSatisfy { x, y in
+                x.instanceId == y.instanceId && x.exerciseId == y.exerciseId && x.name == y.name && x.sets.count == y.sets.count
+                    && zip(x.sets, y.sets).allSatisfy { $0.id == $1.id }
+            }
+    }
+
+    static func insertRows(of workout: ActiveWorkout, sql: any SQLDatabase) async throws {
+        guard !workout.exercises.isEmpty else { return }
+        // Bounded batches keep each statement under every engine's bind-parameter limit.
+        for chunk in chunks(Array(workout.exercises.enumerated()), of: 200) {
+            var query = SQLQueryString(
+                "INSERT INTO workouts_active_exercises (workout_id, user_id, position, instance_id, exercise_id, name) VALUES ")
+            for (offset, (position, exercise)) in chunk.enumerated() {
+                if offset > 0 { query.appendLiteral(", ") }
+                query.appendInterpolation(
+                    "(\(bind: workout.id), \(bind: workout.userId), \(bind: position), \(bind: exercise.instanceId), \(bind: exercise.exerciseId), \(bind: exercise.name))"
+                        as SQLQueryString)
+            }
+            try await sql.raw(query).run()
+        }
+        let sets = workout.exercises.flatMap { exercise in exercise.sets.enumerated().map { (exercise.instanceId, $0, $1) } }
+        for chunk in chunks(sets, of: 200) {
+            var query = SQLQueryString(
+                """
+                INSERT INTO workouts_active_sets (workout_id, user_id, instance_id, position, set_id, set_index, target_reps, target_rir,
+                                                  weight_kg, reps, rir, completed_at) VALUES 
+                """)
+            for (offset, (instanceId, position, set)) in chunk.enumerated() {
+                if offset > 0 { query.appendLiteral(", ") }
+                query.appendInterpolation(
+                    """
+                    (\(bind: workout.id), \(bind: workout.userId), \(bind: instanceId), \(bind: position), \(bind: set.id), \(bind: set.setIndex),
+                     \(bind: set.targetReps), \(bind: set.targetRir), \(bind: set.weightKg), \(bind: set.reps), \(bind: set.rir),
+                     \(bind: set.completedAt?.millisecondsSince1970))
+                    """ as SQLQueryString)
+            }
+            try await sql.raw(query).run()
+        }
+    }
+
+    private static func chunks<T>(_ items: [T], of size: Int) -> [ArraySlice<T>] {
+        stride(from: 0, to: items.count, by: size).map { items[$0..<min($0 + size, items.count)] }
+    }
+
+    /// The header columns of a workout, as selected by `headerColumns`.
+    struct Header {
+        var id: String
+        var userId: String
+        var status: WorkoutStatus
+        var version: Int
+        var name: String?
+        var sourceTemplateId: String?
+        var sourceRoutineId: String?
+        var startTime: Date
+        var createdAt: Date
+        var updatedAt: Date
+
+        init(row: any SQLRow) throws {
+            id = try row.decode(column: "id", as: String.self)
+            userId = try row.decode(column: "user_id", as: String.self)
+            let statusText = try row.decode(column: "status", as: String.self)
+            guard let status = WorkoutStatus(rawValue: statusText) else {
+                throw ServiceError(.internalError, "A stored workout has an unknown status.", details: ["status": statusText])
+            }
+            self.status = status
+            version = try row.decode(column: "version", as: Int.self)
+            name = try row.decode(column: "name", as: String?.self)
+            sourceTemplateId = try row.decode(column: "source_template_id", as: String?.self)
+            sourceRoutineId = try row.decode(column: "source_routine_id", as: String?.self)
+            startTime = Date(millisecondsSince1970: try row.decode(column: "start_time", as: Int64.self))
+            createdAt = Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self))
+            updatedAt = Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self))
+        }
+    }
+
+    static let headerColumns: SQLQueryString =
+        "id, user_id, status, version, name, source_template_id, source_routine_id, start_time, created_at, updated_at"
+
+    /// The whole workout under `header`: its exercises and sets, read in this transaction.
+    static func load(_ header: Header, sql: any SQLDatabase) async throws -> ActiveWorkout {
+        let exerciseRows = try await sql.raw(
+            """
+            SELECT instance_id, exercise_id, name FROM workouts_active_exercises
+            WHERE workout_id = \(bind: header.id) ORDER BY position
+            """
+        ).all()
+        let setRows = try await sql.raw(
+            """
+            SELECT instance_id, set_id, set_index, target_reps, target_rir, weight_kg, reps, rir, completed_at
+            FROM workouts_active_sets WHERE workout_id = \(bind: header.id) ORDER BY instance_id, position
+            """
+        ).all()
+        var sets: [String: [WorkoutSet]] = [:]
+        for row in setRows {
+            let set = WorkoutSet(
+                id: try row.decode(column: "set_id", as: String.self), setIndex: try row.decode(column: "set_index", as: Int.self),
+                targetReps: try row.decode(column: "target_reps", as: Int?.self), targetRir: try row.decode(column: "target_rir", as: Int?.self),
+                weightKg: try row.decode(column: "weight_kg", as: Double?.self), reps: try row.decode(column: "reps", as: Int?.self),
+                rir: try row.decode(column: "rir", as: Int?.self),
+                completedAt: try row.decode(column: "completed_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))
+            sets[try row.decode(column: "instance_id", as: String.self), default: []].append(set)
+        }
+        let exercises = try exerciseRows.map { row in
+            let instanceId = try row.decode(column: "instance_id", as: String.self)
+            return WorkoutExercise(
+                instanceId: instanceId, exerciseId: try row.decode(column: "exercise_id", as: String.self),
+                name: try row.decode(column: "name", as: String.self), sets: sets[instanceId] ?? [])
+        }
+        return ActiveWorkout(
+            id: header.id, userId: header.userId, name: header.name, sourceTemplateId: header.sourceTemplateId,
+            sourceRoutineId: header.sourceRoutineId, status: header.status, startTime: header.startTime, version: header.version,
+            exercises: exercises, totals: WorkoutAnalyzer.totals(exercises), createdAt: header.createdAt, updatedAt: header.updatedAt)
     }
 }
 
 /// Active workouts this process wrote last, by id, so the next write only needs the stored version to
-/// know it still holds the latest document.
+/// know it still holds the latest workout and can skip reading its exercise and set rows.
 final class ActiveWorkoutCache: Sendable {
     private let entries = Mutex<[String: ActiveWorkout]>([:])
     private let limit: Int

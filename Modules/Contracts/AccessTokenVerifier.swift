@@ -10,12 +10,16 @@ public struct Principal: Sendable, Equatable {
     public var sessionId: String?
     /// When the credential stops being valid.
     public var expiresAt: Date
+    /// False for an account a Google or Apple sign-in created and the user has not confirmed yet: such a
+    /// principal may only confirm, cancel or sign out (everything else is `ACCOUNT_NOT_CONFIRMED`).
+    public var isConfirmed: Bool
 
-    public init(userId: String, authTime: Date, sessionId: String?, expiresAt: Date) {
+    public init(userId: String, authTime: Date, sessionId: String?, expiresAt: Date, isConfirmed: Bool = true) {
         self.userId = userId
         self.authTime = authTime
         self.sessionId = sessionId
         self.expiresAt = expiresAt
+        self.isConfirmed = isConfirmed
     }
 }
 

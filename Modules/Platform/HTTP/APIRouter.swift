@@ -21,6 +21,11 @@ public enum APIRouter {
                 case .open:
                     router.on(path, method: method) { request, context in try await respond(request, context, settings) }
                 case .user:
+                    authenticated.on(path, method: method) { request, context in
+                        if context.principal?.isConfirmed == false { throw ServiceError(.accountNotConfirmed) }
+                        return try await respond(request, context, settings)
+                    }
+                case .unconfirmedUser:
                     authenticated.on(path, method: method) { request, context in try await respond(request, context, settings) }
                 }
             }

@@ -34,8 +34,10 @@ public struct Endpoint: Sendable {
     public enum Access: Sendable, Equatable {
         /// No credentials (sign-in family, webhooks, operations).
         case open
-        /// Bearer lane or service lane.
+        /// Bearer lane or service lane, for a confirmed account.
         case user
+        /// Bearer lane, also for an account not confirmed yet (confirm, cancel, sign out).
+        case unconfirmedUser
     }
 
     public var path: String

@@ -58,7 +58,12 @@ public struct PovverServer: @unchecked Sendable {
     ) async throws -> PovverServer {
         let auth = await AuthModule(
             database: database, signingKey: signingKey, accessTokenLifetime: TimeInterval(config.accessTokenTTL),
-            bcryptCost: config.bcryptCost, clock: clock, ids: ids, rateLimits: config.rateLimitsEnabled)
+            bcryptCost: config.bcryptCost, clock: clock, ids: ids, rateLimits: config.rateLimitsEnabled,
+            recentLoginSeconds: config.recentLoginSeconds,
+            identityProviders: IdentityProviderSettings(
+                googleClientIDs: config.googleClientIDs, googleJWKSURL: config.googleJWKSURL, appleClientIDs: config.appleClientIDs,
+                appleJWKSURL: config.appleJWKSURL),
+            logger: logger)
         let workouts = WorkoutsModule(database: database, clock: clock, ids: ids)
         let plugins = [
             auth.plugin, SubscriptionModule().plugin, ConversationsModule().plugin, workouts.plugin,

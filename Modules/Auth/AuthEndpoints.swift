@@ -155,7 +155,7 @@ enum AuthEndpoints {
                 ["tokens": try await service.refresh(refreshToken: input.refreshToken)]
             },
             .rpc(
-                "signOut", access: .user, tag: tag,
+                "signOut", access: .unconfirmedUser, tag: tag,
                 summary: "End this session, the session of a refresh token, or every session.",
                 request: Schema.object(["refresh_token": Schema.string, "all_sessions": Schema.boolean]),
                 response: Schema.empty, input: SignOutRequest.self

@@ -80,6 +80,21 @@ enum AuthMigrations {
                 )
                 """,
             ]
-        }
+        },
+        // Google and Apple sign-in: an SSO identity is `pending` until the user confirms the new account (its
+        // profile is created then, with the name Apple gave only this once); ID-token nonces are spent once.
+        Migration(version: 2, name: "provider sign-in: pending accounts, spent nonces") { _ in
+            [
+                "ALTER TABLE auth_users ADD COLUMN pending_name TEXT",
+                "CREATE INDEX auth_users_status ON auth_users (status, created_at)",
+                """
+                CREATE TABLE auth_used_nonces (
+                    nonce_hash TEXT PRIMARY KEY,
+                    expires_at BIGINT NOT NULL
+                )
+                """,
+                "CREATE INDEX auth_used_nonces_expiry ON auth_used_nonces (expires_at)",
+            ]
+        },
     ]
 }

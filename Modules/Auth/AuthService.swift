@@ -13,6 +13,10 @@ public struct AuthService: Sendable {
     let ids: any IDGenerator
     let sessions: SessionStore
     let limiter: RateLimiter?
+    /// Google and Apple ID-token checks; nil when the module was built without them (tests of other parts).
+    let identity: ProviderTokenVerifier?
+    /// How long after signing in sensitive operations are allowed (`POVVER_RECENT_LOGIN_SECONDS`).
+    let recentLoginWindow: TimeInterval
 
     /// Sign-in attempts per account (wrong or right, known or unknown email alike, so limits reveal nothing).
     static let signInPerAccount = RateLimit(name: "auth.sign_in.account", limit: 10, window: 15 * 60)
@@ -23,8 +27,10 @@ public struct AuthService: Sendable {
 
     init(
         database: Database, tokens: AccessTokens, hasher: PasswordHasher, clock: any WallClock, ids: any IDGenerator,
-        statusCache: SessionStatusCache, rateLimits: Bool = true
+        statusCache: SessionStatusCache, rateLimits: Bool = true, identity: ProviderTokenVerifier? = nil, recentLoginWindow: TimeInterval = 300
     ) {
+        self.identity = identity
+        self.recentLoginWindow = recentLoginWindow
         self.database = database
         self.tokens = tokens
         self.hasher = hasher

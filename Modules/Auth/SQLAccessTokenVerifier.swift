@@ -31,9 +31,15 @@ public struct SQLAccessTokenVerifier: AccessTokenVerifier {
                 """
             ).first(),
             try row.decode(column: "revoked_at", as: Int64?.self) == nil,
-            try row.decode(column: "status", as: String.self) == AccountStatus.active.rawValue
+            let status = AccountStatus(rawValue: try row.decode(column: "status", as: String.self)), status != .deleting
         else {
             throw ServiceError(.unauthenticated, "Your session has ended. Please sign in again.")
+        }
+        guard status == .active else {
+            // Not cached: the account may be confirmed or cancelled any moment.
+            var unconfirmed = principal
+            unconfirmed.isConfirmed = false
+            return unconfirmed
         }
         sessions.rememberOpen(sessionId: sessionId, userId: principal.userId)
         return principal

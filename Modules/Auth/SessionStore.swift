@@ -131,6 +131,8 @@ struct SessionStore: Sendable {
 /// Where an account stands.
 enum AccountStatus: String {
     case active
+    /// Created by a Google or Apple sign-in and not confirmed yet: may only confirm, cancel or sign out.
+    case pending
     /// Deletion started: nothing may sign in any more.
     case deleting
 }

@@ -1,0 +1,180 @@
+import Contracts
+import Foundation
+import Platform
+
+struct IdentitySignInRequest: Decodable, Sendable {
+    var provider: String
+    var idToken: String
+    var rawNonce: String?
+    var authorizationCode: String?
+    var name: String?
+    var timeZone: String?
+
+    enum CodingKeys: String, CodingKey {
+        case provider, name
+        case idToken = "id_token"
+        case rawNonce = "raw_nonce"
+        case authorizationCode = "authorization_code"
+        case timeZone = "time_zone"
+    }
+}
+
+struct ConfirmRequest: Decodable, Sendable {
+    var timeZone: String?
+
+    enum CodingKeys: String, CodingKey { case timeZone = "time_zone" }
+}
+
+struct LinkRequest: Decodable, Sendable {
+    var provider: String
+    var idToken: String
+    var rawNonce: String?
+    var authorizationCode: String?
+
+    enum CodingKeys: String, CodingKey {
+        case provider
+        case idToken = "id_token"
+        case rawNonce = "raw_nonce"
+        case authorizationCode = "authorization_code"
+    }
+}
+
+struct ProviderRequest: Decodable, Sendable {
+    var provider: String
+}
+
+struct PasswordRequest: Decodable, Sendable {
+    var password: String
+}
+
+struct ChangePasswordRequest: Decodable, Sendable {
+    var currentPassword: String
+    var newPassword: String
+
+    enum CodingKeys: String, CodingKey {
+        case currentPassword = "current_password"
+        case newPassword = "new_password"
+    }
+}
+
+struct ReauthenticateRequest: Decodable, Sendable {
+    var provider: String
+    var password: String?
+    var idToken: String?
+    var rawNonce: String?
+
+    enum CodingKeys: String, CodingKey {
+        case provider, password
+        case idToken = "id_token"
+        case rawNonce = "raw_nonce"
+    }
+}
+
+extension AuthEndpoints {
+    static let providersSchema = Schema.object(
+        ["providers": Schema.array(Schema.enumeration(SignInProvider.allCases.map(\.rawValue)))], required: ["providers"])
+    static let identityProviderSchema = Schema.enumeration(IdentityProvider.allCases.map(\.rawValue))
+
+    /// Google and Apple sign-in, account confirmation, linking and the recent-login operations.
+    static func identity(service: AuthService) -> [Endpoint] {
+        [
+            .rpc(
+                "signInWithIdp", access: .open, tag: tag,
+                summary: "Sign in with a Google or Apple ID token: existing_user, or new_user to confirm.",
+                request: Schema.object(
+                    [
+                        "provider": identityProviderSchema, "id_token": Schema.string(maxLength: 8192),
+                        "raw_nonce": Schema.string(maxLength: 512, description: "Apple: required; its SHA-256 (hex) is the token's nonce"),
+                        "authorization_code": Schema.string(maxLength: 2048), "name": Schema.string(maxLength: 100),
+                        "time_zone": Schema.string,
+                    ], required: ["provider", "id_token"]),
+                response: Schema.object(
+                    [
+                        "result": Schema.enumeration(["existing_user", "new_user"]), "user": userSchema, "tokens": tokensSchema,
+                        "pending": Schema.object(
+                            ["provider": identityProviderSchema, "email": Schema.string, "name": Schema.nullable(Schema.string)],
+                            required: ["provider", "email"]),
+                    ], required: ["result", "user", "tokens"]),
+                input: IdentitySignInRequest.self
+            ) { input, call in
+                try await service.signInWithIdentity(
+                    provider: input.provider, idToken: input.idToken, rawNonce: input.rawNonce, name: input.name, timeZone: input.timeZone,
+                    clientAddress: call.clientAddress)
+            },
+            .rpc(
+                "confirmAccountCreation", access: .unconfirmedUser, tag: tag,
+                summary: "Create the account a Google or Apple sign-in started (its profile and original provider).",
+                request: Schema.object(["time_zone": Schema.string]),
+                response: Schema.object(["user": userSchema], required: ["user"]), input: ConfirmRequest.self
+            ) { input, call in
+                ["user": try await service.confirmAccountCreation(userId: try call.userId(), timeZone: input.timeZone)]
+            },
+            .rpc(
+                "cancelAccountCreation", access: .unconfirmedUser, tag: tag,
+                summary: "Drop the unconfirmed identity a Google or Apple sign-in created.",
+                request: Schema.empty, response: Schema.empty, input: Empty.self
+            ) { _, call in
+                try await service.cancelAccountCreation(userId: try call.userId())
+                return Empty()
+            },
+            .rpc(
+                "linkProvider", access: .user, tag: tag, summary: "Link a Google or Apple account as another way to sign in.",
+                request: Schema.object(
+                    [
+                        "provider": identityProviderSchema, "id_token": Schema.string(maxLength: 8192), "raw_nonce": Schema.string(maxLength: 512),
+                        "authorization_code": Schema.string(maxLength: 2048),
+                    ], required: ["provider", "id_token"]),
+                response: providersSchema, input: LinkRequest.self
+            ) { input, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                return try await service.linkProvider(principal: principal, provider: input.provider, idToken: input.idToken, rawNonce: input.rawNonce)
+            },
+            .rpc(
+                "unlinkProvider", access: .user, tag: tag, summary: "Remove a sign-in method (never the last). Needs a recent sign-in.",
+                request: Schema.object(["provider": Schema.enumeration(SignInProvider.allCases.map(\.rawValue))], required: ["provider"]),
+                response: providersSchema, input: ProviderRequest.self
+            ) { input, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                return try await service.unlinkProvider(principal: principal, provider: input.provider)
+            },
+            .rpc(
+                "setPassword", access: .user, tag: tag, summary: "Add a password to an account that signs in with Google or Apple only.",
+                request: Schema.object(
+                    ["password": Schema.string(minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength)],
+                    required: ["password"]),
+                response: providersSchema, input: PasswordRequest.self
+            ) { input, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                return try await service.setPassword(principal: principal, password: input.password)
+            },
+            .rpc(
+                "changePassword", access: .user, tag: tag,
+                summary: "Change the password. Needs a recent sign-in; every other session ends.",
+                request: Schema.object(
+                    [
+                        "current_password": Schema.string,
+                        "new_password": Schema.string(minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength),
+                    ], required: ["current_password", "new_password"]),
+                response: Schema.object(["tokens": tokensSchema], required: ["tokens"]), input: ChangePasswordRequest.self
+            ) { input, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                return try await service.changePassword(
+                    principal: principal, currentPassword: input.currentPassword, newPassword: input.newPassword)
+            },
+            .rpc(
+                "reauthenticate", access: .user, tag: tag,
+                summary: "Sign in again (password, Google or Apple) for a fresh auth_time before a sensitive operation.",
+                request: Schema.object(
+                    [
+                        "provider": Schema.enumeration(SignInProvider.allCases.map(\.rawValue)), "password": Schema.string,
+                        "id_token": Schema.string(maxLength: 8192), "raw_nonce": Schema.string(maxLength: 512),
+                    ], required: ["provider"]),
+                response: Schema.object(["tokens": tokensSchema], required: ["tokens"]), input: ReauthenticateRequest.self
+            ) { input, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                return try await service.reauthenticate(
+                    principal: principal, provider: input.provider, password: input.password, idToken: input.idToken, rawNonce: input.rawNonce)
+            },
+        ]
+    }
+}

@@ -1,0 +1,320 @@
+import Crypto
+import Fakes
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import JWTKit
+import NIOCore
+import Platform
+import TestSupport
+import Testing
+
+/// Google and Apple played by a local key set: an ES256 key per provider, published as a JWKS over HTTP.
+final class FakeIdentityProviders: Sendable {
+    struct Claims: JWTPayload {
+        var iss: String
+        var aud: String
+        var exp: Int
+        var iat: Int
+        var sub: String
+        var email: String?
+        var email_verified: String?
+        var nonce: String?
+        var name: String?
+
+        func verify(using algorithm: some JWTAlgorithm) throws {}
+    }
+
+    let googleKey = P256.Signing.PrivateKey()
+    let appleKey = P256.Signing.PrivateKey()
+    /// A key nobody publishes: tokens signed with it must fail.
+    let strangerKey = P256.Signing.PrivateKey()
+
+    static func jwk(_ key: P256.Signing.PrivateKey, kid: String) -> [String: String] {
+        let raw = key.publicKey.rawRepresentation
+        return [
+            "kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": kid,
+            "x": base64URL(raw.prefix(32)), "y": base64URL(raw.suffix(32)),
+        ]
+    }
+
+    static func base64URL(_ data: some DataProtocol) -> String {
+        Data(data).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    var router: Router<BasicRequestContext> {
+        let router = Router()
+        let google = try! JSONSerialization.data(withJSONObject: ["keys": [Self.jwk(googleKey, kid: "g1")]])
+        let apple = try! JSONSerialization.data(withJSONObject: ["keys": [Self.jwk(appleKey, kid: "a1")]])
+        router.get("google/jwks") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"], body: .init(byteBuffer: ByteBuffer(bytes: google)))
+        }
+        router.get("apple/jwks") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: apple)))
+        }
+        return router
+    }
+
+    func token(
+        _ provider: String, sub: String, email: String?, now: Date, nonce: String? = nil, name: String? = nil,
+        iss: String? = nil, aud: String? = nil, lifetime: TimeInterval = 3600, key: P256.Signing.PrivateKey? = nil, kid: String? = nil
+    ) async throws -> String {
+        let isGoogle = provider == "google.com"
+        let claims = Claims(
+            iss: iss ?? (isGoogle ? "https://accounts.google.com" : "https://appleid.apple.com"), aud: aud ?? (isGoogle ? "google-client" : "apple-client"),
+            exp: Int(now.timeIntervalSince1970 + lifetime), iat: Int(now.timeIntervalSince1970 - 5), sub: sub, email: email, email_verified: "true",
+            nonce: nonce, name: name)
+        let keys = JWTKeyCollection()
+        let signingKey = key ?? (isGoogle ? googleKey : appleKey)
+        let keyID = kid ?? (isGoogle ? "g1" : "a1")
+        await keys.add(ecdsa: try ES256PrivateKey(backing: signingKey), kid: JWKIdentifier(string: keyID))
+        return try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
+    }
+
+    /// A token with a chosen header, signed (or not) by hand: `alg: none`, or HS256 keyed with the public key.
+    func forged(alg: String, claims: Claims, kid: String) throws -> String {
+        let header = Self.base64URL(try JSONSerialization.data(withJSONObject: ["alg": alg, "kid": kid, "typ": "JWT"]))
+        let payload = Self.base64URL(try JSONEncoder().encode(claims))
+        let input = "\(header).\(payload)"
+        switch alg {
+        case "none": return input + "."
+        default:
+            let secret = SymmetricKey(data: Data(googleKey.publicKey.pemRepresentation.utf8))
+            return input + "." + Self.base64URL(Data(HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: secret)))
+        }
+    }
+
+    static func nonceHash(_ raw: String) -> String {
+        SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The server, its identity settings pointing at the fake providers served on a live local port.
+    func withServer(
+        _ engine: SQLEngine, clock: FakeWallClock,
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { live in
+            let base = "http://127.0.0.1:\(live.port!)"
+            try await TestServer.with(
+                engine,
+                environment: [
+                    "POVVER_GOOGLE_CLIENT_IDS": "google-client,other-google-client", "POVVER_GOOGLE_JWKS_URL": "\(base)/google/jwks",
+                    "POVVER_APPLE_CLIENT_IDS": "apple-client", "POVVER_APPLE_JWKS_URL": "\(base)/apple/jwks",
+                    "POVVER_RECENT_LOGIN_SECONDS": "300",
+                ], clock: clock
+            ) { _, client in try await body(client) }
+        }
+    }
+}
+
+@Suite struct IdentityFlowTests {
+    let providers = FakeIdentityProviders()
+
+    /// Seed 002, phase 3: new Google user → confirmation → profile with provider google.com; signing in again
+    /// goes straight in; before confirming, nothing but confirm/cancel/sign-out works.
+    @Test(arguments: TestDatabases.engines)
+    func googleNewUserConfirmsThenSignsInDirectly(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(engine, clock: clock) { client in
+            let idToken = try await providers.token("google.com", sub: "g-123", email: "Ann@Example.com", now: clock.now(), name: "Ann")
+            let first = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
+            #expect(first.status == .ok)
+            #expect(first.data["result"] as? String == "new_user")
+            #expect((first.data["pending"] as? [String: Any])?["email"] as? String == "ann@example.com")
+            let pendingToken = try #require(first.accessToken)
+
+            let blocked = try await client.call("getUser", token: pendingToken)
+            #expect(blocked.errorCode == "ACCOUNT_NOT_CONFIRMED")
+            #expect(blocked.errorMessage == "Please confirm your account creation to continue.")
+
+            let confirmed = try await client.call("confirmAccountCreation", token: pendingToken)
+            #expect(confirmed.status == .ok)
+            #expect((confirmed.data["user"] as? [String: Any])?["original_provider"] as? String == "google.com")
+            let profile = try await client.call("getUser", token: pendingToken)
+            #expect(profile.data["provider"] as? String == "google.com")
+            #expect(profile.data["name"] as? String == "Ann")
+
+            let again = try await client.call(
+                "signInWithIdp",
+                ["provider": "google.com", "id_token": try await providers.token("google.com", sub: "g-123", email: "ann@example.com", now: clock.now())])
+            #expect(again.data["result"] as? String == "existing_user")
+            #expect(again.data["pending"] == nil)
+        }
+    }
+
+    /// Cancelling removes the identity: its token stops working and the next sign-in is new again.
+    @Test func cancelRemovesTheUnconfirmedIdentity() async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(.sqlite, clock: clock) { client in
+            let idToken = try await providers.token("google.com", sub: "g-9", email: "cancel@example.com", now: clock.now())
+            let first = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
+            let token = try #require(first.accessToken)
+            #expect(try await client.call("cancelAccountCreation", token: token).status == .ok)
+            #expect(try await client.call("getAccount", token: token).errorCode == "UNAUTHENTICATED")
+            let second = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
+            #expect(second.data["result"] as? String == "new_user")
+            #expect(second.data["user"].flatMap { ($0 as? [String: Any])?["id"] as? String } != first.data["user"].flatMap { ($0 as? [String: Any])?["id"] as? String })
+        }
+    }
+
+    /// Decision 1 of seed 002: an email user signing in with Google on the same address gets the friendly
+    /// collision message, and nothing is created or linked.
+    @Test(arguments: TestDatabases.engines)
+    func collisionIsRefusedWithTheSeedsMessage(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(engine, clock: clock) { client in
+            let signUp = try await client.call("signUp", ["email": "bob@example.com", "password": "password-1"])
+            let token = try #require(signUp.accessToken)
+            let idToken = try await providers.token("google.com", sub: "g-bob", email: "BOB@example.com", now: clock.now())
+            let collision = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
+            #expect(collision.status.code == 409)
+            #expect(collision.errorCode == "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL")
+            #expect(
+                collision.errorMessage
+                    == "An account with this email already exists. Please sign in with your original method, then link this provider in Settings.")
+            let account = try await client.call("getAccount", token: token)
+            #expect((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } == ["password"])
+        }
+    }
+
+    /// Linking, the provider owned by someone else, linking twice, unlinking (never the last), the recent-login
+    /// window and re-authentication.
+    @Test(arguments: TestDatabases.engines)
+    func linkUnlinkAndRecentLogin(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(engine, clock: clock) { client in
+            let carol = try #require(try await client.call("signUp", ["email": "carol@example.com", "password": "password-1"]).accessToken)
+            let dave = try #require(try await client.call("signUp", ["email": "dave@example.com", "password": "password-2"]).accessToken)
+            let google = { try await providers.token("google.com", sub: "g-carol", email: "carol.g@example.com", now: clock.now()) }
+            clock.advance(by: 1)
+
+            let linked = try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: carol)
+            #expect(linked.data["providers"] as? [String] == ["password", "google.com"])
+            let taken = try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: dave)
+            #expect(taken.errorCode == "CREDENTIAL_ALREADY_IN_USE")
+            #expect(taken.errorMessage == "This Google account is already linked to a different Povver account.")
+            #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: carol).errorCode
+                == "PROVIDER_ALREADY_LINKED")
+            // Carol can now sign in with Google directly.
+            let viaGoogle = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": try await google()])
+            #expect(viaGoogle.data["result"] as? String == "existing_user")
+
+            #expect(try await client.call("unlinkProvider", ["provider": "apple.com"], token: carol).errorCode == "NO_SUCH_PROVIDER")
+            let unlinked = try await client.call("unlinkProvider", ["provider": "google.com"], token: carol)
+            #expect(unlinked.data["providers"] as? [String] == ["password"])
+            let last = try await client.call("unlinkProvider", ["provider": "password"], token: carol)
+            #expect(last.errorCode == "LAST_SIGN_IN_METHOD")
+
+            clock.advance(by: 301)
+            let stale = try await client.call("changePassword", ["current_password": "password-1", "new_password": "password-9"], token: carol)
+            #expect(stale.errorCode == "REQUIRES_RECENT_LOGIN")
+            #expect(stale.errorMessage == "For your security, please sign in again to continue.")
+            let wrong = try await client.call("reauthenticate", ["provider": "password", "password": "nope-nope"], token: carol)
+            #expect(wrong.errorCode == "WRONG_PASSWORD")
+            #expect(wrong.errorMessage == "Incorrect password. Please try again.")
+            let fresh = try #require(
+                try await client.call("reauthenticate", ["provider": "password", "password": "password-1"], token: carol).accessToken)
+            #expect(try await client.call("getAccount", token: carol).errorCode == "UNAUTHENTICATED")  // the old session ended
+            let changed = try await client.call("changePassword", ["current_password": "password-1", "new_password": "password-9"], token: fresh)
+            #expect(changed.status == .ok)
+            #expect(try await client.call("signIn", ["email": "carol@example.com", "password": "password-9"]).status == .ok)
+            #expect(try await client.call("signIn", ["email": "carol@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+        }
+    }
+
+    /// A Google-only user adds a password and can then sign in with it; re-authenticating with Google works.
+    @Test func setPasswordAndReauthenticateWithGoogle() async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(.sqlite, clock: clock) { client in
+            let google = { try await providers.token("google.com", sub: "g-erin", email: "erin@example.com", now: clock.now()) }
+            let token = try #require(try await client.call("signInWithIdp", ["provider": "google.com", "id_token": try await google()]).accessToken)
+            _ = try await client.call("confirmAccountCreation", token: token)
+            clock.advance(by: 1)
+            let withPassword = try await client.call("setPassword", ["password": "password-3"], token: token)
+            #expect(withPassword.data["providers"] as? [String] == ["google.com", "password"])
+            #expect(try await client.call("setPassword", ["password": "password-4"], token: token).errorCode == "PROVIDER_ALREADY_LINKED")
+            #expect(try await client.call("signIn", ["email": "erin@example.com", "password": "password-3"]).status == .ok)
+            clock.advance(by: 600)
+            let fresh = try await client.call("reauthenticate", ["provider": "google.com", "id_token": try await google()], token: token)
+            #expect(fresh.accessToken != nil)
+            // Someone else's Google account does not re-authenticate this one.
+            let other = try await providers.token("google.com", sub: "g-other", email: "other@example.com", now: clock.now())
+            let freshToken = try #require(fresh.accessToken)
+            #expect(try await client.call("reauthenticate", ["provider": "google.com", "id_token": other], token: freshToken).errorCode
+                == "INVALID_CREDENTIAL")
+        }
+    }
+
+    /// Apple: the nonce must be the SHA-256 of the raw nonce and is spent once; the name given on the first
+    /// sign-in is kept for the profile.
+    @Test(arguments: TestDatabases.engines)
+    func appleNonceAndFirstTimeName(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(engine, clock: clock) { client in
+            let raw = "raw-nonce-1"
+            let idToken = try await providers.token(
+                "apple.com", sub: "a-fay", email: "relay123@privaterelay.appleid.com", now: clock.now(), nonce: FakeIdentityProviders.nonceHash(raw))
+            #expect(try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken]).errorCode == "INVALID_ARGUMENT")
+            #expect(try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": "other"]).errorCode
+                == "INVALID_CREDENTIAL")
+            let first = try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": raw, "name": "Fay"])
+            #expect(first.data["result"] as? String == "new_user")
+            let replay = try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": raw])
+            #expect(replay.errorCode == "INVALID_CREDENTIAL")
+            let token = try #require(first.accessToken)
+            _ = try await client.call("confirmAccountCreation", token: token)
+            let profile = try await client.call("getUser", token: token)
+            #expect(profile.data["name"] as? String == "Fay")
+            #expect(profile.data["email"] as? String == "relay123@privaterelay.appleid.com")
+            #expect(profile.data["provider"] as? String == "apple.com")
+            // Later Apple sign-ins carry no name: the profile keeps it.
+            let later = try await providers.token("apple.com", sub: "a-fay", email: nil, now: clock.now(), nonce: FakeIdentityProviders.nonceHash("raw-2"))
+            let again = try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": later, "raw_nonce": "raw-2"])
+            #expect(again.data["result"] as? String == "existing_user")
+            #expect((again.data["user"] as? [String: Any])?["name"] as? String == "Fay")
+        }
+    }
+
+    /// Expired, wrong audience, wrong issuer, unsigned, HMAC keyed with the public key, unknown key and a
+    /// stranger's signature: every one INVALID_CREDENTIAL, and no account appears.
+    @Test(arguments: TestDatabases.engines)
+    func forgedAndInvalidTokensAreRejected(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(engine, clock: clock) { client in
+            let now = clock.now()
+            var bad: [(String, String)] = [
+                ("expired", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now.addingTimeInterval(-7200))),
+                ("wrong audience", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, aud: "someone-else")),
+                ("wrong issuer", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, iss: "https://evil.example.com")),
+                ("apple token as google", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, iss: "https://appleid.apple.com")),
+                ("stranger's key", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, key: providers.strangerKey)),
+                ("unknown kid", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, key: providers.strangerKey, kid: "zz")),
+                ("apple key for google", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, key: providers.appleKey, kid: "g1")),
+                ("garbage", "not.a.token"),
+            ]
+            let claims = FakeIdentityProviders.Claims(
+                iss: "https://accounts.google.com", aud: "google-client", exp: Int(now.timeIntervalSince1970 + 3600),
+                iat: Int(now.timeIntervalSince1970), sub: "g-x", email: "x@example.com", email_verified: "true", nonce: nil, name: nil)
+            bad.append(("alg none", try providers.forged(alg: "none", claims: claims, kid: "g1")))
+            bad.append(("HS256 with the public key", try providers.forged(alg: "HS256", claims: claims, kid: "g1")))
+            for (what, token) in bad {
+                let reply = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": token])
+                #expect(reply.errorCode == "INVALID_CREDENTIAL", "\(what)")
+                #expect(reply.errorMessage == "The sign-in credentials are invalid. Please try again.", "\(what)")
+            }
+            // None of them created anything: the genuine token is still a new user.
+            let genuine = try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now)
+            #expect(try await client.call("signInWithIdp", ["provider": "google.com", "id_token": genuine]).data["result"] as? String == "new_user")
+        }
+    }
+}

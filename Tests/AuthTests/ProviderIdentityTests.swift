@@ -1,0 +1,69 @@
+@testable import Auth
+import Contracts
+import Fakes
+import Foundation
+import JWTKit
+import Platform
+import SQLKit
+import TestSupport
+import Testing
+
+@Suite struct ProviderIdentityTests {
+    @Test(arguments: [
+        ("public, max-age=3600", 3600), ("max-age=19845, must-revalidate, no-transform", 19845), ("max-age=5", 60),
+        ("max-age=99999999", 86_400), ("no-cache", nil), ("max-age=abc", nil),
+    ] as [(String, Int?)])
+    func cacheControlMaxAge(header: String, seconds: Int?) {
+        #expect(ProviderKeySet.maxAge(header) == seconds)
+    }
+
+    /// A key is trusted only for the signature algorithm it is for; symmetric and encryption keys never.
+    @Test func keyAlgorithms() throws {
+        func jwk(_ json: String) throws -> JWK { try JSONDecoder().decode(JWK.self, from: Data(json.utf8)) }
+        #expect(ProviderKeySet.algorithm(of: try jwk(#"{"kty":"RSA","kid":"r","n":"AQAB","e":"AQAB"}"#)) == "RS256")
+        #expect(ProviderKeySet.algorithm(of: try jwk(#"{"kty":"RSA","kid":"r","alg":"RS512","n":"AQAB","e":"AQAB"}"#)) == "RS512")
+        #expect(ProviderKeySet.algorithm(of: try jwk(#"{"kty":"RSA","kid":"r","alg":"RSA-OAEP","n":"AQAB","e":"AQAB"}"#)) == nil)
+        #expect(ProviderKeySet.algorithm(of: try jwk(#"{"kty":"EC","kid":"e","crv":"P-256","x":"AA","y":"AA"}"#)) == "ES256")
+        #expect((try? jwk(#"{"kty":"oct","kid":"h","k":"c2VjcmV0"}"#)) == nil, "HMAC keys are not even readable")
+    }
+
+    @Test func flexibleBooleans() throws {
+        struct Box: Decodable { var flag: FlexibleBool }
+        for (json, value) in [(#"{"flag":true}"#, true), (#"{"flag":"true"}"#, true), (#"{"flag":"false"}"#, false), (#"{"flag":false}"#, false)] {
+            #expect(try JSONDecoder().decode(Box.self, from: Data(json.utf8)).flag.value == value)
+        }
+        #expect((try? JSONDecoder().decode(Box.self, from: Data(#"{"flag":"yes"}"#.utf8))) == nil)
+    }
+
+    /// Accounts left unconfirmed for a day go with everything hanging off them; confirmed ones and recent
+    /// pending ones stay.
+    @Test(arguments: TestDatabases.engines)
+    func unconfirmedAccountsArePurgedAfterADay(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
+            let clock = FakeWallClock()
+            let module = await AuthModule(
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: SequentialIDGenerator())
+            let start = clock.now().millisecondsSince1970
+            for (id, status, age) in [("old", "pending", 25.0), ("young", "pending", 23.0), ("kept", "active", 48.0)] {
+                let created = start - Int64(age * 3_600_000)
+                try await db.sql.raw(
+                    """
+                    INSERT INTO auth_users (id, email, email_normalized, email_verified, original_provider, status, created_at)
+                    VALUES (\(bind: id), \(bind: id + "@example.com"), \(bind: id + "@example.com"), 1, 'google.com', \(bind: status), \(bind: created))
+                    """
+                ).run()
+                try await db.sql.raw(
+                    """
+                    INSERT INTO auth_providers (provider_id, provider_uid, user_id, email, linked_at)
+                    VALUES ('google.com', \(bind: "sub-" + id), \(bind: id), NULL, \(bind: created))
+                    """
+                ).run()
+            }
+            #expect(try await module.service.purgeUnconfirmed() == 1)
+            let users = try await db.sql.raw("SELECT id FROM auth_users ORDER BY id").all(decodingColumn: "id", as: String.self)
+            #expect(users == ["kept", "young"])
+            let links = try await db.sql.raw("SELECT user_id FROM auth_providers ORDER BY user_id").all(decodingColumn: "user_id", as: String.self)
+            #expect(links == ["kept", "young"])
+        }
+    }
+}

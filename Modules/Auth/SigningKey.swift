@@ -1,6 +1,7 @@
 import Contracts
 import Crypto
 import Foundation
+import Platform
 import JWTKit
 
 /// The ES256 key access tokens are signed with, loaded from a PEM file or created there on first start.
@@ -67,11 +68,4 @@ public struct JWKSDocument: Codable, Sendable, Equatable {
         public var use: String
     }
     public var keys: [Key]
-}
-
-extension Data {
-    func base64URLEncoded() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 }

@@ -109,15 +109,12 @@ struct PageCursor: Equatable {
     var position: String
 
     var encoded: String {
-        Data("\(scope)|\(position)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Data("\(scope)|\(position)".utf8).base64URLEncoded()
     }
 
     static func decode(_ text: String) -> PageCursor? {
         guard text.count <= 512 else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let string = String(data: data, encoding: .utf8) else { return nil }
+        guard let data = Data(base64URLEncoded: text), let string = String(data: data, encoding: .utf8) else { return nil }
         let parts = string.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         return PageCursor(scope: String(parts[0]), position: String(parts[1]))

@@ -5,6 +5,9 @@ import Foundation
 public protocol DomainEvent: Codable, Sendable {
     /// The stable name subscribers listen for, e.g. `auth.account_created`.
     static var eventType: String { get }
+    /// The user the event is about. Stored beside the event (and its delivery jobs) so account deletion can
+    /// erase them.
+    var userId: String { get }
 }
 
 /// A new account finished sign-up (profile created). Published by Auth.

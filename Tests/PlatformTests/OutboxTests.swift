@@ -9,6 +9,7 @@ import TestSupport
 struct SetLogged: DomainEvent, Equatable {
     static let eventType = "test.set_logged"
     var setId: String
+    var userId = "u-outbox"
 }
 
 @Suite struct OutboxTests {

@@ -3,12 +3,14 @@ import Synchronization
 
 /// Lets a producer wake a polling loop early. `wait(upTo:)` returns when rung, after the interval, or when
 /// the service is shutting down.
-final class Doorbell: Sendable {
+public final class Doorbell: Sendable {
+    public init() {}
+
     private let rung = Mutex(false)
 
-    func ring() { rung.withLock { $0 = true } }
+    public func ring() { rung.withLock { $0 = true } }
 
-    func wait(upTo interval: Duration) async {
+    public func wait(upTo interval: Duration) async {
         let step = Duration.milliseconds(20)
         var waited = Duration.zero
         while waited < interval {

@@ -10,8 +10,11 @@ public struct NewJob: Sendable, Equatable {
     public var payload: String
     public var runAt: Date?
     public var maxAttempts: Int
+    /// The user the job works for, if any: account deletion erases the user's jobs.
+    public var userId: String?
 
-    public init(id: String, kind: String, payload: String = "{}", runAt: Date? = nil, maxAttempts: Int = 3) {
+    public init(id: String, kind: String, payload: String = "{}", runAt: Date? = nil, maxAttempts: Int = 3, userId: String? = nil) {
+        self.userId = userId
         self.id = id
         self.kind = kind
         self.payload = payload
@@ -87,9 +90,9 @@ public struct JobQueue: Sendable {
         let now = clock.now().millisecondsSince1970
         let rows = try await tx.sql.raw(
             """
-            INSERT INTO platform_jobs (id, kind, payload, status, attempts, max_attempts, run_at, created_at, updated_at)
+            INSERT INTO platform_jobs (id, kind, payload, status, attempts, max_attempts, run_at, created_at, updated_at, user_id)
             VALUES (\(bind: job.id), \(bind: job.kind), \(bind: job.payload), 'queued', 0, \(bind: max(1, job.maxAttempts)),
-                    \(bind: job.runAt?.millisecondsSince1970 ?? now), \(bind: now), \(bind: now))
+                    \(bind: job.runAt?.millisecondsSince1970 ?? now), \(bind: now), \(bind: now), \(bind: job.userId))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """

@@ -115,7 +115,7 @@ public final class OutboxDispatcher: Service, Sendable {
             let lockClause = engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
             let rows = try await tx.sql.raw(
                 """
-                SELECT seq, id, type, payload, occurred_at FROM platform_outbox
+                SELECT seq, id, type, payload, occurred_at, user_id FROM platform_outbox
                 WHERE dispatched_at IS NULL ORDER BY seq LIMIT \(literal: batchSize)\(unsafeRaw: lockClause)
                 """
             ).all()
@@ -126,10 +126,11 @@ public final class OutboxDispatcher: Service, Sendable {
                     type: try row.decode(column: "type", as: String.self),
                     payload: try row.decode(column: "payload", as: String.self),
                     occurredAt: Date(millisecondsSince1970: try row.decode(column: "occurred_at", as: Int64.self)))
+                let userId = try row.decode(column: "user_id", as: String?.self)
                 for handler in handlersByType[event.type] ?? [] {
                     let payload = try JSONCoding.encodeToString(Delivery(handler: handler, event: event))
                     try await queue.enqueue(
-                        NewJob(id: "event:\(event.id):\(handler)", kind: Self.deliveryJobKind, payload: payload, maxAttempts: 10),
+                        NewJob(id: "event:\(event.id):\(handler)", kind: Self.deliveryJobKind, payload: payload, maxAttempts: 10, userId: userId),
                         in: tx)
                 }
                 try await tx.sql.raw(

@@ -46,5 +46,14 @@ enum PlatformMigrations {
                 """
             ]
         },
+        // Account deletion erases a user's events and their delivery jobs, so both name the user.
+        Migration(version: 3, name: "user of events and jobs") { _ in
+            [
+                "ALTER TABLE platform_outbox ADD COLUMN user_id TEXT",
+                "CREATE INDEX platform_outbox_user ON platform_outbox (user_id)",
+                "ALTER TABLE platform_jobs ADD COLUMN user_id TEXT",
+                "CREATE INDEX platform_jobs_user ON platform_jobs (user_id)",
+            ]
+        },
     ]
 }

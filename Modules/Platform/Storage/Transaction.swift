@@ -33,8 +33,8 @@ public final class Transaction: Sendable {
         let payload = try JSONCoding.encodeToString(event)
         try await sql.raw(
             """
-            INSERT INTO platform_outbox (id, type, payload, occurred_at)
-            VALUES (\(bind: id), \(bind: Event.eventType), \(bind: payload), \(bind: occurredAt.millisecondsSince1970))
+            INSERT INTO platform_outbox (id, type, payload, occurred_at, user_id)
+            VALUES (\(bind: id), \(bind: Event.eventType), \(bind: payload), \(bind: occurredAt.millisecondsSince1970), \(bind: event.userId))
             """
         ).run()
         published.withLock { $0 = true }

@@ -31,6 +31,9 @@ public struct AppConfig: Sendable {
     public var llmModel: String?
     public var llmAPIKey: String?
     public var mailTransport: String
+    /// The SMTP server when `mailTransport` is `smtp`.
+    public var smtp: SMTPSettings?
+    public var mailFrom: String
     public var logFormat: LogFormat
     /// Sign-in and sign-up attempt limits (`POVVER_RATE_LIMITS`, `on` unless `off`): off only where a gateway
     /// in front limits instead, or for load tests.
@@ -70,6 +73,33 @@ public struct AppConfig: Sendable {
                 details: ["field": "POVVER_APPSTORE_ENVIRONMENT"])
         }
         let mail = value("POVVER_MAIL_TRANSPORT") ?? "log"
+        guard ["log", "smtp"].contains(mail) else {
+            throw ServiceError(.invalidArgument, "POVVER_MAIL_TRANSPORT must be log or smtp.", details: ["field": "POVVER_MAIL_TRANSPORT"])
+        }
+        var smtp: SMTPSettings?
+        if mail == "smtp" {
+            guard let host = value("POVVER_SMTP_HOST") else {
+                throw ServiceError(.invalidArgument, "POVVER_SMTP_HOST is required when POVVER_MAIL_TRANSPORT is smtp.", details: ["field": "POVVER_SMTP_HOST"])
+            }
+            guard let security = SMTPSecurity(rawValue: value("POVVER_SMTP_SECURITY") ?? "starttls") else {
+                throw ServiceError(.invalidArgument, "POVVER_SMTP_SECURITY must be starttls, tls or none.", details: ["field": "POVVER_SMTP_SECURITY"])
+            }
+            let defaultPort = security == .tls ? 465 : (security == .startTLS ? 587 : 25)
+            let username = value("POVVER_SMTP_USERNAME")
+            let password = value("POVVER_SMTP_PASSWORD")
+            guard (username == nil) == (password == nil) else {
+                throw ServiceError(
+                    .invalidArgument, "POVVER_SMTP_USERNAME and POVVER_SMTP_PASSWORD go together.", details: ["field": "POVVER_SMTP_USERNAME"])
+            }
+            guard security != .none || username == nil else {
+                throw ServiceError(
+                    .invalidArgument, "SMTP credentials are never sent without TLS: set POVVER_SMTP_SECURITY to starttls or tls.",
+                    details: ["field": "POVVER_SMTP_SECURITY"])
+            }
+            smtp = SMTPSettings(
+                host: host, port: try integer("POVVER_SMTP_PORT", default: defaultPort, range: 1...65535), security: security,
+                username: username, password: password, caFile: value("POVVER_SMTP_CA_FILE"))
+        }
         let rateLimits = value("POVVER_RATE_LIMITS") ?? "on"
         guard ["on", "off"].contains(rateLimits) else {
             throw ServiceError(.invalidArgument, "POVVER_RATE_LIMITS must be on or off.", details: ["field": "POVVER_RATE_LIMITS"])
@@ -100,6 +130,8 @@ public struct AppConfig: Sendable {
             llmModel: value("POVVER_LLM_MODEL"),
             llmAPIKey: value("POVVER_LLM_API_KEY"),
             mailTransport: mail,
+            smtp: smtp,
+            mailFrom: value("POVVER_MAIL_FROM") ?? "Povver <no-reply@povver.localhost>",
             logFormat: logFormat,
             rateLimitsEnabled: rateLimits == "on")
     }

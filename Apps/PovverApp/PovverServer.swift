@@ -28,8 +28,8 @@ public struct PovverServer: @unchecked Sendable {
     public let metrics: ServerMetrics
     public let logger: Logger
 
-    /// Every module's eraser, for account deletion.
-    public var erasers: [any UserDataEraser] { plugins.map(\.eraser) }
+    /// Every module's eraser and Platform's, as account deletion runs them.
+    public var erasers: [any UserDataEraser] { [PlatformUserDataEraser(database: database)] + plugins.map(\.eraser) }
 
     /// The migrations of Platform and every module, in apply order.
     public var migrations: [(module: String, migrations: [Migration])] {
@@ -56,13 +56,16 @@ public struct PovverServer: @unchecked Sendable {
     static func build(
         config: AppConfig, database: Database, logger: Logger, clock: any WallClock, ids: any IDGenerator, signingKey: SigningKey
     ) async throws -> PovverServer {
-        let auth = await AuthModule(
+        let mailTransport: (any MailTransport)? = try config.smtp.map { try SMTPMailTransport(settings: $0) }
+        let appleClientSecret = try Self.appleClientSecret(config)
+        let auth = try await AuthModule(
             database: database, signingKey: signingKey, accessTokenLifetime: TimeInterval(config.accessTokenTTL),
             bcryptCost: config.bcryptCost, clock: clock, ids: ids, rateLimits: config.rateLimitsEnabled,
             recentLoginSeconds: config.recentLoginSeconds,
             identityProviders: IdentityProviderSettings(
                 googleClientIDs: config.googleClientIDs, googleJWKSURL: config.googleJWKSURL, appleClientIDs: config.appleClientIDs,
                 appleJWKSURL: config.appleJWKSURL),
+            mail: MailSettings(transport: mailTransport, from: config.mailFrom), appleClientSecret: appleClientSecret,
             logger: logger)
         let workouts = WorkoutsModule(database: database, clock: clock, ids: ids)
         let plugins = [
@@ -76,9 +79,13 @@ public struct PovverServer: @unchecked Sendable {
         let metrics = ServerMetrics()
         let jobs = JobQueue(database: database, clock: clock)
         let handlers = plugins.flatMap(\.eventHandlers)
+        // Account deletion runs every module's eraser, and Platform's (events and jobs of the user).
+        let erasers: [any UserDataEraser] = [PlatformUserDataEraser(database: database)] + plugins.map(\.eraser)
         let worker = JobWorker(
             name: "worker-\(ids.makeID())", queue: jobs,
-            definitions: plugins.flatMap(\.jobs) + [OutboxDispatcher.deliveryJob(handlers: handlers, logger: logger)],
+            definitions: plugins.flatMap(\.jobs) + [
+                OutboxDispatcher.deliveryJob(handlers: handlers, logger: logger), auth.deletionJob(erasers: erasers, logger: logger),
+            ],
             logger: logger, metrics: metrics)
         let dispatcher = OutboxDispatcher(
             database: database, queue: jobs, handlers: handlers, logger: logger, onDispatched: { worker.wake() })
@@ -116,6 +123,21 @@ public struct PovverServer: @unchecked Sendable {
                     ])
             },
             logger: logger)
+    }
+
+    /// Sign in with Apple's client-secret settings, when all three are set (none: Apple tokens are not kept).
+    static func appleClientSecret(_ config: AppConfig) throws -> AppleClientSecretSettings? {
+        let parts = [config.appleTeamID, config.appleKeyID, config.applePrivateKeyFile]
+        guard parts.contains(where: { $0 != nil }) else { return nil }
+        guard let teamID = config.appleTeamID, let keyID = config.appleKeyID, let file = config.applePrivateKeyFile else {
+            throw ServiceError(
+                .invalidArgument, "POVVER_APPLE_TEAM_ID, POVVER_APPLE_KEY_ID and POVVER_APPLE_PRIVATE_KEY_FILE go together.",
+                details: ["field": "POVVER_APPLE_TEAM_ID"])
+        }
+        guard let pem = FileManager.default.contents(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
+            throw ServiceError(.invalidArgument, "Cannot read POVVER_APPLE_PRIVATE_KEY_FILE at \(file).", details: ["field": "POVVER_APPLE_PRIVATE_KEY_FILE"])
+        }
+        return AppleClientSecretSettings(teamID: teamID, keyID: keyID, privateKeyPEM: pem, authBaseURL: config.appleAuthBaseURL)
     }
 
     /// Runs until SIGTERM or SIGINT, then shuts down gracefully.

@@ -70,6 +70,30 @@ struct ReauthenticateRequest: Decodable, Sendable {
     }
 }
 
+struct ChangeEmailRequest: Decodable, Sendable {
+    var newEmail: String
+
+    enum CodingKeys: String, CodingKey { case newEmail = "new_email" }
+}
+
+struct CodeRequest: Decodable, Sendable {
+    var code: String
+}
+
+struct ResetRequest: Decodable, Sendable {
+    var email: String
+}
+
+struct ResetPasswordRequest: Decodable, Sendable {
+    var code: String
+    var newPassword: String
+
+    enum CodingKeys: String, CodingKey {
+        case code
+        case newPassword = "new_password"
+    }
+}
+
 extension AuthEndpoints {
     static let providersSchema = Schema.object(
         ["providers": Schema.array(Schema.enumeration(SignInProvider.allCases.map(\.rawValue)))], required: ["providers"])
@@ -99,7 +123,7 @@ extension AuthEndpoints {
             ) { input, call in
                 try await service.signInWithIdentity(
                     provider: input.provider, idToken: input.idToken, rawNonce: input.rawNonce, name: input.name, timeZone: input.timeZone,
-                    clientAddress: call.clientAddress)
+                    authorizationCode: input.authorizationCode, clientAddress: call.clientAddress)
             },
             .rpc(
                 "confirmAccountCreation", access: .unconfirmedUser, tag: tag,
@@ -127,7 +151,9 @@ extension AuthEndpoints {
                 response: providersSchema, input: LinkRequest.self
             ) { input, call in
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
-                return try await service.linkProvider(principal: principal, provider: input.provider, idToken: input.idToken, rawNonce: input.rawNonce)
+                return try await service.linkProvider(
+                    principal: principal, provider: input.provider, idToken: input.idToken, rawNonce: input.rawNonce,
+                    authorizationCode: input.authorizationCode)
             },
             .rpc(
                 "unlinkProvider", access: .user, tag: tag, summary: "Remove a sign-in method (never the last). Needs a recent sign-in.",
@@ -174,6 +200,55 @@ extension AuthEndpoints {
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
                 return try await service.reauthenticate(
                     principal: principal, provider: input.provider, password: input.password, idToken: input.idToken, rawNonce: input.rawNonce)
+            },
+            .rpc(
+                "changeEmail", access: .user, tag: tag,
+                summary: "Send a code to a new email address (password accounts; needs a recent sign-in). applyEmailChange completes it.",
+                request: Schema.object(["new_email": Schema.string(format: "email", maxLength: 254)], required: ["new_email"]),
+                response: Schema.object(["verification_sent_to": Schema.string], required: ["verification_sent_to"]),
+                input: ChangeEmailRequest.self
+            ) { input, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                return try await service.changeEmail(principal: principal, newEmail: input.newEmail)
+            },
+            .rpc(
+                "applyEmailChange", access: .open, tag: tag,
+                summary: "Redeem the code sent by changeEmail: the new address becomes the account's email; the old one is told.",
+                request: Schema.object(["code": Schema.string(maxLength: 128)], required: ["code"]),
+                response: Schema.object(["email": Schema.string], required: ["email"]), input: CodeRequest.self
+            ) { input, call in
+                try await service.applyEmailChange(code: input.code, clientAddress: call.clientAddress)
+            },
+            .rpc(
+                "sendPasswordReset", access: .open, tag: tag,
+                summary: "Mail a password-reset code. Answers the same whether or not an account has this email.",
+                request: Schema.object(["email": Schema.string(format: "email", maxLength: 254)], required: ["email"]),
+                response: Schema.empty, input: ResetRequest.self
+            ) { input, call in
+                try await service.sendPasswordReset(email: input.email, clientAddress: call.clientAddress)
+                return Empty()
+            },
+            .rpc(
+                "resetPassword", access: .open, tag: tag,
+                summary: "Set a new password with a reset code. Every session of the account ends.",
+                request: Schema.object(
+                    [
+                        "code": Schema.string(maxLength: 128),
+                        "new_password": Schema.string(minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength),
+                    ], required: ["code", "new_password"]),
+                response: Schema.empty, input: ResetPasswordRequest.self
+            ) { input, call in
+                try await service.resetPassword(code: input.code, newPassword: input.newPassword, clientAddress: call.clientAddress)
+                return Empty()
+            },
+            .rpc(
+                "deleteAccount", access: .user, tag: tag,
+                summary: "Delete the account and every piece of the user's data (needs a recent sign-in). Sign-in stops at once.",
+                request: Schema.empty, response: Schema.empty, input: Empty.self
+            ) { _, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                try await service.deleteAccount(principal: principal)
+                return Empty()
             },
         ]
     }

@@ -96,5 +96,59 @@ enum AuthMigrations {
                 "CREATE INDEX auth_used_nonces_expiry ON auth_used_nonces (expires_at)",
             ]
         },
+        // Email flows and account deletion: the durable mail outbox, one-time codes (stored as digests), Apple
+        // refresh tokens (sealed) to revoke at deletion, and deletion tickets (a deletion in progress).
+        Migration(version: 3, name: "mail outbox, codes, Apple tokens, deletions") { _ in
+            [
+                """
+                CREATE TABLE auth_mail_outbox (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT,
+                    kind TEXT NOT NULL,
+                    recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    attempts BIGINT NOT NULL DEFAULT 0,
+                    next_attempt_at BIGINT NOT NULL,
+                    lease_expires_at BIGINT,
+                    transport TEXT,
+                    last_error TEXT,
+                    created_at BIGINT NOT NULL,
+                    sent_at BIGINT
+                )
+                """,
+                "CREATE INDEX auth_mail_outbox_due ON auth_mail_outbox (status, next_attempt_at)",
+                "CREATE INDEX auth_mail_outbox_user ON auth_mail_outbox (user_id)",
+                """
+                CREATE TABLE auth_codes (
+                    code_hash TEXT PRIMARY KEY,
+                    purpose TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    new_email TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT
+                )
+                """,
+                "CREATE INDEX auth_codes_user ON auth_codes (user_id, purpose)",
+                """
+                CREATE TABLE auth_apple_tokens (
+                    user_id TEXT PRIMARY KEY,
+                    client_id TEXT NOT NULL,
+                    sealed_refresh_token TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE auth_deletions (
+                    ticket TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL UNIQUE,
+                    requested_at BIGINT NOT NULL,
+                    apple_revoked_at BIGINT
+                )
+                """,
+            ]
+        },
     ]
 }

@@ -11,21 +11,29 @@ public struct AuthModule: Sendable {
     public let verifier: SQLAccessTokenVerifier
     public let accounts: SQLAccountDirectory
     public let eraser: AuthUserDataEraser
+    public let outbox: MailOutbox
+    public let mailSender: MailSender
 
     public init(
         database: Database, signingKey: SigningKey, accessTokenLifetime: TimeInterval, bcryptCost: Int,
         clock: any WallClock, ids: any IDGenerator, rateLimits: Bool = true, recentLoginSeconds: Int = 300,
-        identityProviders: IdentityProviderSettings? = nil, logger: Logger = Logger(label: "auth")
-    ) async {
+        identityProviders: IdentityProviderSettings? = nil, mail: MailSettings = MailSettings(transport: nil),
+        appleClientSecret: AppleClientSecretSettings? = nil, logger: Logger = Logger(label: "auth")
+    ) async throws {
         let tokens = await AccessTokens(signingKey: signingKey, lifetime: accessTokenLifetime, clock: clock, ids: ids)
         let statusCache = SessionStatusCache()
         self.tokens = tokens
         let identity = identityProviders.map {
             ProviderTokenVerifier(settings: $0, database: database, clock: clock, client: HTTPClient.shared, logger: logger)
         }
+        let outbox = MailOutbox(database: database, clock: clock, ids: ids, from: mail.from)
+        self.outbox = outbox
+        self.mailSender = MailSender(outbox: outbox, transport: mail.transport ?? LogMailTransport(logger: logger), logger: logger)
+        let apple = try await appleClientSecret.asyncMap { try await AppleTokenClient(settings: $0, client: HTTPClient.shared, clock: clock) }
         self.service = AuthService(
             database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost), clock: clock, ids: ids, statusCache: statusCache,
-            rateLimits: rateLimits, identity: identity, recentLoginWindow: TimeInterval(recentLoginSeconds))
+            rateLimits: rateLimits, identity: identity, recentLoginWindow: TimeInterval(recentLoginSeconds), outbox: outbox, apple: apple,
+            sealer: TokenSealer(signingKey: signingKey), logger: logger)
         self.verifier = SQLAccessTokenVerifier(tokens: tokens, database: database, sessions: statusCache)
         self.accounts = SQLAccountDirectory(database: database)
         self.eraser = AuthUserDataEraser(database: database, statusCache: statusCache)
@@ -37,6 +45,30 @@ public struct AuthModule: Sendable {
         ModulePlugin(
             name: "auth", migrations: Self.migrations,
             endpoints: AuthEndpoints.make(service: service, signingKey: tokens.signingKey) + AuthEndpoints.identity(service: service),
-            services: [UnconfirmedAccountPurger(service: service)], eraser: eraser)
+            services: [UnconfirmedAccountPurger(service: service), mailSender], eraser: eraser)
+    }
+
+    /// The account-deletion job, given every module's eraser (the composition root collects them).
+    public func deletionJob(erasers: [any UserDataEraser], logger: Logger) -> JobDefinition {
+        AccountDeletion.job(service: service, erasers: erasers, logger: logger)
+    }
+}
+
+/// Which transport delivers email and the sender address (`POVVER_MAIL_TRANSPORT`, `POVVER_MAIL_FROM`).
+public struct MailSettings: Sendable {
+    /// nil: the `log` transport.
+    public var transport: (any MailTransport)?
+    public var from: String
+
+    public init(transport: (any MailTransport)?, from: String = "Povver <no-reply@povver.localhost>") {
+        self.transport = transport
+        self.from = from
+    }
+}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

@@ -43,7 +43,7 @@ extension AuthService {
     /// to another account is refused with `ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL`, and nothing is created.
     public func signInWithIdentity(
         provider rawProvider: String, idToken: String, rawNonce: String?, name rawName: String?, timeZone rawTimeZone: String?,
-        clientAddress: String? = nil
+        authorizationCode: String? = nil, clientAddress: String? = nil
     ) async throws -> IdentitySignInResult {
         let provider = try IdentityProvider.parse(rawProvider)
         let name = try Validation.name(rawName)
@@ -121,6 +121,13 @@ extension AuthService {
             ).run()
             let (sessionId, refreshToken) = try await sessions.open(userId: newUserId, authTime: now, in: tx)
             return .pending(userId: newUserId, email: email, name: pendingName, sessionId: sessionId, refreshToken: refreshToken)
+        }
+        if provider == .apple {
+            let userId: String
+            switch outcome {
+            case .existing(let id, _, _), .pending(let id, _, _, _, _): userId = id
+            }
+            await keepAppleToken(userId: userId, authorizationCode: authorizationCode, clientID: verified.audience)
         }
         switch outcome {
         case .existing(let userId, let sessionId, let refreshToken):
@@ -212,7 +219,9 @@ extension AuthService {
     }
 
     /// Links a Google or Apple account to the caller's account.
-    public func linkProvider(principal: Principal, provider rawProvider: String, idToken: String, rawNonce: String?) async throws -> ProvidersResult {
+    public func linkProvider(
+        principal: Principal, provider rawProvider: String, idToken: String, rawNonce: String?, authorizationCode: String? = nil
+    ) async throws -> ProvidersResult {
         let provider = try IdentityProvider.parse(rawProvider)
         let verified = try await verifiedIdentity(provider, idToken: idToken, rawNonce: rawNonce)
         let userId = principal.userId
@@ -241,6 +250,7 @@ extension AuthService {
                 """
             ).run()
         }
+        if provider == .apple { await keepAppleToken(userId: userId, authorizationCode: authorizationCode, clientID: verified.audience) }
         return ProvidersResult(providers: try await providers(userId: userId).map(\.providerId))
     }
 

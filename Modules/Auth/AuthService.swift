@@ -17,6 +17,15 @@ public struct AuthService: Sendable {
     let identity: ProviderTokenVerifier?
     /// How long after signing in sensitive operations are allowed (`POVVER_RECENT_LOGIN_SECONDS`).
     let recentLoginWindow: TimeInterval
+    /// Emails (codes, notices) go here, in the transaction of the change they are about.
+    let outbox: MailOutbox
+    /// Apple's token endpoints; nil when the Apple client secret is not configured.
+    let apple: AppleTokenClient?
+    /// Seals Apple refresh tokens at rest.
+    let sealer: TokenSealer
+    /// Account deletions run as durable jobs.
+    let jobs: JobQueue
+    let logger: Logger
 
     /// Sign-in attempts per account (wrong or right, known or unknown email alike, so limits reveal nothing).
     static let signInPerAccount = RateLimit(name: "auth.sign_in.account", limit: 10, window: 15 * 60)
@@ -27,8 +36,14 @@ public struct AuthService: Sendable {
 
     init(
         database: Database, tokens: AccessTokens, hasher: PasswordHasher, clock: any WallClock, ids: any IDGenerator,
-        statusCache: SessionStatusCache, rateLimits: Bool = true, identity: ProviderTokenVerifier? = nil, recentLoginWindow: TimeInterval = 300
+        statusCache: SessionStatusCache, rateLimits: Bool = true, identity: ProviderTokenVerifier? = nil, recentLoginWindow: TimeInterval = 300,
+        outbox: MailOutbox, apple: AppleTokenClient? = nil, sealer: TokenSealer, logger: Logger = Logger(label: "auth")
     ) {
+        self.logger = logger
+        self.outbox = outbox
+        self.apple = apple
+        self.sealer = sealer
+        self.jobs = JobQueue(database: database, clock: clock)
         self.identity = identity
         self.recentLoginWindow = recentLoginWindow
         self.database = database

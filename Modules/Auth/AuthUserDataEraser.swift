@@ -3,7 +3,8 @@ import Foundation
 import Platform
 import SQLKit
 
-/// Removes every Auth row of a user: devices, refresh tokens, sessions, linked providers, profile, account.
+/// Removes every Auth row of a user: devices, refresh tokens, sessions, linked providers, profile, queued and
+/// sent mail, one-time codes, the Apple token, the deletion ticket, and the account.
 /// Account deletion runs it last, after every other module's eraser.
 public struct AuthUserDataEraser: UserDataEraser {
     public let module = "auth"
@@ -18,7 +19,10 @@ public struct AuthUserDataEraser: UserDataEraser {
     public func eraseUserData(userId: String) async throws {
         statusCache.revoke(userId: userId)
         try await database.transaction { tx in
-            for table in ["auth_devices", "auth_refresh_tokens", "auth_sessions", "auth_providers", "auth_profiles"] {
+            for table in [
+                "auth_devices", "auth_refresh_tokens", "auth_sessions", "auth_providers", "auth_profiles", "auth_mail_outbox", "auth_codes",
+                "auth_apple_tokens", "auth_deletions",
+            ] {
                 try await tx.sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userId)").run()
             }
             try await tx.sql.raw("DELETE FROM auth_users WHERE id = \(bind: userId)").run()

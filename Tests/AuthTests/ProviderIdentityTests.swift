@@ -41,7 +41,7 @@ import Testing
     func unconfirmedAccountsArePurgedAfterADay(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
-            let module = await AuthModule(
+            let module = try await AuthModule(
                 database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: SequentialIDGenerator())
             let start = clock.now().millisecondsSince1970
             for (id, status, age) in [("old", "pending", 25.0), ("young", "pending", 23.0), ("kept", "active", 48.0)] {

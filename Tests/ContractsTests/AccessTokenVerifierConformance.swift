@@ -71,7 +71,7 @@ func accessTokenVerifierConformance(_ verifier: some AccessTokenVerifier, fixtur
     func live(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
-            let auth = await AuthModule(
+            let auth = try await AuthModule(
                 database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator())
             let fixture = TokenFixture(
                 clock: clock, lifetime: 900,

@@ -44,7 +44,7 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
     @Test(arguments: TestDatabases.engines)
     func live(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
-            let auth = await AuthModule(
+            let auth = try await AuthModule(
                 database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator())
             try await accountDirectoryConformance(
                 auth.accounts,

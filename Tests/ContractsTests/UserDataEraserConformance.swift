@@ -57,7 +57,7 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
     @Test(arguments: TestDatabases.engines)
     func auth(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
-            let auth = await AuthModule(
+            let auth = try await AuthModule(
                 database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator())
             try await userDataEraserConformance(
                 auth.eraser,

@@ -7,6 +7,8 @@ import HummingbirdTesting
 import JWTKit
 import NIOCore
 import Platform
+import PovverApp
+import Synchronization
 import TestSupport
 import Testing
 
@@ -28,6 +30,10 @@ final class FakeIdentityProviders: Sendable {
 
     let googleKey = P256.Signing.PrivateKey()
     let appleKey = P256.Signing.PrivateKey()
+    /// The team key Povver signs Apple client secrets with (Apple's `.p8`).
+    let appleTeamKey = P256.Signing.PrivateKey()
+    /// What the fake Apple token endpoints saw: codes exchanged and refresh tokens revoked.
+    let appleCalls = Mutex<(exchanged: [String], revoked: [String], badSecrets: Int)>(([], [], 0))
     /// A key nobody publishes: tokens signed with it must fail.
     let strangerKey = P256.Signing.PrivateKey()
 
@@ -53,6 +59,21 @@ final class FakeIdentityProviders: Sendable {
         }
         router.get("apple/jwks") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: apple)))
+        }
+        // Apple's /auth/token and /auth/revoke: the client secret must be an ES256 JWT of the team key.
+        router.post("apple/auth/token") { request, _ in
+            let form = try await Self.form(request)
+            guard try await self.validSecret(form), form["grant_type"] == "authorization_code", let code = form["code"], code.hasPrefix("code-")
+            else { return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_grant"}"#))) }
+            self.appleCalls.withLock { $0.exchanged.append(code) }
+            let body = #"{"access_token":"at","token_type":"Bearer","expires_in":3600,"refresh_token":"apple-rt-\#(code)","id_token":"x"}"#
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        router.post("apple/auth/revoke") { request, _ in
+            let form = try await Self.form(request)
+            guard try await self.validSecret(form), let token = form["token"] else { return Response(status: .badRequest) }
+            self.appleCalls.withLock { $0.revoked.append(token) }
+            return Response(status: .ok)
         }
         return router
     }
@@ -86,6 +107,39 @@ final class FakeIdentityProviders: Sendable {
         }
     }
 
+    static func form(_ request: Request) async throws -> [String: String] {
+        let text = String(buffer: try await request.body.collect(upTo: 65536))
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? "" }
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
+
+    struct SecretClaims: JWTPayload {
+        var iss: String
+        var sub: String
+        var aud: String
+        var iat: Int
+        var exp: Int
+
+        func verify(using algorithm: some JWTAlgorithm) throws {}
+    }
+
+    func validSecret(_ form: [String: String]) async throws -> Bool {
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: try ES256PublicKey(backing: appleTeamKey.publicKey), kid: JWKIdentifier(string: "KEY123"))
+        guard let secret = form["client_secret"], let claims = try? await keys.verify(secret, as: SecretClaims.self),
+            claims.iss == "TEAM123", claims.sub == form["client_id"], form["client_id"] == "apple-client",
+            claims.aud == "https://appleid.apple.com", claims.exp > claims.iat, claims.exp - claims.iat <= 15_777_000
+        else {
+            appleCalls.withLock { $0.badSecrets += 1 }
+            return false
+        }
+        return true
+    }
+
     static func nonceHash(_ raw: String) -> String {
         SHA256.hash(data: Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
     }
@@ -95,6 +149,17 @@ final class FakeIdentityProviders: Sendable {
         _ engine: SQLEngine, clock: FakeWallClock,
         _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
+        try await withFullServer(engine, clock: clock) { _, client in try await body(client) }
+    }
+
+    /// The same, with the server (its worker, outbox and database) at hand, and Apple's client secret set up.
+    func withFullServer(
+        _ engine: SQLEngine, clock: FakeWallClock, environment extra: [String: String] = [:],
+        _ body: @escaping @Sendable (PovverServer, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("apple-\(UUID().uuidString).p8").path
+        try appleTeamKey.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: keyFile) }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { live in
             let base = "http://127.0.0.1:\(live.port!)"
@@ -103,9 +168,10 @@ final class FakeIdentityProviders: Sendable {
                 environment: [
                     "POVVER_GOOGLE_CLIENT_IDS": "google-client,other-google-client", "POVVER_GOOGLE_JWKS_URL": "\(base)/google/jwks",
                     "POVVER_APPLE_CLIENT_IDS": "apple-client", "POVVER_APPLE_JWKS_URL": "\(base)/apple/jwks",
-                    "POVVER_RECENT_LOGIN_SECONDS": "300",
-                ], clock: clock
-            ) { _, client in try await body(client) }
+                    "POVVER_RECENT_LOGIN_SECONDS": "300", "POVVER_APPLE_AUTH_BASE_URL": "\(base)/apple", "POVVER_APPLE_TEAM_ID": "TEAM123",
+                    "POVVER_APPLE_KEY_ID": "KEY123", "POVVER_APPLE_PRIVATE_KEY_FILE": keyFile,
+                ].merging(extra) { _, new in new }, clock: clock
+            ) { server, client in try await body(server, client) }
         }
     }
 }

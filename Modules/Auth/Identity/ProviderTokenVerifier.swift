@@ -63,6 +63,8 @@ struct VerifiedIdentity: Sendable, Equatable {
     var emailVerified: Bool
     var isPrivateEmail: Bool
     var name: String?
+    /// The configured client id the token was issued to (Apple's token exchange needs it).
+    var audience: String = ""
 }
 
 /// The claims of a Google or Apple ID token. Signature checks are JWTKit's; every claim check is done by
@@ -179,7 +181,8 @@ struct ProviderTokenVerifier: Sendable {
         let email = claims.email.flatMap { try? Validation.normalizedEmail($0) }
         return VerifiedIdentity(
             provider: provider, subject: claims.sub, email: email, emailVerified: claims.emailVerified?.value ?? false,
-            isPrivateEmail: claims.isPrivateEmail?.value ?? false, name: claims.name)
+            isPrivateEmail: claims.isPrivateEmail?.value ?? false, name: claims.name,
+            audience: claims.aud.value.first(where: { audiences.contains($0) }) ?? "")
     }
 
     /// Records a token's nonce as used; a second use is a replay.

@@ -1,0 +1,142 @@
+import Contracts
+import Foundation
+import Logging
+import Platform
+import SQLKit
+
+extension AuthService {
+    static let deletionJobKind = "auth.delete_account"
+    /// Attempts at revoking Apple's token before deletion goes on without it (Apple unreachable for hours).
+    static let appleRevokeAttempts = 6
+
+    /// Keeps the Apple refresh token of `userId`, swapped for a sign-in `authorization_code`. Without the
+    /// Apple client secret configured, or when Apple refuses, the sign-in still succeeds (the code would die in
+    /// five minutes anyway); the failure is logged, and deletion will have no token to revoke.
+    func keepAppleToken(userId: String, authorizationCode: String?, clientID: String) async {
+        guard let authorizationCode, !authorizationCode.isEmpty else { return }
+        guard let apple else {
+            logger.warning(
+                "Apple authorization code ignored: POVVER_APPLE_TEAM_ID, _KEY_ID and _PRIVATE_KEY_FILE are not set",
+                metadata: ["event": "apple_code_ignored"])
+            return
+        }
+        do {
+            let refreshToken = try await apple.exchange(code: authorizationCode, clientID: clientID)
+            let sealed = try sealer.seal(refreshToken)
+            let now = clock.now().millisecondsSince1970
+            try await database.transaction { tx in
+                try await tx.sql.raw(
+                    """
+                    INSERT INTO auth_apple_tokens (user_id, client_id, sealed_refresh_token, created_at)
+                    VALUES (\(bind: userId), \(bind: clientID), \(bind: sealed), \(bind: now))
+                    ON CONFLICT (user_id) DO UPDATE SET client_id = excluded.client_id,
+                        sealed_refresh_token = excluded.sealed_refresh_token, created_at = excluded.created_at
+                    """
+                ).run()
+            }
+        } catch {
+            logger.warning("Apple authorization code exchange failed", metadata: ["event": "apple_code_exchange_failed", "error": "\(error)"])
+        }
+    }
+
+    /// Deletes the caller's account (recent login required). From this moment the account cannot sign in and
+    /// every session is over; the erasing itself runs as a durable job.
+    public func deleteAccount(principal: Principal) async throws {
+        guard principal.sessionId != nil else { throw ServiceError(.permissionDenied, "Only the user can delete their account.") }
+        try requireRecentLogin(principal)
+        try await requestDeletion(userId: principal.userId)
+    }
+
+    /// Starts (or, if started, leaves running) the deletion of `userId`: the account goes to `deleting`, its
+    /// sessions end, and the deletion job is queued in the same transaction. Returns the job id.
+    @discardableResult
+    public func requestDeletion(userId: String) async throws -> String {
+        let now = clock.now()
+        let ticket = ids.makeID()
+        let sessions = self.sessions
+        let jobs = self.jobs
+        let jobId = try await database.transaction { tx -> String in
+            guard try await tx.sql.raw("SELECT id FROM auth_users WHERE id = \(bind: userId)").first() != nil else {
+                throw ServiceError(.notFound, "This account no longer exists.")
+            }
+            try await tx.sql.raw("UPDATE auth_users SET status = 'deleting' WHERE id = \(bind: userId)").run()
+            try await sessions.revokeAll(userId: userId, reason: "account_deleted", in: tx)
+            try await tx.sql.raw(
+                """
+                INSERT INTO auth_deletions (ticket, user_id, requested_at) VALUES (\(bind: ticket), \(bind: userId), \(bind: now.millisecondsSince1970))
+                ON CONFLICT (user_id) DO NOTHING
+                """
+            ).run()
+            let current = try await tx.sql.raw("SELECT ticket FROM auth_deletions WHERE user_id = \(bind: userId)")
+                .first(decodingColumn: "ticket", as: String.self) ?? ticket
+            let jobId = "auth.delete:\(current)"
+            // The job names only the ticket: once the deletion is done, nothing left in the queue leads to the user.
+            try await jobs.enqueue(
+                NewJob(id: jobId, kind: Self.deletionJobKind, payload: #"{"ticket":"\#(current)"}"#, maxAttempts: 60), in: tx)
+            return jobId
+        }
+        sessions.statusCache.revoke(userId: userId)
+        return jobId
+    }
+
+    /// One attempt at a deletion: revoke Apple's token, then every eraser in order (Platform's first, Auth's
+    /// last). Each step is idempotent, so a retry after a crash finishes the job.
+    func runDeletion(ticket: String, attempt: Int, erasers: [any UserDataEraser]) async throws {
+        guard
+            let row = try await database.sql.raw("SELECT user_id, apple_revoked_at FROM auth_deletions WHERE ticket = \(bind: ticket)").first()
+        else { return }  // finished by an earlier attempt
+        let userId = try row.decode(column: "user_id", as: String.self)
+        if try row.decode(column: "apple_revoked_at", as: Int64?.self) == nil {
+            try await revokeAppleToken(userId: userId, attempt: attempt)
+            let now = clock.now().millisecondsSince1970
+            try await database.transaction { tx in
+                try await tx.sql.raw("UPDATE auth_deletions SET apple_revoked_at = \(bind: now) WHERE ticket = \(bind: ticket)").run()
+                try await tx.sql.raw("DELETE FROM auth_apple_tokens WHERE user_id = \(bind: userId)").run()
+            }
+        }
+        for eraser in Self.deletionOrder(erasers) {
+            try await eraser.eraseUserData(userId: userId)
+        }
+        logger.info("account deleted", metadata: ["event": "account_deleted", "ticket": "\(ticket)", "modules": "\(erasers.count)"])
+    }
+
+    /// Platform first (no event of the user is delivered after a module erased its rows), Auth last (the
+    /// identity and the deletion ticket go once everything else is gone).
+    static func deletionOrder(_ erasers: [any UserDataEraser]) -> [any UserDataEraser] {
+        erasers.filter { $0.module == "platform" } + erasers.filter { $0.module != "platform" && $0.module != "auth" }
+            + erasers.filter { $0.module == "auth" }
+    }
+
+    private func revokeAppleToken(userId: String, attempt: Int) async throws {
+        guard
+            let row = try await database.sql.raw(
+                "SELECT client_id, sealed_refresh_token FROM auth_apple_tokens WHERE user_id = \(bind: userId)"
+            ).first()
+        else { return }
+        guard let apple else {
+            logger.error("cannot revoke the Apple token: Apple client secret not configured", metadata: ["event": "apple_revoke_skipped"])
+            return
+        }
+        do {
+            let token = try sealer.open(try row.decode(column: "sealed_refresh_token", as: String.self))
+            try await apple.revoke(refreshToken: token, clientID: try row.decode(column: "client_id", as: String.self))
+        } catch {
+            guard attempt >= Self.appleRevokeAttempts else { throw error }
+            logger.error(
+                "Apple token revocation abandoned; deleting the account without it",
+                metadata: ["event": "apple_revoke_abandoned", "attempts": "\(attempt)", "error": "\(error)"])
+        }
+    }
+}
+
+/// The durable account-deletion job.
+enum AccountDeletion {
+    struct Payload: Codable { var ticket: String }
+
+    static func job(service: AuthService, erasers: [any UserDataEraser], logger: Logger) -> JobDefinition {
+        JobDefinition(kind: AuthService.deletionJobKind, lease: 300, retry: RetryPolicy(base: 10, cap: 1800)) { job in
+            let payload = try JSONCoding.decode(Payload.self, from: job.payload)
+            try await service.runDeletion(ticket: payload.ticket, attempt: job.attempt, erasers: erasers)
+        }
+    }
+}

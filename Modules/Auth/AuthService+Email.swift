@@ -1,0 +1,248 @@
+import Contracts
+import Crypto
+import Foundation
+import Platform
+import SQLKit
+
+/// `changeEmail`'s answer.
+public struct EmailChangeStarted: Codable, Sendable, Equatable {
+    public var verificationSentTo: String
+
+    enum CodingKeys: String, CodingKey { case verificationSentTo = "verification_sent_to" }
+}
+
+/// `applyEmailChange`'s answer.
+public struct EmailChanged: Codable, Sendable, Equatable {
+    public var email: String
+}
+
+/// What a one-time code is for.
+enum CodePurpose: String {
+    case emailChange = "email_change"
+    case passwordReset = "password_reset"
+
+    /// How long a code works.
+    var lifetime: TimeInterval {
+        switch self {
+        case .emailChange: 24 * 3600
+        case .passwordReset: 3600
+        }
+    }
+}
+
+extension AuthService {
+    /// Email-change requests per account.
+    static let emailChangePerAccount = RateLimit(name: "auth.email_change.account", limit: 5, window: 3600)
+    /// Password-reset requests per email address (counted whether or not an account has it).
+    static let resetPerEmail = RateLimit(name: "auth.reset.email", limit: 5, window: 3600)
+    /// Password-reset requests per client address.
+    static let resetPerAddress = RateLimit(name: "auth.reset.address", limit: 20, window: 3600)
+    /// Code redemptions (reset and email change) per client address.
+    static let codePerAddress = RateLimit(name: "auth.code.address", limit: 30, window: 15 * 60)
+
+    /// A new one-time code: 256 random bits, base64url. Only its SHA-256 is stored.
+    static func makeCode() -> (code: String, hash: String) {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let code = Data(bytes).base64URLEncoded()
+        return (code, codeHash(code))
+    }
+
+    static func codeHash(_ code: String) -> String {
+        SHA256.hash(data: Data("povver-code:\(code)".utf8)).hexString
+    }
+
+    /// Stores a code for `userId` (replacing any earlier unused code of the same purpose) in `tx`.
+    func storeCode(_ purpose: CodePurpose, userId: String, newEmail: String?, in tx: Transaction) async throws -> String {
+        let (code, hash) = Self.makeCode()
+        let now = clock.now()
+        try await tx.sql.raw(
+            "DELETE FROM auth_codes WHERE user_id = \(bind: userId) AND purpose = \(bind: purpose.rawValue) AND used_at IS NULL"
+        ).run()
+        try await tx.sql.raw(
+            """
+            INSERT INTO auth_codes (code_hash, purpose, user_id, new_email, created_at, expires_at)
+            VALUES (\(bind: hash), \(bind: purpose.rawValue), \(bind: userId), \(bind: newEmail), \(bind: now.millisecondsSince1970),
+                    \(bind: now.addingTimeInterval(purpose.lifetime).millisecondsSince1970))
+            """
+        ).run()
+        return code
+    }
+
+    /// Spends a code in `tx`: the user and new email it was issued for, or `INVALID_CODE` when it is unknown,
+    /// of another purpose, used, or expired.
+    func spendCode(_ code: String, purpose: CodePurpose, in tx: Transaction) async throws -> (userId: String, newEmail: String?) {
+        guard !code.isEmpty, code.utf8.count <= 128 else { throw ServiceError(.invalidCode) }
+        let now = clock.now().millisecondsSince1970
+        guard
+            let row = try await tx.sql.raw(
+                """
+                UPDATE auth_codes SET used_at = \(bind: now)
+                WHERE code_hash = \(bind: Self.codeHash(code)) AND purpose = \(bind: purpose.rawValue) AND used_at IS NULL
+                  AND expires_at > \(bind: now)
+                RETURNING user_id, new_email
+                """
+            ).first()
+        else { throw ServiceError(.invalidCode) }
+        return (try row.decode(column: "user_id", as: String.self), try row.decode(column: "new_email", as: String?.self))
+    }
+
+    /// Starts an email change (password accounts, recent login): a code goes to the new address; the email
+    /// changes only when `applyEmailChange` redeems it.
+    public func changeEmail(principal: Principal, newEmail rawEmail: String) async throws -> EmailChangeStarted {
+        let newEmail = try Validation.normalizedEmail(rawEmail, field: "new_email")
+        let userId = principal.userId
+        let linked = try await providers(userId: userId).map(\.providerId)
+        guard linked.contains(SignInProvider.password.rawValue) else {
+            let managing = linked.compactMap { IdentityProvider(rawValue: $0) }.first
+            throw ServiceError(
+                .emailManagedByProvider, "Changing email is not possible when signed in with \(managing?.displayName ?? "your sign-in provider").",
+                details: managing.map { ["provider": $0.rawValue] } ?? [:])
+        }
+        try requireRecentLogin(principal)
+        if let limiter { try await limiter.hit(Self.emailChangePerAccount, key: userId) }
+        let outbox = self.outbox
+        try await database.transaction { tx in
+            guard let current = try await tx.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "email", as: String.self)
+            else { throw ServiceError(.notFound, "This account no longer exists.") }
+            guard current != newEmail else {
+                throw ServiceError.invalidArgument(field: "new_email", reason: "same as the current email", message: "This is already your email address.")
+            }
+            let taken = try await tx.sql.raw("SELECT id FROM auth_users WHERE email_normalized = \(bind: newEmail)").first()
+            guard taken == nil else { throw ServiceError(.emailAlreadyInUse) }
+            let code = try await storeCode(.emailChange, userId: userId, newEmail: newEmail, in: tx)
+            try await outbox.enqueue(
+                userId: userId, kind: "verify_new_email", to: newEmail, subject: "Confirm your new email for Povver",
+                body: MailTexts.verifyNewEmail(code: code), in: tx)
+        }
+        return EmailChangeStarted(verificationSentTo: newEmail)
+    }
+
+    /// Redeems an email-change code: the account's email becomes the new (now verified) address, and the old
+    /// address is told.
+    public func applyEmailChange(code: String, clientAddress: String? = nil) async throws -> EmailChanged {
+        if let limiter, let clientAddress { try await limiter.hit(Self.codePerAddress, key: clientAddress) }
+        let outbox = self.outbox
+        let now = clock.now().millisecondsSince1970
+        return try await database.transaction { tx in
+            let (userId, pendingEmail) = try await spendCode(code, purpose: .emailChange, in: tx)
+            guard let newEmail = pendingEmail,
+                let row = try await tx.sql.raw("SELECT email, status FROM auth_users WHERE id = \(bind: userId)").first(),
+                try row.decode(column: "status", as: String.self) == AccountStatus.active.rawValue
+            else { throw ServiceError(.invalidCode) }
+            let oldEmail = try row.decode(column: "email", as: String.self)
+            let taken = try await tx.sql.raw(
+                "SELECT id FROM auth_users WHERE email_normalized = \(bind: newEmail) AND id <> \(bind: userId)"
+            ).first()
+            guard taken == nil else { throw ServiceError(.emailAlreadyInUse) }
+            try await tx.sql.raw(
+                """
+                UPDATE auth_users SET email = \(bind: newEmail), email_normalized = \(bind: newEmail), email_verified = 1
+                WHERE id = \(bind: userId)
+                """
+            ).run()
+            try await tx.sql.raw(
+                "UPDATE auth_providers SET email = \(bind: newEmail) WHERE user_id = \(bind: userId) AND provider_id = 'password'"
+            ).run()
+            try await tx.sql.raw("UPDATE auth_profiles SET updated_at = \(bind: now) WHERE user_id = \(bind: userId)").run()
+            try await outbox.enqueue(
+                userId: userId, kind: "email_changed", to: oldEmail, subject: "Your Povver email was changed",
+                body: MailTexts.emailChanged(newEmail: newEmail), in: tx)
+            return EmailChanged(email: newEmail)
+        }
+    }
+
+    /// Mails a reset code when an active account has this email. Answers the same — after the same checks and
+    /// limits — whether or not one does.
+    public func sendPasswordReset(email rawEmail: String, clientAddress: String? = nil) async throws {
+        let email = try Validation.normalizedEmail(rawEmail)
+        if let limiter {
+            try await limiter.hit(Self.resetPerEmail, key: email)
+            if let clientAddress { try await limiter.hit(Self.resetPerAddress, key: clientAddress) }
+        }
+        let outbox = self.outbox
+        try await database.transaction { tx in
+            guard
+                let row = try await tx.sql.raw("SELECT id, email FROM auth_users WHERE email_normalized = \(bind: email) AND status = 'active'")
+                    .first()
+            else { return }
+            let userId = try row.decode(column: "id", as: String.self)
+            let code = try await storeCode(.passwordReset, userId: userId, newEmail: nil, in: tx)
+            try await outbox.enqueue(
+                userId: userId, kind: "password_reset", to: try row.decode(column: "email", as: String.self),
+                subject: "Reset your Povver password", body: MailTexts.passwordReset(code: code), in: tx)
+        }
+    }
+
+    /// Redeems a reset code: the new password is set (added, for an account that had none), the email counts
+    /// as verified, and every session ends.
+    public func resetPassword(code: String, newPassword: String, clientAddress: String? = nil) async throws {
+        try Validation.newPassword(newPassword, field: "new_password")
+        if let limiter, let clientAddress { try await limiter.hit(Self.codePerAddress, key: clientAddress) }
+        let hash = try await hasher.hash(newPassword)
+        let now = clock.now().millisecondsSince1970
+        let sessions = self.sessions
+        try await database.transaction { tx in
+            let (userId, _) = try await spendCode(code, purpose: .passwordReset, in: tx)
+            guard
+                let email = try await tx.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: userId) AND status = 'active'")
+                    .first(decodingColumn: "email", as: String.self)
+            else { throw ServiceError(.invalidCode) }
+            try await tx.sql.raw(
+                """
+                UPDATE auth_users SET password_hash = \(bind: hash), password_changed_at = \(bind: now), email_verified = 1
+                WHERE id = \(bind: userId)
+                """
+            ).run()
+            try await tx.sql.raw(
+                """
+                INSERT INTO auth_providers (provider_id, provider_uid, user_id, email, linked_at)
+                VALUES ('password', \(bind: userId), \(bind: userId), \(bind: email), \(bind: now))
+                ON CONFLICT (provider_id, provider_uid) DO NOTHING
+                """
+            ).run()
+            try await sessions.revokeAll(userId: userId, reason: "password_reset", in: tx)
+        }
+    }
+}
+
+/// The emails' texts.
+enum MailTexts {
+    static func verifyNewEmail(code: String) -> String {
+        """
+        Someone (hopefully you) asked to use this address for their Povver account.
+
+        To confirm, open this link on your phone:
+        povver://auth/action?mode=verifyAndChangeEmail&oobCode=\(code)
+
+        or enter this code in the app:
+        \(code)
+
+        The code works once and expires in 24 hours. If you didn't ask for this, ignore this email.
+        """
+    }
+
+    static func emailChanged(newEmail: String) -> String {
+        """
+        The email address of your Povver account was changed to \(newEmail).
+
+        If you made this change, there is nothing to do. If you didn't, reset your password from the sign-in
+        screen right away and contact support.
+        """
+    }
+
+    static func passwordReset(code: String) -> String {
+        """
+        We received a request to reset the password of your Povver account.
+
+        To choose a new password, open this link on your phone:
+        povver://auth/action?mode=resetPassword&oobCode=\(code)
+
+        or enter this code in the app:
+        \(code)
+
+        The code works once and expires in 1 hour. If you didn't ask for this, ignore this email: your password
+        stays as it is.
+        """
+    }
+}

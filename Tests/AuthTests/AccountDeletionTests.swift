@@ -1,0 +1,67 @@
+import Auth
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import SQLKit
+import Synchronization
+import TestSupport
+import Testing
+
+/// An eraser that fails on its first call, as if the process died half-way through a deletion.
+final class FlakyEraser: UserDataEraser {
+    let module = "flaky"
+    let calls = Mutex(0)
+
+    func eraseUserData(userId: String) async throws {
+        let count = calls.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        if count == 1 { throw CocoaError(.fileWriteUnknown) }
+    }
+}
+
+@Suite struct AccountDeletionTests {
+    /// A deletion that fails part-way is retried after its backoff and finishes; meanwhile the account cannot
+    /// sign in, and requesting the deletion again does not start a second one.
+    @Test(arguments: TestDatabases.engines)
+    func deletionFinishesAfterAFailedAttempt(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
+            let clock = FakeWallClock()
+            let auth = try await AuthModule(
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator())
+            let user = try await auth.service.signUp(email: "crash@example.com", password: "secret1", name: nil, timeZone: nil)
+            let userId = user.user.id
+            let flaky = FlakyEraser()
+            let queue = JobQueue(database: db, clock: clock)
+            let worker = JobWorker(
+                name: "w", queue: queue,
+                definitions: [auth.deletionJob(erasers: [auth.eraser, flaky, PlatformUserDataEraser(database: db)], logger: TestDatabases.logger)],
+                logger: TestDatabases.logger)
+            let jobId = try await auth.service.requestDeletion(userId: userId)
+            #expect(try await auth.service.requestDeletion(userId: userId) == jobId, "one deletion per account")
+            try await worker.drain()
+            #expect(flaky.calls.withLock { $0 } == 1)
+            #expect(try await queue.job(id: jobId)?.status == .queued)
+            await #expect(throws: ServiceError.self) {
+                _ = try await auth.service.signIn(email: "crash@example.com", password: "secret1", timeZone: nil)
+            }
+            let users = try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "n", as: Int.self)
+            #expect(users == 1, "Auth's eraser runs last, after every other module's")
+
+            clock.advance(by: 11)
+            try await worker.drain()
+            #expect(flaky.calls.withLock { $0 } == 2)
+            #expect(try await queue.job(id: jobId)?.status == .done)
+            for table in ["auth_users", "auth_sessions", "auth_deletions", "auth_providers"] {
+                let column = table == "auth_users" ? "id" : "user_id"
+                let n = try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE \(ident: column) = \(bind: userId)")
+                    .first(decodingColumn: "n", as: Int.self)
+                #expect(n == 0, "\(table)")
+            }
+            let payload = try await db.sql.raw("SELECT payload FROM platform_jobs WHERE id = \(bind: jobId)").first(decodingColumn: "payload", as: String.self)
+            #expect(payload?.contains(userId) == false, "the finished job does not name the user")
+        }
+    }
+}

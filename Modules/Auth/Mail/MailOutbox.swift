@@ -181,6 +181,13 @@ public struct MailSender: Service {
     var interval: Duration = .seconds(5)
     let logger: Logger
 
+    public init(outbox: MailOutbox, transport: any MailTransport, interval: Duration = .seconds(5), logger: Logger) {
+        self.outbox = outbox
+        self.transport = transport
+        self.interval = interval
+        self.logger = logger
+    }
+
     /// Sends every message due now. Returns how many were attempted (tests and the CLI).
     @discardableResult
     public func deliverDue(limit: Int = 1000) async throws -> Int {

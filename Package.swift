@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "povver-server", targets: ["povver-server"]),
         .executable(name: "povver-workouts", targets: ["povver-workouts"]),
+        .executable(name: "povver-auth", targets: ["povver-auth"]),
         .library(name: "PovverApp", targets: ["PovverApp"]),
     ],
     dependencies: [
@@ -124,6 +125,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "AuthTool",
+            dependencies: ["Contracts", "Platform", "Auth", "PovverApp", .product(name: "Logging", package: "swift-log")],
+            path: "Apps/AuthTool",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "povver-auth",
+            dependencies: ["AuthTool", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            path: "Apps/povver-auth",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         .target(
@@ -162,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "PovverApp", "Platform", "Contracts", "Auth", "Fakes", "TestSupport",
+                "PovverApp", "Platform", "Contracts", "Auth", "AuthTool", "Fakes", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

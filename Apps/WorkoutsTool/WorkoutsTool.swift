@@ -27,7 +27,7 @@ public struct WorkoutsTool: Sendable {
     public func searchCatalog(query: String?, muscle: String?, equipment: String?, category: String?, limit: Int) async throws -> String {
         let page = try await module.catalog.search(ExerciseQuery(text: query, muscle: muscle, equipment: equipment, category: category, limit: limit))
         let rows = page.items.map { [$0.id, $0.name, $0.category, $0.equipment ?? "-", $0.primaryMuscles.joined(separator: ",")] }
-        return Self.table(["id", "name", "category", "equipment", "primary muscles"], rows) + (page.nextCursor == nil ? "" : "(more: raise --limit)\n")
+        return TextTable.render(["id", "name", "category", "equipment", "primary muscles"], rows) + (page.nextCursor == nil ? "" : "(more: raise --limit)\n")
     }
 
     public func listTemplates(userId: String) async throws -> String {
@@ -35,7 +35,7 @@ public struct WorkoutsTool: Sendable {
         let rows = templates.map {
             [$0.id, $0.name, "v\($0.version)", "\($0.analytics.totalSets) sets", "\($0.analytics.estimatedDurationMinutes) min", $0.exercises.map(\.name).joined(separator: "; ")]
         }
-        return Self.table(["id", "name", "version", "sets", "duration", "exercises"], rows)
+        return TextTable.render(["id", "name", "version", "sets", "duration", "exercises"], rows)
     }
 
     public func history(userId: String, limit: Int) async throws -> String {
@@ -43,7 +43,7 @@ public struct WorkoutsTool: Sendable {
         let rows = workouts.map {
             [$0.id, $0.endTime.rfc3339, $0.name ?? "-", "\($0.analytics.totals.sets)", "\($0.analytics.totals.reps)", String(format: "%.1f", $0.analytics.totals.volume)]
         }
-        return Self.table(["id", "completed", "name", "sets", "reps", "volume kg"], rows)
+        return TextTable.render(["id", "completed", "name", "sets", "reps", "volume kg"], rows)
     }
 
     /// Validates the whole file first; nothing is written if any entry is bad.
@@ -55,15 +55,5 @@ public struct WorkoutsTool: Sendable {
         let (inserted, updated) = try await CatalogImport.upsert(exercises, into: database, at: clock.now())
         module.catalog.invalidate()
         return "\(exercises.count) exercises read: \(inserted) added, \(updated) updated, \(exercises.count - inserted - updated) unchanged\n"
-    }
-
-    static func table(_ header: [String], _ rows: [[String]]) -> String {
-        guard !rows.isEmpty else { return "(none)\n" }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingCharacters(in: .whitespaces)
-        }
-        return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"
     }
 }

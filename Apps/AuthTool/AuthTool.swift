@@ -1,0 +1,101 @@
+import Auth
+import Contracts
+import Foundation
+import Logging
+import Platform
+import PovverApp
+
+/// `povver-auth`: accounts, the mail outbox, sessions and deletion, on the server's own composition (the same
+/// database, signing key and every module's eraser). Each command returns the text to print.
+public struct AuthTool: Sendable {
+    let server: PovverServer
+
+    /// Builds the server's modules from `environment` (as the server reads it) without serving HTTP.
+    public static func open(environment: [String: String], logger: Logger) async throws -> AuthTool {
+        let config = try AppConfig.fromEnvironment(environment)
+        return AuthTool(server: try await PovverServer.build(config: config, logger: logger))
+    }
+
+    /// Wraps an already built server (tests).
+    public init(server: PovverServer) {
+        self.server = server
+    }
+
+    public func close() async { await server.database.shutdown() }
+
+    var service: AuthService { server.auth.service }
+
+    public func listUsers(limit: Int, email: String?) async throws -> String {
+        let users = try await service.adminUsers(limit: limit, email: email)
+        return TextTable.render(
+            ["id", "email", "status", "providers", "sessions", "created"],
+            users.map { [$0.id, $0.email, $0.status, $0.providers.joined(separator: ","), "\($0.openSessions)", $0.createdAt.rfc3339] })
+    }
+
+    public func showUser(id: String) async throws -> String {
+        guard let user = try await service.adminUser(id: id) else { throw ServiceError(.notFound, "No account with id \(id).") }
+        return """
+            id:                \(user.id)
+            email:             \(user.email)
+            status:            \(user.status)
+            original provider: \(user.originalProvider)
+            providers:         \(user.providers.joined(separator: ", "))
+            created:           \(user.createdAt.rfc3339)
+            last sign-in:      \(user.lastSignInAt?.rfc3339 ?? "-")
+            open sessions:     \(user.openSessions)
+
+            """
+    }
+
+    public func listOutbox(limit: Int, userId: String?) async throws -> String {
+        let mails = try await server.auth.outbox.list(limit: limit, userId: userId)
+        return TextTable.render(
+            ["id", "created", "status", "kind", "to", "subject"],
+            mails.map { [$0.id, $0.createdAt.rfc3339, $0.status, $0.kind, $0.recipient, $0.subject] })
+    }
+
+    public func showOutbox(id: String) async throws -> String {
+        guard let mail = try await server.auth.outbox.mail(id: id) else { throw ServiceError(.notFound, "No message with id \(id).") }
+        return """
+            id:        \(mail.id)
+            status:    \(mail.status) (\(mail.attempts) attempt(s)\(mail.transport.map { ", \($0)" } ?? ""))\(mail.lastError.map { "\nerror:     \($0)" } ?? "")
+            created:   \(mail.createdAt.rfc3339)
+            sent:      \(mail.sentAt?.rfc3339 ?? "-")
+            to:        \(mail.recipient)
+            subject:   \(mail.subject)
+
+            \(mail.body.isEmpty ? "(body removed after delivery: it carried a one-time code)" : mail.body)
+
+            """
+    }
+
+    public func revokeSessions(userId: String) async throws -> String {
+        guard try await service.adminUser(id: userId) != nil else { throw ServiceError(.notFound, "No account with id \(userId).") }
+        let count = try await service.revokeAllSessions(userId: userId)
+        return "\(count) open session(s) revoked for \(userId)\n"
+    }
+
+    /// The same durable path as `deleteAccount`: the account stops signing in at once, then the deletion job
+    /// runs here (or in a running server, whichever takes it first). Waits up to `wait` for it to finish; if it
+    /// has not, the job stays queued and is retried by a running server or by this command again.
+    public func deleteUser(userId: String, wait: Duration = .seconds(60)) async throws -> String {
+        let jobId = try await service.requestDeletion(userId: userId)
+        let worker = JobWorker(
+            name: "povver-auth-\(UUID().uuidString.prefix(8))", queue: server.jobs,
+            definitions: [server.auth.deletionJob(erasers: server.erasers, logger: server.logger)], logger: server.logger)
+        let deadline = ContinuousClock.now + wait
+        var job = try await server.jobs.job(id: jobId)
+        while true {
+            try await worker.drain(limit: 100)
+            job = try await server.jobs.job(id: jobId)
+            guard job?.status == .queued || job?.status == .leased, ContinuousClock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        switch job?.status {
+        case .done?: return "account \(userId) deleted from every module\n"
+        case let status?:
+            return "deletion of \(userId) started but not finished (job \(jobId): \(status.rawValue)\(job?.lastError.map { ", \($0)" } ?? "")); it will be retried\n"
+        case nil: return "account \(userId) deleted\n"
+        }
+    }
+}

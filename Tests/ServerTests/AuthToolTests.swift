@@ -1,0 +1,48 @@
+import Auth
+import AuthTool
+import Contracts
+import Fakes
+import Foundation
+import HTTPTypes
+import Platform
+import PovverApp
+import TestSupport
+import Testing
+
+/// `povver-auth` on the server's composition: what each command prints and does.
+@Suite struct AuthToolTests {
+    @Test(arguments: TestDatabases.engines)
+    func usersOutboxSessionsAndDelete(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        try await TestServer.with(engine, clock: clock) { server, client in
+            let tool = AuthTool(server: server)
+            let signUp = try await client.call("signUp", ["email": "cli@example.com", "password": "password-1"])
+            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            _ = try await client.call("signUp", ["email": "other@example.com", "password": "password-2"])
+
+            let list = try await tool.listUsers(limit: 10, email: nil)
+            #expect(list.hasPrefix("id"))
+            #expect(list.contains("cli@example.com") && list.contains("other@example.com"))
+            #expect(try await tool.listUsers(limit: 10, email: "CLI@example.com").contains("other@example.com") == false)
+            let shown = try await tool.showUser(id: userId)
+            #expect(shown.contains("status:            active") && shown.contains("providers:         password"))
+            await #expect(throws: ServiceError.self) { _ = try await tool.showUser(id: "nope") }
+
+            // The log transport's messages, code and all, are read here.
+            _ = try await client.call("sendPasswordReset", ["email": "cli@example.com"])
+            let outbox = try await tool.listOutbox(limit: 10, userId: userId)
+            #expect(outbox.contains("password_reset") && outbox.contains("Reset your Povver password"))
+            let mailId = try #require(try await server.auth.outbox.list(userId: userId).first?.id)
+            #expect(try await tool.showOutbox(id: mailId).contains("oobCode="))
+
+            #expect(try await tool.revokeSessions(userId: userId) == "1 open session(s) revoked for \(userId)\n")
+            #expect(try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
+
+            try await AccountFlowTests.settle(server, clock: clock)
+            #expect(try await tool.deleteUser(userId: userId) == "account \(userId) deleted from every module\n")
+            #expect(try await tool.listUsers(limit: 10, email: nil).contains("cli@example.com") == false)
+            #expect(try await client.call("signIn", ["email": "cli@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+            #expect(try await AccountFlowTests.rowsMentioning([userId, "cli@example.com"], in: server.database).isEmpty)
+        }
+    }
+}

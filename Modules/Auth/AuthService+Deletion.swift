@@ -39,6 +39,23 @@ extension AuthService {
         }
     }
 
+    /// Apple unlinked: its token is revoked (best effort: the link is gone either way) and forgotten.
+    func dropAppleToken(userId: String) async {
+        do {
+            if let row = try await database.sql.raw(
+                "SELECT client_id, sealed_refresh_token FROM auth_apple_tokens WHERE user_id = \(bind: userId)"
+            ).first(), let apple {
+                let token = try sealer.open(try row.decode(column: "sealed_refresh_token", as: String.self))
+                try await apple.revoke(refreshToken: token, clientID: try row.decode(column: "client_id", as: String.self))
+            }
+        } catch {
+            logger.warning("Apple token revocation after unlinking failed", metadata: ["event": "apple_unlink_revoke_failed", "error": "\(error)"])
+        }
+        _ = try? await database.transaction { tx in
+            try await tx.sql.raw("DELETE FROM auth_apple_tokens WHERE user_id = \(bind: userId)").run()
+        }
+    }
+
     /// Deletes the caller's account (recent login required). From this moment the account cannot sign in and
     /// every session is over; the erasing itself runs as a durable job.
     public func deleteAccount(principal: Principal) async throws {

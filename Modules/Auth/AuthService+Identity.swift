@@ -279,6 +279,7 @@ extension AuthService {
                 try await tx.sql.raw("UPDATE auth_users SET password_hash = NULL WHERE id = \(bind: userId)").run()
             }
         }
+        if provider == IdentityProvider.apple.rawValue { await dropAppleToken(userId: userId) }
         return ProvidersResult(providers: try await providers(userId: userId).map(\.providerId))
     }
 

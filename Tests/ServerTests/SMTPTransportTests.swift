@@ -57,8 +57,32 @@ final class LocalSMTPServer: Sendable {
             .appendingPathComponent("Tools/mail/smtp_test_server.py").path
     }
 
+    /// Runs `python3 arguments…` and answers whether it exited 0.
+    static func python(_ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// `swift test` works on a fresh machine: aiosmtpd comes from PyPI the first time it is missing.
+    static let aiosmtpdAvailable: Bool = {
+        if python(["-c", "import aiosmtpd"]) { return true }
+        for extra in [[], ["--user"], ["--break-system-packages"]] where python(["-m", "pip", "install", "-q"] + extra + ["aiosmtpd"]) {
+            if python(["-c", "import aiosmtpd"]) { return true }
+        }
+        return false
+    }()
+
     /// Starts the server (`starttls`: TLS and AUTH required; `plain`: neither) and waits until it listens.
     static func start(mode: String) async throws -> LocalSMTPServer {
+        guard aiosmtpdAvailable else {
+            throw TestFailure("python3 with aiosmtpd is needed (`python3 -m pip install aiosmtpd`), and pip could not install it")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, "--mode", mode]

@@ -69,6 +69,42 @@ run "POST /logSet (32 users, unique keys)" -s "$work/logset.lua" "$base/logSet"
 logset_rps=$(awk '/Requests\/sec/ {print $2}' "$work/POST__logSet__32_users__unique_keys_.txt")
 run "GET /searchExercises" -H "Authorization: Bearer $token" -s "$work/search.lua" "$base/searchExercises"
 run "POST /signIn (bcrypt cost 12)" -s "$work/signin.lua" "$base/signIn"
+# refreshToken rotates: every token is used exactly once. Each wrk thread keeps a queue of live tokens (one
+# session per connection, from signIn), takes one per request and puts back the one each answer carries.
+refresh_tokens=""
+for _ in $(seq 1 "$connections"); do
+  refresh_tokens+=$(curl -sf -XPOST "$base/signIn" -H 'content-type: application/json' \
+    -d '{"email":"bench@example.com","password":"bench-password"}' |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["tokens"]["refresh_token"])'),
+done
+cat >"$work/refresh.lua" <<LUA
+local all = "$refresh_tokens"
+init = function(args)
+  queue = {}
+  local index = 0
+  for token in string.gmatch(all, "([^,]+)") do
+    if index % 2 == (id or 0) then table.insert(queue, token) end
+    index = index + 1
+  end
+end
+LUA
+cat >>"$work/refresh.lua" <<'LUA'
+-- wrk runs two threads (-t2): thread 0 takes the even tokens, thread 1 the odd ones.
+local counter = 0
+setup = function(thread)
+  thread:set("id", counter)
+  counter = counter + 1
+end
+request = function()
+  local token = table.remove(queue, 1) or "rt_exhausted"
+  return wrk.format("POST", "/refreshToken", {["Content-Type"] = "application/json"}, '{"refresh_token":"' .. token .. '"}')
+end
+response = function(status, headers, body)
+  local token = string.match(body, '"refresh_token":"([^"]+)"')
+  if token then table.insert(queue, token) end
+end
+LUA
+run "POST /refreshToken (rotating)" -s "$work/refresh.lua" "$base/refreshToken"
 connections=2
 run "POST /logSet (c=2: service latency)" -s "$work/logset.lua" "$base/logSet"
 run "GET /searchExercises (c=2)" -H "Authorization: Bearer $token" -s "$work/search.lua" "$base/searchExercises"

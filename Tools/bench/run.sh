@@ -71,8 +71,9 @@ run "GET /searchExercises" -H "Authorization: Bearer $token" -s "$work/search.lu
 run "POST /signIn (bcrypt cost 12)" -s "$work/signin.lua" "$base/signIn"
 # refreshToken rotates: every token is used exactly once. Each wrk thread keeps a queue of live tokens (one
 # session per connection, from signIn), takes one per request and puts back the one each answer carries.
+# One extra token for thread 0: wrk calls request() once on thread 0 to inspect it before the run.
 refresh_tokens=""
-for _ in $(seq 1 "$connections"); do
+for _ in $(seq 0 "$connections"); do
   refresh_tokens+=$(curl -sf -XPOST "$base/signIn" -H 'content-type: application/json' \
     -d '{"email":"bench@example.com","password":"bench-password"}' |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["tokens"]["refresh_token"])'),
@@ -111,6 +112,6 @@ run "GET /searchExercises (c=2)" -H "Authorization: Bearer $token" -s "$work/sea
 echo
 echo "getUser / health: $(python3 -c "print(f'{$user_rps / $health_rps * 100:.1f}%')")"
 echo "logSet / health: $(python3 -c "print(f'{$logset_rps / $health_rps * 100:.1f}%')")"
-grep -h "Non-2xx" "$work"/*.txt | sed 's/^/warning: /' || true
+for f in "$work"/*.txt; do grep -q "Non-2xx" "$f" && echo "warning: $(basename "$f" .txt): $(grep "Non-2xx" "$f" | sed "s/^ *//")"; done || true
 echo "RSS idle: $idle_rss; under getUser load: $(cat "$work/GET__getUser__Bearer_.txt.rss"); under signIn load: $(cat "$work/POST__signIn__bcrypt_cost_12_.txt.rss")"
 grep -c '"level":"error"' "$work/server.log" | xargs -I{} echo "server errors logged: {}"

@@ -199,7 +199,8 @@ extension AuthEndpoints {
             ) { input, call in
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
                 return try await service.reauthenticate(
-                    principal: principal, provider: input.provider, password: input.password, idToken: input.idToken, rawNonce: input.rawNonce)
+                    principal: principal, provider: input.provider, password: input.password, idToken: input.idToken, rawNonce: input.rawNonce,
+                    clientAddress: call.clientAddress)
             },
             .rpc(
                 "changeEmail", access: .user, tag: tag,
@@ -209,7 +210,7 @@ extension AuthEndpoints {
                 input: ChangeEmailRequest.self
             ) { input, call in
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
-                return try await service.changeEmail(principal: principal, newEmail: input.newEmail)
+                return try await service.changeEmail(principal: principal, newEmail: input.newEmail, clientAddress: call.clientAddress)
             },
             .rpc(
                 "applyEmailChange", access: .open, tag: tag,

@@ -33,6 +33,8 @@ enum CodePurpose: String {
 extension AuthService {
     /// Email-change requests per account.
     static let emailChangePerAccount = RateLimit(name: "auth.email_change.account", limit: 5, window: 3600)
+    /// Email-change requests per client address.
+    static let emailChangePerAddress = RateLimit(name: "auth.email_change.address", limit: 20, window: 3600)
     /// Password-reset requests per email address (counted whether or not an account has it).
     static let resetPerEmail = RateLimit(name: "auth.reset.email", limit: 5, window: 3600)
     /// Password-reset requests per client address.
@@ -89,7 +91,7 @@ extension AuthService {
 
     /// Starts an email change (password accounts, recent login): a code goes to the new address; the email
     /// changes only when `applyEmailChange` redeems it.
-    public func changeEmail(principal: Principal, newEmail rawEmail: String) async throws -> EmailChangeStarted {
+    public func changeEmail(principal: Principal, newEmail rawEmail: String, clientAddress: String? = nil) async throws -> EmailChangeStarted {
         let newEmail = try Validation.normalizedEmail(rawEmail, field: "new_email")
         let userId = principal.userId
         let linked = try await providers(userId: userId).map(\.providerId)
@@ -100,7 +102,10 @@ extension AuthService {
                 details: managing.map { ["provider": $0.rawValue] } ?? [:])
         }
         try requireRecentLogin(principal)
-        if let limiter { try await limiter.hit(Self.emailChangePerAccount, key: userId) }
+        if let limiter {
+            try await limiter.hit(Self.emailChangePerAccount, key: userId)
+            if let clientAddress { try await limiter.hit(Self.emailChangePerAddress, key: clientAddress) }
+        }
         let outbox = self.outbox
         try await database.transaction { tx in
             guard let current = try await tx.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "email", as: String.self)

@@ -30,6 +30,8 @@ public struct TokensResult: Codable, Sendable, Equatable {
 extension AuthService {
     /// Re-authentication attempts per account (wrong passwords and bad tokens alike).
     static let reauthenticatePerAccount = RateLimit(name: "auth.reauthenticate.account", limit: 10, window: 15 * 60)
+    /// Re-authentication attempts per client address.
+    static let reauthenticatePerAddress = RateLimit(name: "auth.reauthenticate.address", limit: 100, window: 15 * 60)
 
     func verifiedIdentity(_ provider: IdentityProvider, idToken: String, rawNonce: String?) async throws -> VerifiedIdentity {
         guard let identity else {
@@ -343,11 +345,14 @@ extension AuthService {
     /// Proves again who the caller is (password, Google or Apple linked to this account) and answers fresh
     /// tokens with a new `auth_time`; the session they replace ends.
     public func reauthenticate(
-        principal: Principal, provider: String, password: String?, idToken: String?, rawNonce: String?
+        principal: Principal, provider: String, password: String?, idToken: String?, rawNonce: String?, clientAddress: String? = nil
     ) async throws -> TokensResult {
         let userId = principal.userId
         guard principal.sessionId != nil else { throw ServiceError(.permissionDenied, "Only the user can sign in again.") }
-        if let limiter { try await limiter.hit(Self.reauthenticatePerAccount, key: userId) }
+        if let limiter {
+            try await limiter.hit(Self.reauthenticatePerAccount, key: userId)
+            if let clientAddress { try await limiter.hit(Self.reauthenticatePerAddress, key: clientAddress) }
+        }
         if provider == SignInProvider.password.rawValue {
             guard let password else { throw ServiceError.invalidArgument(field: "password", reason: "required with provider password") }
             try Validation.presentedPassword(password)

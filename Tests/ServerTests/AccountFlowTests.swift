@@ -78,6 +78,20 @@ import Testing
         }
     }
 
+    /// Email sends from `changeEmail` are limited per account: the sixth in an hour is refused and mails nothing.
+    @Test func emailChangeIsRateLimited() async throws {
+        let clock = FakeWallClock()
+        try await providers.withFullServer(.sqlite, clock: clock) { server, client in
+            let token = try #require(try await client.call("signUp", ["email": "busy@example.com", "password": "password-1"]).accessToken)
+            for index in 1...5 {
+                #expect(try await client.call("changeEmail", ["new_email": "busy\(index)@example.com"], token: token).status == .ok)
+            }
+            let limited = try await client.call("changeEmail", ["new_email": "busy6@example.com"], token: token)
+            #expect(limited.errorCode == "RATE_LIMITED")
+            #expect(try await server.auth.outbox.list().contains { $0.recipient == "busy6@example.com" } == false)
+        }
+    }
+
     /// SSO-only accounts cannot change their email: the seeds' sentence, naming the provider.
     @Test func emailOfAnSSOAccountIsManagedByTheProvider() async throws {
         let clock = FakeWallClock()

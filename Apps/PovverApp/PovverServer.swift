@@ -29,7 +29,11 @@ public struct PovverServer: @unchecked Sendable {
     public let logger: Logger
 
     /// Every module's eraser and Platform's, as account deletion runs them.
-    public var erasers: [any UserDataEraser] { [PlatformUserDataEraser(database: database)] + plugins.map(\.eraser) }
+    public var erasers: [any UserDataEraser] { Self.erasers(database: database, plugins: plugins) }
+
+    static func erasers(database: Database, plugins: [ModulePlugin]) -> [any UserDataEraser] {
+        [PlatformUserDataEraser(database: database)] + plugins.map(\.eraser)
+    }
 
     /// The migrations of Platform and every module, in apply order.
     public var migrations: [(module: String, migrations: [Migration])] {
@@ -80,7 +84,7 @@ public struct PovverServer: @unchecked Sendable {
         let jobs = JobQueue(database: database, clock: clock)
         let handlers = plugins.flatMap(\.eventHandlers)
         // Account deletion runs every module's eraser, and Platform's (events and jobs of the user).
-        let erasers: [any UserDataEraser] = [PlatformUserDataEraser(database: database)] + plugins.map(\.eraser)
+        let erasers = Self.erasers(database: database, plugins: plugins)
         let worker = JobWorker(
             name: "worker-\(ids.makeID())", queue: jobs,
             definitions: plugins.flatMap(\.jobs) + [

@@ -42,18 +42,28 @@ extension AuthService {
     /// Apple unlinked: its token is revoked (best effort: the link is gone either way) and forgotten.
     func dropAppleToken(userId: String) async {
         do {
-            if let row = try await database.sql.raw(
-                "SELECT client_id, sealed_refresh_token FROM auth_apple_tokens WHERE user_id = \(bind: userId)"
-            ).first(), let apple {
-                let token = try sealer.open(try row.decode(column: "sealed_refresh_token", as: String.self))
-                try await apple.revoke(refreshToken: token, clientID: try row.decode(column: "client_id", as: String.self))
-            }
+            try await revokeStoredAppleToken(userId: userId)
         } catch {
             logger.warning("Apple token revocation after unlinking failed", metadata: ["event": "apple_unlink_revoke_failed", "error": "\(error)"])
         }
         _ = try? await database.transaction { tx in
             try await tx.sql.raw("DELETE FROM auth_apple_tokens WHERE user_id = \(bind: userId)").run()
         }
+    }
+
+    /// Revokes the Apple refresh token kept for `userId`, if there is one (and Apple's client secret is set).
+    func revokeStoredAppleToken(userId: String) async throws {
+        guard
+            let row = try await database.sql.raw(
+                "SELECT client_id, sealed_refresh_token FROM auth_apple_tokens WHERE user_id = \(bind: userId)"
+            ).first()
+        else { return }
+        guard let apple else {
+            logger.error("cannot revoke the Apple token: Apple client secret not configured", metadata: ["event": "apple_revoke_skipped"])
+            return
+        }
+        let token = try sealer.open(try row.decode(column: "sealed_refresh_token", as: String.self))
+        try await apple.revoke(refreshToken: token, clientID: try row.decode(column: "client_id", as: String.self))
     }
 
     /// Deletes the caller's account (recent login required). From this moment the account cannot sign in and
@@ -125,18 +135,8 @@ extension AuthService {
     }
 
     private func revokeAppleToken(userId: String, attempt: Int) async throws {
-        guard
-            let row = try await database.sql.raw(
-                "SELECT client_id, sealed_refresh_token FROM auth_apple_tokens WHERE user_id = \(bind: userId)"
-            ).first()
-        else { return }
-        guard let apple else {
-            logger.error("cannot revoke the Apple token: Apple client secret not configured", metadata: ["event": "apple_revoke_skipped"])
-            return
-        }
         do {
-            let token = try sealer.open(try row.decode(column: "sealed_refresh_token", as: String.self))
-            try await apple.revoke(refreshToken: token, clientID: try row.decode(column: "client_id", as: String.self))
+            try await revokeStoredAppleToken(userId: userId)
         } catch {
             guard attempt >= Self.appleRevokeAttempts else { throw error }
             logger.error(

@@ -44,9 +44,7 @@ extension AuthService {
 
     /// A new one-time code: 256 random bits, base64url. Only its SHA-256 is stored.
     static func makeCode() -> (code: String, hash: String) {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let code = Data(bytes).base64URLEncoded()
+        let code = SessionStore.randomToken()
         return (code, codeHash(code))
     }
 

@@ -15,10 +15,14 @@ struct SessionStore: Sendable {
 
     /// A new random refresh token and its stored digest.
     static func makeRefreshToken() -> (token: String, hash: String) {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let token = "rt_" + Data(bytes).base64URLEncoded()
+        let token = "rt_" + randomToken()
         return (token, digest(token))
+    }
+
+    /// 256 random bits, base64url: refresh tokens and one-time codes.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64URLEncoded()
     }
 
     static func digest(_ token: String) -> String {

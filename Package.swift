@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "povver-server", targets: ["povver-server"]),
         .executable(name: "povver-workouts", targets: ["povver-workouts"]),
         .executable(name: "povver-auth", targets: ["povver-auth"]),
+        .executable(name: "povver-subscription", targets: ["povver-subscription"]),
         .library(name: "PovverApp", targets: ["PovverApp"]),
     ],
     dependencies: [
@@ -32,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // MARK: Modules
@@ -82,7 +85,20 @@ let package = Package(
             path: "Modules/Auth",
             swiftSettings: swiftSettings
         ),
-        .target(name: "Subscription", dependencies: ["Contracts", "Platform"], path: "Modules/Subscription", swiftSettings: swiftSettings),
+        .target(
+            name: "Subscription",
+            dependencies: [
+                "Contracts",
+                "Platform",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/Subscription",
+            resources: [.copy("Resources/AppleRootCA-G3.der")],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "Conversations", dependencies: ["Contracts", "Platform"], path: "Modules/Conversations", swiftSettings: swiftSettings),
         .target(
             name: "Workouts",
@@ -138,11 +154,31 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "SubscriptionTool",
+            dependencies: [
+                "Auth", "Contracts", "Platform", "Subscription", "PovverApp", .product(name: "Logging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Apps/SubscriptionTool",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "povver-subscription",
+            dependencies: ["SubscriptionTool", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            path: "Apps/povver-subscription",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         .target(
             name: "TestSupport",
-            dependencies: ["Contracts", "Platform", "Fakes", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Contracts", "Platform", "Fakes", .product(name: "Logging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -168,6 +204,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SubscriptionTests",
+            dependencies: [
+                "Subscription", "Contracts", "Platform", "Fakes", "TestSupport",
+                .product(name: "X509", package: "swift-certificates"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/SubscriptionTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WorkoutsTests",
             dependencies: ["Workouts", "WorkoutsTool", "Contracts", "Platform", "Fakes", "TestSupport"],
             path: "Tests/WorkoutsTests",
@@ -176,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "PovverApp", "Platform", "Contracts", "Auth", "AuthTool", "Fakes", "TestSupport",
+                "PovverApp", "Platform", "Contracts", "Auth", "AuthTool", "Subscription", "SubscriptionTool", "Fakes", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -19,6 +19,7 @@ public struct PovverServer: @unchecked Sendable {
     public let config: AppConfig
     public let database: Database
     public let auth: AuthModule
+    public let subscription: SubscriptionModule
     public let plugins: [ModulePlugin]
     public let endpoints: [Endpoint]
     public let router: Router<APIRequestContext>
@@ -71,16 +72,18 @@ public struct PovverServer: @unchecked Sendable {
                 appleJWKSURL: config.appleJWKSURL),
             mail: MailSettings(transport: mailTransport, from: config.mailFrom), appleClientSecret: appleClientSecret,
             logger: logger)
+        let metrics = ServerMetrics()
+        let subscription = SubscriptionModule(
+            database: database, verifier: try SubscriptionModule.verifier(config: config), clock: clock, ids: ids, metrics: metrics, logger: logger)
         let workouts = WorkoutsModule(database: database, clock: clock, ids: ids)
         let plugins = [
-            auth.plugin, SubscriptionModule().plugin, ConversationsModule().plugin, workouts.plugin,
+            auth.plugin, subscription.plugin, ConversationsModule().plugin, workouts.plugin,
             RecommendationsModule().plugin, AnalyticsModule().plugin,
         ]
         let migrator = Migrator(database: database, logger: logger)
         let allMigrations = [Migrator.platformMigrations] + plugins.map { ($0.name, $0.migrations) }
         try await migrator.migrate(allMigrations)
 
-        let metrics = ServerMetrics()
         let jobs = JobQueue(database: database, clock: clock)
         let handlers = plugins.flatMap(\.eventHandlers)
         // Account deletion runs every module's eraser, and Platform's (events and jobs of the user).
@@ -107,7 +110,7 @@ public struct PovverServer: @unchecked Sendable {
             endpoints: endpoints, lanes: lanes, metrics: metrics, ids: ids,
             settings: EndpointSettings(maxBodyBytes: config.maxBodyBytes))
         return PovverServer(
-            config: config, database: database, auth: auth, plugins: plugins, endpoints: endpoints, router: router, jobs: jobs,
+            config: config, database: database, auth: auth, subscription: subscription, plugins: plugins, endpoints: endpoints, router: router, jobs: jobs,
             worker: worker, dispatcher: dispatcher, metrics: metrics, logger: logger)
     }
 

@@ -1,22 +1,82 @@
 import Contracts
+import Foundation
+import Logging
 import Platform
+import SQLKit
+import X509
 
-/// Subscription: App Store subscriptions, the premium gate and overrides. Plugged in with its name and eraser; its tables, routes, handlers and jobs arrive with
-/// the issue that builds the module.
+/// Subscription: App Store subscriptions (verified V2 notifications and StoreKit 2 sync), the premium gate and
+/// the operator's override.
 public struct SubscriptionModule: Sendable {
-    public init() {}
+    public let service: SubscriptionService
+    public let premiumGate: SQLPremiumGate
+    public let eraser: SubscriptionUserDataEraser
+
+    public init(
+        database: Database, verifier: AppStoreDataVerifier, clock: any WallClock, ids: any IDGenerator, metrics: ServerMetrics? = nil,
+        logger: Logger
+    ) {
+        self.service = SubscriptionService(database: database, verifier: verifier, clock: clock, ids: ids, metrics: metrics, logger: logger)
+        self.premiumGate = SQLPremiumGate(database: database, clock: clock, metrics: metrics, logger: logger)
+        self.eraser = SubscriptionUserDataEraser(database: database)
+    }
+
+    public static let migrations = SubscriptionMigrations.all
+
+    /// The verifier `POVVER_APPSTORE_*` describe: the configured roots (or the bundled Apple Root CA - G3) and the
+    /// app identity (none without `POVVER_APPSTORE_BUNDLE_ID`: everything signed is then refused).
+    public static func verifier(config: AppConfig) throws -> AppStoreDataVerifier {
+        let roots = try AppStoreTrustedRoots.load(paths: config.appStoreRootCerts)
+        guard let bundleID = config.appStoreBundleID else { return AppStoreDataVerifier(roots: roots, identity: nil) }
+        var appAppleID: Int64?
+        if let raw = config.appStoreAppAppleID {
+            guard let number = Int64(raw), number > 0 else {
+                throw ServiceError(
+                    .invalidArgument, "POVVER_APPSTORE_APP_APPLE_ID must be the app's numeric Apple id.",
+                    details: ["field": "POVVER_APPSTORE_APP_APPLE_ID"])
+            }
+            appAppleID = number
+        }
+        if config.appStoreEnvironment == "Production" && appAppleID == nil {
+            throw ServiceError(
+                .invalidArgument, "POVVER_APPSTORE_APP_APPLE_ID is required in the Production environment.",
+                details: ["field": "POVVER_APPSTORE_APP_APPLE_ID"])
+        }
+        return AppStoreDataVerifier(
+            roots: roots, identity: AppStoreAppIdentity(bundleID: bundleID, appAppleID: appAppleID, environment: config.appStoreEnvironment))
+    }
+
+    /// A new account gets its row at once, so the webhook finds it by `appAccountToken` from the first purchase.
+    var accountCreatedHandler: EventHandler {
+        let service = self.service
+        return .on(AccountCreated.self, name: "subscription.prepare_account") { event, _ in
+            try await service.prepare(userId: event.userId)
+        }
+    }
 
     public var plugin: ModulePlugin {
-        ModulePlugin(name: "subscription", eraser: SubscriptionUserDataEraser())
+        ModulePlugin(
+            name: "subscription", migrations: Self.migrations, endpoints: endpoints(), eventHandlers: [accountCreatedHandler], eraser: eraser)
     }
 }
 
-/// Erases the user's Subscription data. The module owns no tables yet, so there is nothing of a user to remove;
-/// each table the module adds is deleted here in the same change.
+/// Removes every Subscription row of a user: state, transactions, the audit trail, and orphaned notifications
+/// that carry the user's `appAccountToken`.
 public struct SubscriptionUserDataEraser: UserDataEraser {
     public let module = "subscription"
+    let database: Database
 
-    public init() {}
+    public init(database: Database) {
+        self.database = database
+    }
 
-    public func eraseUserData(userId: String) async throws {}
+    public func eraseUserData(userId: String) async throws {
+        let token = AppAccountToken.forUser(userId)
+        try await database.transaction { tx in
+            for table in ["subscription_events", "subscription_transactions", "subscription_state"] {
+                try await tx.sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userId)").run()
+            }
+            try await tx.sql.raw("DELETE FROM subscription_events WHERE user_id IS NULL AND app_account_token = \(bind: token)").run()
+        }
+    }
 }

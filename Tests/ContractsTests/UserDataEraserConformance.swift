@@ -116,11 +116,52 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
         }
     }
 
+    @Test(arguments: TestDatabases.engines)
+    func subscription(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("subscription", SubscriptionModule.migrations)]) { db in
+            let pki = try AppStoreTestPKI()
+            let module = SubscriptionModule.forTests(database: db, pki: pki)
+            try await userDataEraserConformance(
+                module.eraser,
+                fixture: EraserFixture(
+                    seed: { userId in
+                        let token = AppAccountToken.forUser(userId)
+                        // Before the user's row exists: kept as an orphan carrying the token, then claimed.
+                        let early = AppStoreTestPKI.transaction(originalTransactionId: "otid-\(userId)", appAccountToken: token, expires: Date().addingTimeInterval(86_400))
+                        #expect(try await module.service.receiveNotification(signedPayload: pki.notification(type: "SUBSCRIBED", transaction: early)) == .orphaned)
+                        _ = try await module.service.status(userId: userId)
+                        _ = try await module.service.sync(
+                            userId: userId,
+                            signedTransaction: pki.sign(
+                                payload: AppStoreTestPKI.transaction(
+                                    originalTransactionId: "otid-\(userId)", appAccountToken: token, expires: Date().addingTimeInterval(2 * 86_400),
+                                    signedDate: Date().addingTimeInterval(1))))
+                        _ = try await module.service.setOverride(userId: userId, override: "premium")
+                        // A notification for another purchase of the user's that nobody claimed yet.
+                        let stray = AppStoreTestPKI.transaction(originalTransactionId: "stray-\(userId)", appAccountToken: nil, expires: Date())
+                        _ = try await module.service.receiveNotification(signedPayload: pki.notification(type: "EXPIRED", transaction: stray))
+                        try await db.sql.raw("UPDATE subscription_events SET app_account_token = \(bind: token) WHERE original_transaction_id = \(bind: "stray-\(userId)")").run()
+                    },
+                    count: { userId in
+                        var total = 0
+                        for table in ["subscription_state", "subscription_transactions", "subscription_events"] {
+                            total += try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
+                                .first(decodingColumn: "n", as: Int.self) ?? 0
+                        }
+                        total += try await db.sql.raw(
+                            "SELECT COUNT(*) AS n FROM subscription_events WHERE app_account_token = \(bind: AppAccountToken.forUser(userId))"
+                        ).first(decodingColumn: "n", as: Int.self) ?? 0
+                        return total
+                    },
+                    makeUser: { "u-\($0)" }))
+        }
+    }
+
     /// Modules that own no tables yet: their erasers keep the contract trivially, and this suite starts
     /// checking real rows as soon as a module's issue gives it tables.
     @Test func modulesWithoutTables() async throws {
         let erasers: [any UserDataEraser] = [
-            SubscriptionUserDataEraser(), ConversationsUserDataEraser(), RecommendationsUserDataEraser(), AnalyticsUserDataEraser(),
+            ConversationsUserDataEraser(), RecommendationsUserDataEraser(), AnalyticsUserDataEraser(),
         ]
         for eraser in erasers {
             try await userDataEraserConformance(

@@ -31,6 +31,11 @@ public final class ServerMetrics: Sendable {
             .recordNanoseconds(duration.nanoseconds)
     }
 
+    /// Counts one occurrence of a module's event (e.g. `povver_subscription_notifications_total{outcome}`).
+    public func increment(_ name: String, labels: [(String, String)] = []) {
+        registry.makeCounter(name: name, labels: labels).increment()
+    }
+
     /// The Prometheus text exposition of every series.
     public func exposition() -> String { registry.emitToString() }
 }

@@ -1,0 +1,117 @@
+import Auth
+import Contracts
+import Foundation
+import Logging
+import Platform
+import PovverApp
+import Subscription
+import X509
+
+/// `povver-subscription`: overrides, status, the audit trail, and verifying signed App Store data, on the
+/// server's own composition (the same database, trusted roots and app identity). Each command returns the text
+/// to print.
+public struct SubscriptionTool: Sendable {
+    let server: PovverServer
+
+    /// Builds the server's modules from `environment` (as the server reads it) without serving HTTP.
+    public static func open(environment: [String: String], logger: Logger) async throws -> SubscriptionTool {
+        let config = try AppConfig.fromEnvironment(environment)
+        return SubscriptionTool(server: try await PovverServer.build(config: config, logger: logger))
+    }
+
+    /// Wraps an already built server (tests).
+    public init(server: PovverServer) {
+        self.server = server
+    }
+
+    public func close() async { await server.database.shutdown() }
+
+    var service: SubscriptionService { server.subscription.service }
+
+    /// Refuses ids that name no account, so a typo cannot grant premium to nobody.
+    func requireAccount(_ userId: String) async throws {
+        guard try await server.auth.accounts.account(userId: userId) != nil else {
+            throw ServiceError(.notFound, "No account with id \(userId).")
+        }
+    }
+
+    public func setOverride(userId: String, premium: Bool) async throws -> String {
+        try await requireAccount(userId)
+        let state = try await service.setOverride(userId: userId, override: premium ? "premium" : nil)
+        return "override \(premium ? "set to premium" : "cleared") for \(userId); is_premium: \(state.isPremium)\n"
+    }
+
+    public func status(userId: String) async throws -> String {
+        try await requireAccount(userId)
+        let state = try await service.status(userId: userId)
+        return """
+            user:                    \(state.userId)
+            tier:                    \(state.tier.rawValue)
+            status:                  \(state.status.rawValue)
+            is premium:              \(state.isPremium)
+            expires:                 \(state.expiresAt?.rfc3339 ?? "-")
+            auto-renew:              \(state.autoRenewEnabled.map { $0 ? "on" : "off" } ?? "-")
+            product:                 \(state.productId ?? "-")
+            original transaction:    \(state.originalTransactionId ?? "-")
+            override:                \(state.override ?? "-")
+            app account token:       \(state.appAccountToken)
+            updated:                 \(state.updatedAt.rfc3339)
+
+            """
+    }
+
+    public func events(userId: String, limit: Int) async throws -> String {
+        let events = try await service.events(userId: userId, limit: limit)
+        return TextTable.render(
+            ["received", "source", "type", "subtype", "signed", "outcome", "status", "tier", "notification"],
+            events.map {
+                [
+                    $0.receivedAt.rfc3339, $0.source, $0.notificationType ?? "-", $0.subtype ?? "-", $0.signedDate?.rfc3339 ?? "-", $0.outcome.rawValue,
+                    $0.statusAfter ?? "-", $0.tierAfter ?? "-", $0.notificationUUID ?? "-",
+                ]
+            })
+    }
+
+    /// Verifies a notification's `signedPayload` (or the whole webhook body, or a signed transaction) and prints
+    /// it with the nested signed data decoded. Throws with the failed check's reason.
+    public func verify(_ input: String) async throws -> String {
+        var jws = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        if jws.hasPrefix("{"), let body = try? JSONSerialization.jsonObject(with: Data(jws.utf8)) as? [String: Any],
+            let signed = (body["signedPayload"] ?? body["signed_payload"] ?? body["signed_transaction"]) as? String
+        {
+            jws = signed
+        }
+        let verifier = service.verifier
+        do {
+            let verified = try await verifier.signatures.verify(jws)
+            guard var document = try JSONSerialization.jsonObject(with: verified.payload) as? [String: Any] else {
+                throw ServiceError(.invalidArgument, "The payload is not a JSON object.")
+            }
+            let kind: String
+            if document["notificationUUID"] != nil {
+                let notification = try await verifier.verifyNotification(jws)
+                kind = "App Store Server Notification V2"
+                if var data = document["data"] as? [String: Any] {
+                    if let transaction = notification.transaction { data["signedTransactionInfo"] = try Self.object(transaction) }
+                    if let renewal = notification.renewal { data["signedRenewalInfo"] = try Self.object(renewal) }
+                    document["data"] = data
+                }
+            } else if document["transactionId"] != nil {
+                _ = try await verifier.verifyTransaction(jws)
+                kind = "signed transaction"
+            } else {
+                _ = try await verifier.verifyRenewalInfo(jws)
+                kind = "signed renewal info"
+            }
+            let chain = verified.chain.map { "  \($0.subject)" }.joined(separator: "\n")
+            let pretty = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            return "verified: \(kind), signed \(verified.signedDate.rfc3339)\nchain:\n\(chain)\n\(String(decoding: pretty, as: UTF8.self))\n"
+        } catch let error as AppStoreVerificationError {
+            throw ServiceError(.invalidArgument, "Not verified: \(error.description).", details: ["reason": error.reason])
+        }
+    }
+
+    private static func object(_ value: some Encodable) throws -> Any {
+        try JSONSerialization.jsonObject(with: JSONEncoder().encode(value))
+    }
+}

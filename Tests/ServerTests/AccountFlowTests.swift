@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Platform
 import PovverApp
+import Subscription
 import SQLKit
 import Synchronization
 import TestSupport
@@ -260,12 +261,14 @@ import Testing
                 ], token: token)
             #expect(logged.status == .ok)
             _ = try await client.call("sendPasswordReset", ["email": "gone@example.com"])
+            #expect(try await client.call("getSubscriptionStatus", token: token).status == .ok)
+            _ = try await server.subscription.service.setOverride(userId: userId, override: "premium")
             try await Self.settle(server, clock: clock)
             let before = Set(try await Self.rowsMentioning([userId], in: server.database).keys)
             let expected: Set<String> = [
                 "auth_users", "auth_profiles", "auth_devices", "auth_sessions", "auth_apple_tokens", "auth_codes", "auth_mail_outbox",
                 "workouts_templates", "workouts_routines", "workouts_history", "workouts_active", "workouts_active_sets", "workouts_idempotency",
-                "platform_outbox", "platform_jobs",
+                "platform_outbox", "platform_jobs", "subscription_state", "subscription_events",
             ]
             #expect(expected.isSubset(of: before), "the user has data everywhere before deletion: missing \(expected.subtracting(before))")
 

@@ -231,3 +231,15 @@ let package = Package(
         ),
     ]
 )
+
+// Benchmarks that need the test PKI, built only on request (`POVVER_BENCHMARKS=1`, as Tools/bench/run.sh does) so
+// the default build stays lean.
+if Context.environment["POVVER_BENCHMARKS"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "subscription-bench",
+            dependencies: ["Subscription", "Platform", "Contracts", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            path: "Tools/subscription-bench",
+            swiftSettings: swiftSettings
+        ))
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks a release povver-server on a temporary SQLite file with wrk (Debian package `wrk`).
 # Usage: Tools/bench/run.sh [seconds-per-run] [connections]
+# Ends with the App Store notification verifier's single-core throughput (Tools/subscription-bench).
 # Rate limits are off (the load comes from one address and one account). Prints req/s, p50, p99 per endpoint and the server's RSS idle and under load. Loopback only; every run is
 # bounded by its duration, and the server is stopped on exit.
 set -euo pipefail
@@ -68,6 +69,7 @@ LUA
 run "POST /logSet (32 users, unique keys)" -s "$work/logset.lua" "$base/logSet"
 logset_rps=$(awk '/Requests\/sec/ {print $2}' "$work/POST__logSet__32_users__unique_keys_.txt")
 run "GET /searchExercises" -H "Authorization: Bearer $token" -s "$work/search.lua" "$base/searchExercises"
+run "GET /getSubscriptionStatus" -H "Authorization: Bearer $token" "$base/getSubscriptionStatus"
 run "POST /signIn (bcrypt cost 12)" -s "$work/signin.lua" "$base/signIn"
 # refreshToken rotates: every token is used exactly once. Each wrk thread keeps a queue of live tokens (one
 # session per connection, from signIn), takes one per request and puts back the one each answer carries.
@@ -109,9 +111,15 @@ run "POST /refreshToken (rotating)" -s "$work/refresh.lua" "$base/refreshToken"
 connections=2
 run "POST /logSet (c=2: service latency)" -s "$work/logset.lua" "$base/logSet"
 run "GET /searchExercises (c=2)" -H "Authorization: Bearer $token" -s "$work/search.lua" "$base/searchExercises"
+run "GET /getSubscriptionStatus (c=2)" -H "Authorization: Bearer $token" "$base/getSubscriptionStatus"
 echo
 echo "getUser / health: $(python3 -c "print(f'{$user_rps / $health_rps * 100:.1f}%')")"
 echo "logSet / health: $(python3 -c "print(f'{$logset_rps / $health_rps * 100:.1f}%')")"
 for f in "$work"/*.txt; do grep -q "Non-2xx" "$f" && echo "warning: $(basename "$f" .txt): $(grep "Non-2xx" "$f" | sed "s/^ *//")"; done || true
 echo "RSS idle: $idle_rss; under getUser load: $(cat "$work/GET__getUser__Bearer_.txt.rss"); under signIn load: $(cat "$work/POST__signIn__bcrypt_cost_12_.txt.rss")"
 grep -c '"level":"error"' "$work/server.log" | xargs -I{} echo "server errors logged: {}"
+
+# App Store notification verification on one core (test PKI shaped like Apple's; three JWS per notification).
+echo
+POVVER_BENCHMARKS=1 swift build -c release --product subscription-bench --scratch-path .build-release >/dev/null
+taskset -c 0 .build-release/release/subscription-bench 2000

@@ -83,6 +83,8 @@ import X509
         let signedThen = lapsed.addingTimeInterval(-86_400)
         let late = old.notification(type: "DID_RENEW", signedDate: signedThen, transaction: transaction(signedDate: signedThen))
         #expect(try await oldVerifier.verifyNotification(late).payload.notificationType == "DID_RENEW")
+        // The chain, now validated once, still does not vouch for data signed after the leaf lapsed.
+        await expectRefused(old.notification(type: "DID_RENEW", transaction: transaction()), .certificateNotValidAtSignedDate, verifier: oldVerifier)
     }
 
     @Test func refusesMissingAppleMarkers() async throws {
@@ -102,6 +104,8 @@ import X509
 
     @Test func refusesATamperedPayload() async throws {
         let signed = pki.notification(type: "EXPIRED", transaction: transaction())
+        // Verified once first, so the tampered copy meets a chain already known to be good.
+        _ = try await verifier.verifyNotification(signed)
         let parts = signed.split(separator: ".").map(String.init)
         let bytes = try #require(Data(base64URLEncoded: parts[1]))
         var payload = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Platform
 import SwiftASN1
 import X509
 
@@ -108,10 +109,7 @@ public struct AppStoreTestPKI: Sendable {
         return input + "." + Self.base64URL(signature.rawRepresentation)
     }
 
-    public static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    public static func base64URL(_ data: Data) -> String { data.base64URLEncoded() }
 
     // MARK: App Store payloads
 

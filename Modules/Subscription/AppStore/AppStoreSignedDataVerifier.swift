@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Platform
 import SwiftASN1
+import Synchronization
 import X509
 
 /// Verifies App Store signed data (compact JWS with an `x5c` header), as Apple's App Store Server Library does:
@@ -21,6 +22,8 @@ public struct AppStoreSignedDataVerifier: Sendable {
 
     /// The trusted roots chains must end in.
     public let roots: [Certificate]
+    /// Chains already validated, with the window their certificates are all valid in (Apple signs with few leaves).
+    private let validated = ValidatedChains()
 
     public init(roots: [Certificate]) {
         self.roots = roots
@@ -35,9 +38,10 @@ public struct AppStoreSignedDataVerifier: Sendable {
 
     /// Verifies `jws` and answers its payload. Throws `AppStoreVerificationError` naming the first check that failed.
     public func verify(_ jws: String) async throws(AppStoreVerificationError) -> Verified {
-        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let headerBytes = Data(base64URLEncoded: String(parts[0])),
-            let payload = Data(base64URLEncoded: String(parts[1])), let signatureBytes = Data(base64URLEncoded: String(parts[2]))
+        let text = Array(jws.utf8)
+        let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerBytes = Data(base64URLEncodedBytes: parts[0]),
+            let payload = Data(base64URLEncodedBytes: parts[1]), let signatureBytes = Data(base64URLEncodedBytes: parts[2])
         else { throw .malformed("not a compact JWS") }
         guard let header = try? JSONSerialization.jsonObject(with: headerBytes) as? [String: Any] else {
             throw .malformed("the header is not a JSON object")
@@ -47,13 +51,6 @@ public struct AppStoreSignedDataVerifier: Sendable {
         guard header["crit"] == nil else { throw .malformed("the header lists critical extensions") }
         guard let x5c = header["x5c"] as? [String] else { throw .missingCertificateChain }
         guard x5c.count == 3 else { throw .wrongChainLength(x5c.count) }
-        var certificates: [Certificate] = []
-        for encoded in x5c {
-            guard let der = Data(base64Encoded: encoded), let certificate = try? Certificate(derEncoded: Array(der)) else {
-                throw .malformedCertificate
-            }
-            certificates.append(certificate)
-        }
         guard let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else {
             throw .malformed("the payload is not a JSON object")
         }
@@ -62,13 +59,30 @@ public struct AppStoreSignedDataVerifier: Sendable {
         }
         let signedDate = Date(millisecondsSince1970: signedMilliseconds)
 
-        let chain = try await validateChain(leaf: certificates[0], intermediate: certificates[1], at: signedDate)
+        let chainKey = x5c.joined(separator: ".")
+        let chain: ValidatedChains.Entry
+        if let known = validated.entry(chainKey), known.validity.contains(signedDate) {
+            chain = known
+        } else {
+            var certificates: [Certificate] = []
+            for encoded in x5c {
+                guard let der = Data(base64Encoded: encoded), let certificate = try? Certificate(derEncoded: Array(der)) else {
+                    throw .malformedCertificate
+                }
+                certificates.append(certificate)
+            }
+            let path = try await validateChain(leaf: certificates[0], intermediate: certificates[1], at: signedDate)
+            guard let key = P256.Signing.PublicKey(certificates[0].publicKey) else { throw .invalidSignature }
+            let from = path.map(\.notValidBefore).max() ?? signedDate
+            let until = path.map(\.notValidAfter).min() ?? signedDate
+            chain = ValidatedChains.Entry(leafKey: key, validity: from...max(from, until), certificates: path)
+            validated.store(chainKey, chain)
+        }
 
-        guard let key = P256.Signing.PublicKey(certificates[0].publicKey) else { throw .invalidSignature }
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),
-            key.isValidSignature(signature, for: Data(jws.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)))
+            chain.leafKey.isValidSignature(signature, for: text[..<parts[1].endIndex])
         else { throw .invalidSignature }
-        return Verified(payload: payload, signedDate: signedDate, chain: chain)
+        return Verified(payload: payload, signedDate: signedDate, chain: chain.certificates)
     }
 
     /// The chain leaf → intermediate → trusted root, valid at `date`, with Apple's marker extensions.
@@ -88,6 +102,29 @@ public struct AppStoreSignedDataVerifier: Sendable {
             throw .untrustedChain
         }
         return Array(chain)
+    }
+}
+
+/// Chains that passed validation, keyed by their exact `x5c` text: a later JWS with the same chain and a
+/// `signedDate` inside the window where every certificate of the path is valid needs only its signature checked.
+/// Only successes are kept, at most `limit` (the cache starts over when full).
+final class ValidatedChains: Sendable {
+    struct Entry: Sendable {
+        var leafKey: P256.Signing.PublicKey
+        var validity: ClosedRange<Date>
+        var certificates: [Certificate]
+    }
+
+    static let limit = 64
+    private let entries = Mutex<[String: Entry]>([:])
+
+    func entry(_ key: String) -> Entry? { entries.withLock { $0[key] } }
+
+    func store(_ key: String, _ entry: Entry) {
+        entries.withLock { entries in
+            if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
+        }
     }
 }
 

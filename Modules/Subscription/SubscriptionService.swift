@@ -91,6 +91,11 @@ public struct SubscriptionService: Sendable {
                 signedDate: payload.signedDate, outcome: .orphaned, statusAfter: nil, tierAfter: nil, document: document,
                 receivedAt: self.clock.now())
             guard try await self.store.insertEvent(row, sql: tx.sql) else { return .duplicate }
+            // A notification naming no subscription (e.g. `TEST`) can never be claimed by anyone: recorded only.
+            guard notification.originalTransactionId != nil || notification.appAccountToken != nil else {
+                try await self.store.updateEvent(id: eventId, userId: nil, outcome: .recorded, state: nil, sql: tx.sql)
+                return .recorded
+            }
             guard
                 let userId = try await self.store.userId(
                     appAccountToken: notification.appAccountToken, originalTransactionId: notification.originalTransactionId, sql: tx.sql)
@@ -146,7 +151,7 @@ public struct SubscriptionService: Sendable {
         }
         next.updatedAt = clock.now()
         try await store.save(next, sql: tx.sql)
-        logUpdated(next, tx: tx)
+        try await changed(from: state, to: next, source: "webhook", tx: tx)
         return (.applied, next)
     }
 
@@ -194,6 +199,7 @@ public struct SubscriptionService: Sendable {
         let document = try JSONCoding.store(transaction)
         return try await database.transaction { tx in
             var state = try await self.ensure(userId: userId, tx: tx)
+            let before = state
             var outcome = SubscriptionEventOutcome.recorded
             if let status = entitlement, let expires = transaction.expiresDate {
                 let last = try await self.store.lastSignedDate(originalTransactionId: originalTransactionId, sql: tx.sql)
@@ -211,7 +217,7 @@ public struct SubscriptionService: Sendable {
                     state.originalTransactionId = originalTransactionId
                     state.updatedAt = now
                     try await self.store.save(state, sql: tx.sql)
-                    self.logUpdated(state, tx: tx)
+                    try await self.changed(from: before, to: state, source: "sync", tx: tx)
                     outcome = .applied
                 }
             }
@@ -240,6 +246,7 @@ public struct SubscriptionService: Sendable {
         }
         return try await database.transaction { tx in
             var state = try await self.ensure(userId: userId, tx: tx)
+            let before = state
             state.override = override
             state.updatedAt = self.clock.now()
             try await self.store.save(state, sql: tx.sql)
@@ -249,9 +256,21 @@ public struct SubscriptionService: Sendable {
                     subtype: override == nil ? "cleared" : "premium", originalTransactionId: nil, appAccountToken: state.appAccountToken, signedDate: nil,
                     outcome: .applied, statusAfter: state.status.rawValue, tierAfter: state.tier.rawValue, document: "{}", receivedAt: state.updatedAt),
                 sql: tx.sql)
-            self.logUpdated(state, tx: tx)
+            try await self.changed(from: before, to: state, source: "override", tx: tx)
             return state
         }
+    }
+
+    /// Logs the new state and, when tier, status or premium access moved, publishes `SubscriptionChanged` in the
+    /// same transaction.
+    private func changed(from before: SubscriptionState, to state: SubscriptionState, source: String, tx: Transaction) async throws {
+        logUpdated(state, tx: tx)
+        guard before.tier != state.tier || before.status != state.status || before.isPremium != state.isPremium else { return }
+        try await tx.publish(
+            SubscriptionChanged(
+                userId: state.userId, tier: state.tier.rawValue, status: state.status.rawValue, isPremium: state.isPremium, source: source,
+                occurredAt: state.updatedAt),
+            id: ids.makeID(), occurredAt: state.updatedAt)
     }
 
     private func logUpdated(_ state: SubscriptionState, tx: Transaction) {

@@ -206,9 +206,11 @@ struct SubscriptionHarness: Sendable {
             #expect(try await harness.receive(harness.notification("SUBSCRIBED", userId: "late", otid: "o-late", at: -30)) == .orphaned)
             #expect(try await harness.receive(harness.notification("DID_CHANGE_RENEWAL_STATUS", userId: "late", otid: "o-late", at: -20, autoRenew: false)) == .orphaned)
             #expect(try await harness.eventCount(nil) == 2)
+            // Apple's TEST notification names no subscription: recorded, never an orphan waiting for a user.
+            #expect(try await harness.receive(harness.pki.notification(type: "TEST", transaction: nil)) == .recorded)
             let state = try await harness.service.status(userId: "late")
             #expect(state.status == .active && state.isPremium && state.autoRenewEnabled == false, "both orphans applied in signedDate order")
-            #expect(try await harness.eventCount(nil) == 0)
+            #expect(try await harness.eventCount(nil) == 1, "only the TEST notification stays unattributed")
             #expect(try await harness.service.events(userId: "late").map(\.outcome) == [.applied, .applied])
 
             // No appAccountToken: found by original transaction id once the client syncs it.
@@ -291,6 +293,15 @@ struct SubscriptionHarness: Sendable {
             #expect(!cleared.isPremium && cleared.override == nil)
             await #expect(throws: ServiceError.self) { try await harness.service.setOverride(userId: "beta", override: "gold") }
             #expect(try await harness.service.events(userId: "beta").map(\.source).sorted() == ["override", "override", "webhook"])
+            // Each change of premium access or status is announced to other modules through the outbox.
+            let published = try await harness.database.sql.raw(
+                "SELECT payload FROM platform_outbox WHERE type = 'subscription.changed' AND user_id = 'beta' ORDER BY occurred_at, id"
+            ).all(decodingColumn: "payload", as: String.self)
+            let changes = try published.map { try JSONCoding.decode(SubscriptionChanged.self, from: $0) }
+            #expect(Set(changes.map(\.source)) == ["override", "webhook"])
+            #expect(changes.count == 3)
+            #expect(Set(changes.filter { $0.source == "override" }.map(\.isPremium)) == [true, false])
+            #expect(changes.first { $0.source == "webhook" }?.status == "expired")
         }
     }
 

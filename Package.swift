@@ -149,7 +149,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "povver-auth",
-            dependencies: ["AuthTool", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AuthTool", "PovverApp", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             path: "Apps/povver-auth",
             swiftSettings: swiftSettings
         ),
@@ -165,7 +165,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "povver-subscription",
-            dependencies: ["SubscriptionTool", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SubscriptionTool", "PovverApp", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             path: "Apps/povver-subscription",
             swiftSettings: swiftSettings
         ),

@@ -10,18 +10,10 @@ import PovverApp
 public struct AuthTool: Sendable {
     let server: PovverServer
 
-    /// Builds the server's modules from `environment` (as the server reads it) without serving HTTP.
-    public static func open(environment: [String: String], logger: Logger) async throws -> AuthTool {
-        let config = try AppConfig.fromEnvironment(environment)
-        return AuthTool(server: try await PovverServer.build(config: config, logger: logger))
-    }
-
-    /// Wraps an already built server (tests).
+    /// Wraps a built server (the CLI's `PovverServer.withAdminComposition`, or a test's).
     public init(server: PovverServer) {
         self.server = server
     }
-
-    public func close() async { await server.database.shutdown() }
 
     var service: AuthService { server.auth.service }
 

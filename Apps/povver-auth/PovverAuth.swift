@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthTool
 import Foundation
 import Logging
+import PovverApp
 
 /// Admin tool for accounts; reads the server's environment (POVVER_DATABASE_URL, POVVER_SIGNING_KEY_FILE, …).
 @main
@@ -15,18 +16,14 @@ struct PovverAuth: AsyncParsableCommand {
         var database: String?
 
         func run(_ body: (AuthTool) async throws -> String) async throws {
-            var logger = Logger(label: "povver-auth")
-            logger.logLevel = .warning
-            var environment = ProcessInfo.processInfo.environment
-            if let database { environment["POVVER_DATABASE_URL"] = database }
-            let tool = try await AuthTool.open(environment: environment, logger: logger)
             do {
-                print(try await body(tool), terminator: "")
+                let text = try await PovverServer.withAdminComposition(
+                    environment: ProcessInfo.processInfo.environment, databaseURL: database, label: "povver-auth"
+                ) { try await body(AuthTool(server: $0)) }
+                print(text, terminator: "")
             } catch {
-                await tool.close()
                 throw ValidationError("\(error)")
             }
-            await tool.close()
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PovverApp
 import SubscriptionTool
 
 /// Admin tool for subscriptions; reads the server's environment (POVVER_DATABASE_URL, POVVER_APPSTORE_*, …).
@@ -15,18 +16,14 @@ struct PovverSubscription: AsyncParsableCommand {
         var database: String?
 
         func run(_ body: (SubscriptionTool) async throws -> String) async throws {
-            var logger = Logger(label: "povver-subscription")
-            logger.logLevel = .warning
-            var environment = ProcessInfo.processInfo.environment
-            if let database { environment["POVVER_DATABASE_URL"] = database }
-            let tool = try await SubscriptionTool.open(environment: environment, logger: logger)
             do {
-                print(try await body(tool), terminator: "")
+                let text = try await PovverServer.withAdminComposition(
+                    environment: ProcessInfo.processInfo.environment, databaseURL: database, label: "povver-subscription"
+                ) { try await body(SubscriptionTool(server: $0)) }
+                print(text, terminator: "")
             } catch {
-                await tool.close()
                 throw ValidationError("\(error)")
             }
-            await tool.close()
         }
     }
 

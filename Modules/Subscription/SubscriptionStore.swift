@@ -56,13 +56,9 @@ struct SubscriptionStore: Sendable {
             return userId
         }
         guard let originalTransactionId else { return nil }
-        if let userId = try await sql.raw(
-            "SELECT user_id FROM subscription_transactions WHERE original_transaction_id = \(bind: originalTransactionId)"
-        ).first(decodingColumn: "user_id", as: String.self) {
-            return userId
-        }
+        // Every applied transaction id is recorded here (a state's `original_transaction_id` always is).
         return try await sql.raw(
-            "SELECT user_id FROM subscription_state WHERE original_transaction_id = \(bind: originalTransactionId)"
+            "SELECT user_id FROM subscription_transactions WHERE original_transaction_id = \(bind: originalTransactionId)"
         ).first(decodingColumn: "user_id", as: String.self)
     }
 
@@ -113,28 +109,16 @@ struct SubscriptionStore: Sendable {
 
     /// Orphaned notifications that name this token or one of these original transactions, oldest first.
     func orphans(appAccountToken: String, originalTransactionIds: [String], sql: any SQLDatabase) async throws -> [(id: String, document: String)] {
-        var rows = try await sql.raw(
+        let transactionClause: SQLQueryString =
+            originalTransactionIds.isEmpty ? "" : " OR original_transaction_id IN (\(binds: originalTransactionIds))"
+        let rows = try await sql.raw(
             """
-            SELECT id, document, signed_date FROM subscription_events
-            WHERE user_id IS NULL AND outcome = 'orphaned' AND app_account_token = \(bind: appAccountToken)\(forUpdate)
+            SELECT id, document FROM subscription_events
+            WHERE user_id IS NULL AND outcome = 'orphaned' AND (app_account_token = \(bind: appAccountToken)\(transactionClause))
+            ORDER BY signed_date, id\(forUpdate)
             """
         ).all()
-        for originalTransactionId in originalTransactionIds {
-            rows += try await sql.raw(
-                """
-                SELECT id, document, signed_date FROM subscription_events
-                WHERE user_id IS NULL AND outcome = 'orphaned' AND original_transaction_id = \(bind: originalTransactionId)\(forUpdate)
-                """
-            ).all()
-        }
-        var seen = Set<String>()
-        var found: [(id: String, document: String, signedDate: Int64)] = []
-        for row in rows {
-            let id = try row.decode(column: "id", as: String.self)
-            guard seen.insert(id).inserted else { continue }
-            found.append((id, try row.decode(column: "document", as: String.self), try row.decode(column: "signed_date", as: Int64?.self) ?? 0))
-        }
-        return found.sorted { ($0.signedDate, $0.id) < ($1.signedDate, $1.id) }.map { ($0.id, $0.document) }
+        return try rows.map { (try $0.decode(column: "id", as: String.self), try $0.decode(column: "document", as: String.self)) }
     }
 
     func originalTransactionIds(userId: String, sql: any SQLDatabase) async throws -> [String] {

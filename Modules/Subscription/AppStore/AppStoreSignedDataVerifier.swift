@@ -128,16 +128,13 @@ final class ValidatedChains: Sendable {
     }
 }
 
-/// The chain Apple signs with: exactly leaf, intermediate and root, with the markers on the first two.
+/// The chain Apple signs with: exactly leaf, intermediate and root. (The markers of the first two are checked before
+/// chain building; a length-3 path can only run through `x5c[1]`, as roots end a path.)
 struct AppleChainShapePolicy: VerifierPolicy {
     let verifyingCriticalExtensions: [ASN1ObjectIdentifier] = []
 
     func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
-        guard chain.count == 3 else { return .failsToMeetPolicy(reason: "App Store chains are leaf, intermediate and root") }
-        guard chain[0].extensions[oid: AppStoreSignedDataVerifier.leafMarkerOID] != nil,
-            chain[1].extensions[oid: AppStoreSignedDataVerifier.intermediateMarkerOID] != nil
-        else { return .failsToMeetPolicy(reason: "Apple's marker extensions are missing") }
-        return .meetsPolicy
+        chain.count == 3 ? .meetsPolicy : .failsToMeetPolicy(reason: "App Store chains are leaf, intermediate and root")
     }
 }
 

@@ -11,14 +11,15 @@ import SQLiteKit
 /// The one SQL API every module uses, over SQLite (embedded default) or PostgreSQL (scale-out).
 ///
 /// Reads go straight to `sql`; every write goes through `transaction`, which on SQLite also queues writers
-/// in-process (one writer at a time, `BEGIN IMMEDIATE`) so they never fail with SQLITE_BUSY.
+/// in-process (one writer at a time, `BEGIN IMMEDIATE`) so they never fail with SQLITE_BUSY, and lets writes
+/// that allow it share a commit (`SQLiteWriteQueue`).
 public final class Database: Sendable {
     public let engine: SQLEngine
     /// A pooled handle for reads (each statement may run on a different connection).
     public let sql: any SQLDatabase
     let logger: Logger
     private let pool: Pool
-    private let writeGate: AsyncGate?
+    private let writeQueue: SQLiteWriteQueue?
     private let afterCommit: AfterCommitHooks
 
     private enum Pool: Sendable {
@@ -31,8 +32,10 @@ public final class Database: Sendable {
         self.sql = sql
         self.pool = pool
         self.logger = logger
-        self.writeGate = engine == .sqlite ? AsyncGate() : nil
-        self.afterCommit = AfterCommitHooks()
+        let afterCommit = AfterCommitHooks()
+        self.afterCommit = afterCommit
+        self.writeQueue =
+            engine == .sqlite ? SQLiteWriteQueue(database: sql, logger: logger, onEventsCommitted: { afterCommit.runEventHooks() }) : nil
     }
 
     /// Opens a database. SQLite files are created if missing and switched to WAL mode.
@@ -90,6 +93,7 @@ public final class Database: Sendable {
         do {
             switch pool {
             case .sqlite(let pool, let temporary):
+                await writeQueue?.close()
                 pool.shutdown()
                 if let temporary {
                     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
@@ -103,37 +107,43 @@ public final class Database: Sendable {
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws.
     /// Domain events published in it are stored atomically with the state change.
+    ///
+    /// `batchable`: on SQLite the write may share its transaction (and so its commit) with other batchable
+    /// writes queued at the same moment, each in a savepoint of its own (see `SQLiteWriteQueue`). Only for a body
+    /// that reads and writes through its `Transaction` alone, never through `sql` or another transaction, and
+    /// that may run again if the shared transaction fails before it commits. It is answered only after the
+    /// commit, as any write. PostgreSQL ignores it.
     public func transaction<R: Sendable>(
-        _ body: @escaping @Sendable (Transaction) async throws -> R
+        batchable: Bool = false, _ body: @escaping @Sendable (Transaction) async throws -> R
     ) async throws -> R {
-        let run: @Sendable () async throws -> (R, Bool) = {
-            try await self.sql.withSession { session in
-                try await session.raw(self.engine == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN").run()
-                let transaction = Transaction(sql: session, engine: self.engine)
+        if let writeQueue { return try await writeQueue.write(batchable: batchable, body) }
+        let (result, published) = try await sql.withSession { session in
+            try await session.raw("BEGIN").run()
+            let transaction = Transaction(sql: session, engine: self.engine)
+            do {
+                let result = try await body(transaction)
+                try await session.raw("COMMIT").run()
+                transaction.runCommitHooks()
+                return (result, transaction.publishedEvents)
+            } catch {
                 do {
-                    let result = try await body(transaction)
-                    try await session.raw("COMMIT").run()
-                    transaction.runCommitHooks()
-                    return (result, transaction.publishedEvents)
-                } catch {
-                    do {
-                        try await session.raw("ROLLBACK").run()
-                    } catch let rollbackError {
-                        self.logger.error("rollback failed", metadata: ["error": "\(rollbackError)"])
-                    }
-                    throw error
+                    try await session.raw("ROLLBACK").run()
+                } catch let rollbackError {
+                    self.logger.error("rollback failed", metadata: ["error": "\(rollbackError)"])
                 }
+                transaction.runRollbackHooks()
+                throw error
             }
-        }
-        let (result, published): (R, Bool)
-        if let writeGate {
-            (result, published) = try await writeGate.withGate(run)
-        } else {
-            (result, published) = try await run()
         }
         if published { afterCommit.runEventHooks() }
         return result
     }
+
+    /// Writes queued behind the one SQLite is running (0 on PostgreSQL).
+    var queuedWrites: Int { writeQueue?.waiting ?? 0 }
+
+    /// SQLite write transactions begun so far (0 on PostgreSQL).
+    var sqliteTransactionsBegun: Int { writeQueue?.transactionsBegun ?? 0 }
 
     /// Runs `body`'s reads on one connection in one read-only snapshot, so rows read by several statements
     /// agree with each other (never half of a concurrent write). Not queued behind writers.

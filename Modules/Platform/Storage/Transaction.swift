@@ -10,6 +10,7 @@ public final class Transaction: Sendable {
     public let engine: SQLEngine
     private let published = Mutex(false)
     private let commitHooks = Mutex<[@Sendable () -> Void]>([])
+    private let rollbackHooks = Mutex<[@Sendable () -> Void]>([])
 
     init(sql: any SQLDatabase, engine: SQLEngine) {
         self.sql = sql
@@ -25,6 +26,16 @@ public final class Transaction: Sendable {
 
     func runCommitHooks() {
         for hook in commitHooks.withLock({ $0 }) { hook() }
+    }
+
+    /// Runs `hook` if what was written through this transaction is discarded instead of committed (the body
+    /// threw, or the commit failed): for a cache updated as the write happened.
+    public func onRollback(_ hook: @escaping @Sendable () -> Void) {
+        rollbackHooks.withLock { $0.append(hook) }
+    }
+
+    func runRollbackHooks() {
+        for hook in rollbackHooks.withLock({ hooks in defer { hooks.removeAll() }; return hooks }) { hook() }
     }
 
     /// Appends a domain event to the outbox in this transaction (transactional outbox): it is delivered to

@@ -1,0 +1,283 @@
+import Logging
+import SQLKit
+import Synchronization
+import VaporCSQLite
+
+/// SQLite's single writer, shared by every write transaction of this process, with group commit.
+///
+/// Writers queue in arrival order and wait. One writer task, on a thread of its own, takes the writes waiting
+/// in the queue, runs them one after another on one connection in one SQLite transaction, each inside its own
+/// savepoint (a write that throws is rolled back to its savepoint and leaves the others untouched), commits
+/// once, and only then answers each writer. Under load a commit (the WAL append and its system calls, the
+/// checkpoint it may trigger) is shared by many writes instead of paid by each, and the writes never wait in
+/// the shared concurrency pool behind request handling for their turn. Nothing is answered before it is
+/// committed.
+///
+/// Only writes that asked for it (`batchable`) share a transaction: such a body reads and writes through its
+/// `Transaction` only, so seeing the uncommitted rows of the writes before it in the batch is exactly what it
+/// would have seen had they committed first. Any other write runs alone, as before.
+///
+/// If the shared transaction itself fails (the commit, or an error that made SQLite abandon the transaction),
+/// nothing of the batch was written, and each write that had not failed by itself runs again on its own.
+final class SQLiteWriteQueue: Sendable {
+    private struct Waiting {
+        let write: any QueuedWrite
+        /// Resumed with true once the write ran, false if the queue closed before it could.
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private struct State {
+        var queue: [Waiting] = []
+        /// The writer task, parked while the queue is empty: resumed with true for work, false to stop.
+        var idleWriter: CheckedContinuation<Bool, Never>?
+        var closed = false
+        var writer: Task<Void, Never>?
+    }
+
+    static let begin = FixedSQL("BEGIN IMMEDIATE")
+    static let savepoint = FixedSQL("SAVEPOINT batched_write")
+    static let release = FixedSQL("RELEASE batched_write")
+    static let rollbackToSavepoint = FixedSQL("ROLLBACK TO batched_write")
+    static let commit = FixedSQL("COMMIT")
+    static let rollback = FixedSQL("ROLLBACK")
+
+    /// The most writes one transaction takes (bounds the wait of the first of them).
+    let maxBatch: Int
+    private let state = Mutex(State())
+    /// The database whose `withSession` lends the writer its connection.
+    private let database: any SQLDatabase
+    private let executor: ThreadTaskExecutor
+    private let logger: Logger
+    /// Called once per committed batch in which a write published domain events.
+    private let onEventsCommitted: @Sendable () -> Void
+
+    init(database: any SQLDatabase, maxBatch: Int = 64, logger: Logger, onEventsCommitted: @escaping @Sendable () -> Void) {
+        self.maxBatch = max(1, maxBatch)
+        self.database = database
+        self.executor = ThreadTaskExecutor()
+        self.logger = logger
+        self.onEventsCommitted = onEventsCommitted
+        let writer = Task(executorPreference: executor) { [self] in await self.writeLoop() }
+        state.withLock { $0.writer = writer }
+    }
+
+    /// Runs `body` as (part of) a committed write transaction and returns its result once committed.
+    func write<R: Sendable>(batchable: Bool, _ body: @escaping @Sendable (Transaction) async throws -> R) async throws -> R {
+        let write = PendingWrite(batchable: batchable, body: body)
+        let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let (accepted, writer) = state.withLock { state -> (Bool, CheckedContinuation<Bool, Never>?) in
+                guard !state.closed else { return (false, nil) }
+                state.queue.append(Waiting(write: write, continuation: continuation))
+                defer { state.idleWriter = nil }
+                return (true, state.idleWriter)
+            }
+            if !accepted { continuation.resume(returning: false) }
+            writer?.resume(returning: true)
+        }
+        guard ran else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
+        return try write.result()
+    }
+
+    /// How many writes wait for the writer (tests use it to line writes up behind a running one).
+    var waiting: Int { state.withLock { $0.queue.count } }
+
+    /// SQLite transactions begun so far (one per batch, and one per write run again on its own).
+    var transactionsBegun: Int { begun.load(ordering: .relaxed) }
+    private let begun = Atomic<Int>(0)
+
+    /// Runs what is queued, then stops the writer and its thread. Writes submitted afterwards fail.
+    func close() async {
+        let (writer, idle) = state.withLock { state -> (Task<Void, Never>?, CheckedContinuation<Bool, Never>?) in
+            state.closed = true
+            defer { state.idleWriter = nil }
+            return (state.writer, state.idleWriter)
+        }
+        idle?.resume(returning: false)
+        await writer?.value
+        await executor.shutdown()
+    }
+
+    private func writeLoop() async {
+        while let batch = await nextBatch() {
+            await run(batch.map(\.write))
+            for waiting in batch { waiting.continuation.resume(returning: true) }
+        }
+    }
+
+    /// The next writes to run together: a write that is not batchable alone, else the batchable writes at the
+    /// head of the queue. Waits while the queue is empty; nil once closed and drained.
+    private func nextBatch() async -> [Waiting]? {
+        while true {
+            let batch = state.withLock { state -> [Waiting]? in
+                guard let first = state.queue.first else { return nil }
+                var taken = 1
+                if first.write.batchable {
+                    while taken < state.queue.count, taken < maxBatch, state.queue[taken].write.batchable { taken += 1 }
+                }
+                defer { state.queue.removeFirst(taken) }
+                return Array(state.queue.prefix(taken))
+            }
+            if let batch { return batch }
+            let more = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now = state.withLock { state -> Bool? in
+                    if !state.queue.isEmpty { return true }
+                    if state.closed { return false }
+                    state.idleWriter = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+            if !more { return nil }
+        }
+    }
+
+    /// Runs `writes` in one transaction and records every outcome; after a failure of the transaction as a
+    /// whole, runs again on its own each write that had not failed by itself.
+    private func run(_ writes: [any QueuedWrite]) async {
+        begun.add(1, ordering: .relaxed)
+        let useSavepoints = writes.count > 1
+        // Every transaction handed to a body, for its rollback hooks if the whole transaction fails.
+        let started = Mutex<[Transaction]>([])
+        let committed: [(write: any QueuedWrite, transaction: Transaction)]
+        do {
+            committed = try await database.withSession { connection in
+                var ran: [(write: any QueuedWrite, transaction: Transaction)] = []
+                var rolledBack: [Transaction] = []
+                try await connection.run(Self.begin())
+                do {
+                    for write in writes {
+                        let transaction = Transaction(sql: connection, engine: .sqlite)
+                        started.withLock { $0.append(transaction) }
+                        if useSavepoints { try await connection.run(Self.savepoint()) }
+                        if await write.run(transaction) {
+                            ran.append((write, transaction))
+                            if useSavepoints { try await connection.run(Self.release()) }
+                        } else if useSavepoints {
+                            try await connection.run(Self.rollbackToSavepoint())
+                            try await connection.run(Self.release())
+                            transaction.runRollbackHooks()
+                        } else {
+                            rolledBack.append(transaction)
+                        }
+                    }
+                    if ran.isEmpty {
+                        try await connection.run(Self.rollback())
+                        for transaction in rolledBack { transaction.runRollbackHooks() }
+                    } else {
+                        try await connection.run(Self.commit())
+                    }
+                    return ran
+                } catch {
+                    do {
+                        try await connection.run(Self.rollback())
+                    } catch let rollbackError {
+                        // SQLite may already have ended the transaction itself; nothing of it is kept either way.
+                        self.logger.debug("rollback after a failed batch", metadata: ["error": "\(rollbackError)"])
+                    }
+                    throw error
+                }
+            }
+        } catch {
+            // Nothing of this transaction was committed. A lone write gets the error; in a batch every write
+            // that had not failed by itself gets a transaction of its own.
+            for transaction in started.withLock({ $0 }) { transaction.runRollbackHooks() }
+            guard useSavepoints else {
+                writes[0].fail(error)
+                return
+            }
+            logger.warning("a shared write transaction failed; its writes run one by one", metadata: ["error": "\(error)"])
+            for write in writes where !write.failedByItself {
+                write.reset()
+                await run([write])
+            }
+            return
+        }
+        var published = false
+        for (write, transaction) in committed {
+            transaction.runCommitHooks()
+            published = published || transaction.publishedEvents
+            write.commit()
+        }
+        if published { onEventsCommitted() }
+    }
+}
+
+/// A write waiting in (or running from) `SQLiteWriteQueue`, its result type erased.
+protocol QueuedWrite: AnyObject, Sendable {
+    var batchable: Bool { get }
+    /// Runs the body in `transaction` and keeps its outcome; false when the body threw.
+    func run(_ transaction: Transaction) async -> Bool
+    /// Whether the body itself threw (as opposed to the transaction failing around it).
+    var failedByItself: Bool { get }
+    /// The transaction failed: forget a result the body produced (it was rolled back).
+    func reset()
+    /// The transaction failed around this write.
+    func fail(_ error: any Error)
+    /// The transaction committed: the result stands.
+    func commit()
+}
+
+final class PendingWrite<R: Sendable>: QueuedWrite {
+    private enum Outcome {
+        case waiting
+        /// The body returned; the result stands once the transaction commits.
+        case produced(R)
+        case committed(R)
+        /// The body threw.
+        case threw(any Error)
+        /// The transaction failed around the write.
+        case failed(any Error)
+    }
+
+    let batchable: Bool
+    private let body: @Sendable (Transaction) async throws -> R
+    private let outcome = Mutex<Outcome>(.waiting)
+
+    init(batchable: Bool, body: @escaping @Sendable (Transaction) async throws -> R) {
+        self.batchable = batchable
+        self.body = body
+    }
+
+    func run(_ transaction: Transaction) async -> Bool {
+        do {
+            let result = try await body(transaction)
+            outcome.withLock { $0 = .produced(result) }
+            return true
+        } catch {
+            outcome.withLock { $0 = .threw(error) }
+            return false
+        }
+    }
+
+    var failedByItself: Bool {
+        outcome.withLock {
+            if case .threw = $0 { return true }
+            return false
+        }
+    }
+
+    func reset() { outcome.withLock { $0 = .waiting } }
+
+    func fail(_ error: any Error) {
+        outcome.withLock { outcome in
+            if case .threw = outcome { return }
+            outcome = .failed(error)
+        }
+    }
+
+    func commit() {
+        outcome.withLock { outcome in
+            if case .produced(let result) = outcome { outcome = .committed(result) }
+        }
+    }
+
+    /// The committed result, or the error of the body or of its transaction.
+    func result() throws -> R {
+        switch outcome.withLock({ $0 }) {
+        case .committed(let result): return result
+        case .threw(let error), .failed(let error): throw error
+        case .waiting, .produced: preconditionFailure("a write was answered before its transaction ended")
+        }
+    }
+}
+

@@ -1,0 +1,183 @@
+import Contracts
+import Foundation
+@testable import Platform
+import SQLKit
+import Synchronization
+import Testing
+import TestSupport
+
+/// SQLite's group commit (`SQLiteWriteQueue`): writes that allow it share a transaction, each in a savepoint;
+/// one that fails is rolled back alone; a failed shared transaction runs its writes again one by one.
+@Suite struct WriteQueueTests {
+    static let notes = DatabaseTests.notes
+
+    /// Holds the writer inside a write until opened, so the writes submitted meanwhile queue up and are
+    /// taken together.
+    final class Latch: Sendable {
+        private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+        func wait() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.open { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiters = state.withLock { state in
+                state.open = true
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    final class Counter: Sendable {
+        private let value = Mutex(0)
+        func add() { value.withLock { $0 += 1 } }
+        var count: Int { value.withLock { $0 } }
+    }
+
+    /// Starts `count` writes (`submit(i)` each) behind a held writer, one at a time so they queue in order,
+    /// then lets the writer go: they are taken together. Returns their results in order.
+    static func lineUp<R: Sendable>(
+        _ db: Database, count: Int, _ submit: @escaping @Sendable (Int) async throws -> R
+    ) async throws -> [Result<R, any Error>] {
+        let latch = Latch()
+        let begun = db.sqliteTransactionsBegun
+        let holder = Task {
+            try await db.transaction { _ in await latch.wait() }
+        }
+        try await Self.waitUntil { db.sqliteTransactionsBegun > begun && db.queuedWrites == 0 }
+        var tasks: [Task<Result<R, any Error>, Never>] = []
+        for index in 0..<count {
+            tasks.append(
+                Task { () -> Result<R, any Error> in
+                    do { return .success(try await submit(index)) } catch { return .failure(error) }
+                })
+            try await Self.waitUntil { db.queuedWrites == index + 1 }
+        }
+        latch.open()
+        try await holder.value
+        var results: [Result<R, any Error>] = []
+        for task in tasks { results.append(await task.value) }
+        return results
+    }
+
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw ServiceError(.internalError, "the writes did not queue") }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    static func ids(_ db: Database) async throws -> [String] {
+        try await db.sql.raw("SELECT id FROM test_notes ORDER BY id").all(decodingColumn: "id", as: String.self)
+    }
+
+    @Test func queuedWritesShareOneTransactionAndAFailingOneIsRolledBackAlone() async throws {
+        try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
+            let commits = Counter()
+            let rollbacks = Counter()
+            let before = db.sqliteTransactionsBegun
+            let results = try await Self.lineUp(db, count: 10) { index -> Bool in
+                try await db.transaction(batchable: true) { tx in
+                    tx.afterCommit { commits.add() }
+                    tx.onRollback { rollbacks.add() }
+                    let id = index == 6 ? "n5" : "n\(index)"  // 6 collides with 5: a constraint error
+                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: id), 'x')").run()
+                    if index == 3 { throw ServiceError(.conflict, "write 3 fails by itself") }
+                    // A later write sees what earlier writes of the batch wrote, as if they had committed.
+                    return try await tx.sql.raw("SELECT id FROM test_notes WHERE id = 'n0'").first() != nil
+                }
+            }
+            #expect(db.sqliteTransactionsBegun - before == 2)  // the held write, then all ten together
+            for (index, result) in results.enumerated() {
+                switch (index, result) {
+                case (3, .failure(let error)): #expect((error as? ServiceError)?.code == .conflict)
+                case (6, .failure): break
+                case (_, .success(let sawFirst)): #expect(sawFirst, "write \(index)")
+                default: Issue.record("write \(index): \(result)")
+                }
+            }
+            #expect(try await Self.ids(db) == ["n0", "n1", "n2", "n4", "n5", "n7", "n8", "n9"])
+            #expect(commits.count == 8)
+            #expect(rollbacks.count == 2)
+        }
+    }
+
+    @Test func aFailedSharedTransactionRunsEachWriteAgainAlone() async throws {
+        try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
+            let commits = Counter()
+            let rollbacks = Counter()
+            let attempts = Counter()
+            let results = try await Self.lineUp(db, count: 3) { index in
+                try await db.transaction(batchable: true) { tx in
+                    tx.afterCommit { commits.add() }
+                    tx.onRollback { rollbacks.add() }
+                    if index == 0 { attempts.add() }
+                    if index == 1 {
+                        // Ends the shared transaction under everyone's feet: nothing of it can commit.
+                        try await tx.sql.raw("ROLLBACK").run()
+                    } else {
+                        try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "n\(index)"), 'x')").run()
+                    }
+                }
+            }
+            #expect(throws: (any Error).self) { try results[1].get() }
+            #expect(throws: Never.self) { try results[0].get() }
+            #expect(throws: Never.self) { try results[2].get() }
+            #expect(try await Self.ids(db) == ["n0", "n2"])
+            #expect(attempts.count == 2)  // in the batch, then alone
+            #expect(commits.count == 2)
+            #expect(rollbacks.count == 3)  // write 0's first attempt; write 1 in the batch and alone
+        }
+    }
+
+    @Test func aWriteThatIsNotBatchableRunsAlone() async throws {
+        try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
+            let before = db.sqliteTransactionsBegun
+            let results = try await Self.lineUp(db, count: 5) { index in
+                try await db.transaction(batchable: index != 2) { tx in
+                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "n\(index)"), 'x')").run()
+                }
+            }
+            for result in results { #expect(throws: Never.self) { try result.get() } }
+            // The held write; 0 and 1 together; 2 alone; 3 and 4 together.
+            #expect(db.sqliteTransactionsBegun - before == 4)
+            #expect(try await Self.ids(db) == ["n0", "n1", "n2", "n3", "n4"])
+        }
+    }
+
+    @Test func writesAfterShutdownFailClearly() async throws {
+        let location = try await TestDatabases.makeLocation(.sqlite)
+        let db = try await Database.open(location, logger: TestDatabases.logger)
+        await db.shutdown()
+        await #expect(throws: SQLiteError.self) {
+            try await db.transaction { tx in try await tx.sql.raw("SELECT 1").run() }
+        }
+        try await TestDatabases.dispose(location)
+    }
+
+    @Test func manyConcurrentWritersAllLandExactlyOnce() async throws {
+        try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<400 {
+                    group.addTask {
+                        try await db.transaction(batchable: index % 7 != 0) { tx in
+                            try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: String(format: "n%03d", index)), 'x')").run()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await Self.ids(db) == (0..<400).map { String(format: "n%03d", $0) })
+        }
+    }
+}

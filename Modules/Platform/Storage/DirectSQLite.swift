@@ -31,8 +31,36 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One open SQLite connection. Used by one task at a time (checked out of `DirectSQLitePool`).
 final class DirectSQLiteConnection: @unchecked Sendable {
+    /// WAL pages after which a commit checkpoints (SQLite's default is 1,000). The workout tables' hot pages are
+    /// rewritten by nearly every commit; a longer WAL copies each of them back once for more commits, and
+    /// syncs the database file less often, for a WAL of up to about 16 MB.
+    static let walAutocheckpointPages = 4_000
+
     private let handle: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
+    private var statements: [String: PreparedStatement] = [:]
+
+    /// A compiled statement and the names of its result columns, read once and shared by every row (read
+    /// again if SQLite recompiled the statement after a schema change).
+    private final class PreparedStatement {
+        let handle: OpaquePointer
+        let parameterCount: Int
+        private var names: [String] = []
+        private var compilations: Int32 = -1
+
+        init(handle: OpaquePointer) {
+            self.handle = handle
+            parameterCount = Int(sqlite_nio_sqlite3_bind_parameter_count(handle))
+        }
+
+        var columns: [String] {
+            let recompiled = sqlite_nio_sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+            if recompiled != compilations {
+                names = (0..<sqlite_nio_sqlite3_column_count(handle)).map { String(cString: sqlite_nio_sqlite3_column_name(handle, $0)) }
+                compilations = recompiled
+            }
+            return names
+        }
+    }
 
     init(path: String) throws {
         var handle: OpaquePointer?
@@ -44,13 +72,16 @@ final class DirectSQLiteConnection: @unchecked Sendable {
             throw SQLiteError(code: result, message: message)
         }
         self.handle = handle
-        for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"] {
+        for pragma in [
+            "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON",
+            "PRAGMA wal_autocheckpoint = \(Self.walAutocheckpointPages)",
+        ] {
             try execute(pragma, binds: []) { _, _ in }
         }
     }
 
     func close() {
-        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+        for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
         statements.removeAll()
         sqlite_nio_sqlite3_close_v2(handle)
     }
@@ -59,25 +90,30 @@ final class DirectSQLiteConnection: @unchecked Sendable {
         SQLiteError(code: code, message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer {
+    private func prepare(_ sql: String) throws -> PreparedStatement {
         if let cached = statements[sql] { return cached }
-        var statement: OpaquePointer?
-        let result = sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard result == SQLITE_OK, let statement else { throw error(result) }
+        var handle: OpaquePointer?
+        let result = sqlite_nio_sqlite3_prepare_v3(self.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard result == SQLITE_OK, let handle else { throw error(result) }
         if statements.count >= 128 {
-            for cached in statements.values { sqlite_nio_sqlite3_finalize(cached) }
+            for cached in statements.values { sqlite_nio_sqlite3_finalize(cached.handle) }
             statements.removeAll()
         }
+        let statement = PreparedStatement(handle: handle)
         statements[sql] = statement
         return statement
     }
 
     /// Runs one statement, calling `onRow` with the column names and values of each result row.
     func execute(_ sql: String, binds: [any Encodable & Sendable], onRow: ([String], [SQLiteValue]) -> Void) throws {
-        let statement = try prepare(sql)
-        defer {
-            sqlite_nio_sqlite3_reset(statement)
-            sqlite_nio_sqlite3_clear_bindings(statement)
+        let prepared = try prepare(sql)
+        let statement = prepared.handle
+        // Every parameter is bound anew on each run, so bindings are never cleared: clearing them marks a
+        // statement whose plan looked at a parameter (a sorted read, for one) as expired, and SQLite would
+        // compile it again on every run.
+        defer { sqlite_nio_sqlite3_reset(statement) }
+        guard binds.count == prepared.parameterCount else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "\(binds.count) values for the \(prepared.parameterCount) parameters of: \(sql)")
         }
         for (offset, value) in binds.enumerated() {
             let result = try bind(value, at: Int32(offset + 1), to: statement)
@@ -88,10 +124,9 @@ final class DirectSQLiteConnection: @unchecked Sendable {
             let step = sqlite_nio_sqlite3_step(statement)
             if step == SQLITE_DONE { return }
             guard step == SQLITE_ROW else { throw error(step) }
-            let count = sqlite_nio_sqlite3_column_count(statement)
-            if columns == nil {
-                columns = (0..<count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
-            }
+            let names = columns ?? prepared.columns
+            columns = names
+            let count = Int32(names.count)
             var values: [SQLiteValue] = []
             values.reserveCapacity(Int(count))
             for index in 0..<count {
@@ -109,7 +144,7 @@ final class DirectSQLiteConnection: @unchecked Sendable {
                 default: values.append(.null)
                 }
             }
-            onRow(columns ?? [], values)
+            onRow(names, values)
         }
     }
 
@@ -252,7 +287,17 @@ struct DirectSQLiteRow: SQLRow {
     }
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
-        try D(from: SQLiteValueDecoder(value: try value(column), column: column))
+        let decoder = SQLiteValueDecoder(value: try value(column), column: column)
+        // The column types every query reads, without a trip through `Decoder` (the same conversions).
+        if D.self == String.self { return try decoder.decode(String.self) as! D }
+        if D.self == Int.self { return try decoder.decode(Int.self) as! D }
+        if D.self == Int64.self { return try decoder.decode(Int64.self) as! D }
+        if D.self == Double.self { return try decoder.decode(Double.self) as! D }
+        if D.self == String?.self { return (decoder.decodeNil() ? nil : try decoder.decode(String.self)) as String? as! D }
+        if D.self == Int?.self { return (decoder.decodeNil() ? nil : try decoder.decode(Int.self)) as Int? as! D }
+        if D.self == Int64?.self { return (decoder.decodeNil() ? nil : try decoder.decode(Int64.self)) as Int64? as! D }
+        if D.self == Double?.self { return (decoder.decodeNil() ? nil : try decoder.decode(Double.self)) as Double? as! D }
+        return try D(from: decoder)
     }
 }
 

@@ -170,6 +170,21 @@ enum RequestBody {
     }
 }
 
+/// A JSON value already encoded (by `JSONWriter`, or stored as first sent): the envelope carries its bytes as
+/// they are instead of encoding the value again.
+public struct EncodedJSON: Encodable, Sendable, Equatable {
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Only for an encoder other than the envelope's: the bytes are read back and encoded as any JSON value.
+    public func encode(to encoder: any Encoder) throws {
+        try JSONDecoder().decode(JSONValue.self, from: Data(bytes)).encode(to: encoder)
+    }
+}
+
 /// The response envelope of `API.md`.
 public enum Envelope {
     struct Success<Data: Encodable>: Encodable {
@@ -187,12 +202,22 @@ public enum Envelope {
         let error: Body
     }
 
-    /// `200 {"success": true, "data": …}`.
+    /// `200 {"success": true, "data": …}`. Data already encoded (`EncodedJSON`) is carried as it is.
     public static func success(_ data: some Encodable) throws -> Response {
-        let body = try JSONCoding.makeEncoder().encode(Success(data: data))
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: try successBody(data)))
+    }
+
+    static func successBody(_ data: some Encodable) throws -> ByteBuffer {
+        guard let encoded = data as? EncodedJSON else {
+            return ByteBuffer(bytes: try JSONCoding.makeEncoder().encode(Success(data: data)))
+        }
+        // As the encoder writes the envelope (sorted keys): {"data":…,"success":true}.
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(encoded.bytes.count + 26)
+        buffer.writeStaticString(#"{"data":"#)
+        buffer.writeBytes(encoded.bytes)
+        buffer.writeStaticString(#","success":true}"#)
+        return buffer
     }
 
     /// `{"success": false, "error": {code, message, details}}` with the code's status.

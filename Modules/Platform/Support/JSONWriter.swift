@@ -1,0 +1,135 @@
+import Foundation
+
+/// Writes JSON byte for byte as `JSONCoding.makeEncoder()` does (sorted keys, slashes unescaped, doubles
+/// without a trailing `.0`, RFC 3339 dates with milliseconds), without going through `Encoder`: for the
+/// answers and request fingerprints of the hottest endpoints, where a `JSONEncoder` pass costs more than the
+/// database work. The caller writes keys in sorted order; `JSONWriterTests` hold each writer to the encoder's
+/// output.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8]
+
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")) }
+
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+    }
+
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")) }
+
+    /// An object key (the caller keeps keys sorted, as the encoder does). The value follows.
+    public mutating func key(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    public mutating func string(_ value: String) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let digits: StaticString = "0123456789abcdef"
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                digits.withUTF8Buffer { digits in
+                    bytes.append(digits[Int(byte >> 4)])
+                    bytes.append(digits[Int(byte & 0x0F)])
+                }
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func int(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// As the encoder writes a `Double`: its shortest description, a whole number without `.0`.
+    /// Not-finite values are not JSON; callers validate numbers before they get here.
+    public mutating func double(_ value: Double) {
+        separate()
+        precondition(value.isFinite, "JSON has no representation for \(value)")
+        let text = value.description
+        if text.hasSuffix(".0") {
+            bytes.append(contentsOf: text.utf8.dropLast(2))
+        } else {
+            bytes.append(contentsOf: text.utf8)
+        }
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+    }
+
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+    }
+
+    /// A timestamp as the API writes it (RFC 3339, UTC, milliseconds).
+    public mutating func date(_ value: Date) { string(value.rfc3339) }
+
+    public mutating func int(_ value: Int?) {
+        if let value { int(value) } else { null() }
+    }
+
+    public mutating func double(_ value: Double?) {
+        if let value { double(value) } else { null() }
+    }
+
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    public mutating func date(_ value: Date?) {
+        if let value { date(value) } else { null() }
+    }
+
+    public mutating func value(_ value: some JSONWritable) {
+        value.write(to: &self)
+    }
+
+    /// A comma before a value that follows another in an object or array.
+    private mutating func separate() {
+        guard let last = bytes.last, last != UInt8(ascii: "{"), last != UInt8(ascii: "["), last != UInt8(ascii: ":") else { return }
+        bytes.append(UInt8(ascii: ","))
+    }
+}
+
+/// A value that writes itself with `JSONWriter`, exactly as its `Encodable` conformance encodes it with
+/// `JSONCoding.makeEncoder()`.
+public protocol JSONWritable {
+    func write(to writer: inout JSONWriter)
+}
+
+extension JSONWritable {
+    /// The value's JSON.
+    public var jsonBytes: [UInt8] {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
+}

@@ -101,6 +101,7 @@ public struct SQLActiveWorkoutControl: ActiveWorkoutControl {
 
     public func addExercise(userId: String, workoutId: String, exerciseId: String, sets: Int, idempotencyKey: String) async throws -> ActiveWorkout {
         try await active.addExercise(userId: userId, request: .init(workoutId: workoutId, exerciseId: exerciseId, sets: sets), key: idempotencyKey)
+            .value()
     }
 
     public func swapExercise(
@@ -108,7 +109,8 @@ public struct SQLActiveWorkoutControl: ActiveWorkoutControl {
     ) async throws -> ActiveWorkout {
         try await active.swapExercise(
             userId: userId, request: .init(workoutId: workoutId, exerciseInstanceId: exerciseInstanceId, newExerciseId: newExerciseId),
-            key: idempotencyKey)
+            key: idempotencyKey
+        ).value()
     }
 
     private func current(userId: String, workoutId: String) async throws -> ActiveWorkout {

@@ -27,39 +27,52 @@ struct WorkoutsContext: Sendable {
         return try JSONCoding.load(D.self, from: text)
     }
 
-    /// Runs `body` once per idempotency key: a repeat with the same request returns the first response and
-    /// changes nothing; the same key with a different request is `CONFLICT`. Must run inside `tx`.
+    /// Runs `body` once per idempotency key: a repeat with the same request returns the first answer, byte for
+    /// byte, and changes nothing; the same key with a different request is `CONFLICT`. Must run inside `tx`.
+    /// `key` and `fingerprint` come from `IdempotencyKey.check` and `requestFingerprint`, computed before the
+    /// transaction (they need no database).
     func idempotent<R: Codable & Sendable>(
-        _ tx: Transaction, userId: String, key: String?, operation: String, request: some Encodable,
+        _ tx: Transaction, userId: String, key: String?, operation: String, fingerprint: String,
         _ body: () async throws -> R
-    ) async throws -> R {
-        guard let key else { return try await body() }
-        guard !key.isEmpty, key.count <= 128 else {
-            throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must be 1 to 128 characters")
-        }
-        let hash = Self.requestHash(operation: operation, request: try JSONCoding.encodeToString(request))
-        if let row = try await tx.sql.raw(
-            "SELECT request_hash, response FROM workouts_idempotency WHERE user_id = \(bind: userId) AND idempotency_key = \(bind: key)"
-        ).first() {
-            guard try row.decode(column: "request_hash", as: String.self) == hash else {
+    ) async throws -> IdempotentAnswer<R> {
+        guard let key else { return try IdempotentAnswer(fresh: try await body()) }
+        if let row = try await tx.sql.first(Self.storedAnswer(userId, key)) {
+            guard try row.decode(column: "request_hash", as: String.self) == fingerprint else {
                 throw ServiceError(
                     .conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
             }
-            return try JSONCoding.load(R.self, from: try row.decode(column: "response", as: String.self))
+            let stored = try row.decode(column: "response", as: String.self)
+            if try row.decode(column: "response_format", as: Int.self) == IdempotentAnswer<R>.apiFormat {
+                return IdempotentAnswer(json: Array(stored.utf8))
+            }
+            // Kept by an earlier version as a storage document (dates as milliseconds).
+            return try IdempotentAnswer(fresh: JSONCoding.load(R.self, from: stored))
         }
-        let response = try await body()
-        try await tx.sql.raw(
-            """
-            INSERT INTO workouts_idempotency (user_id, idempotency_key, operation, request_hash, response, created_at)
-            VALUES (\(bind: userId), \(bind: key), \(bind: operation), \(bind: hash), \(bind: try JSONCoding.store(response)),
-                    \(bind: clock.now().millisecondsSince1970))
-            """
-        ).run()
-        return response
+        let answer = try IdempotentAnswer(fresh: try await body())
+        try await tx.sql.run(
+            Self.storeAnswer(
+                userId, key, operation, fingerprint, String(decoding: answer.json, as: UTF8.self), IdempotentAnswer<R>.apiFormat,
+                clock.now().millisecondsSince1970))
+        return answer
     }
 
-    static func requestHash(operation: String, request: String) -> String {
-        SHA256.hash(data: Data("\(operation)\n\(request)".utf8)).hexString
+    static let storedAnswer = FixedSQL(
+        "SELECT request_hash, response, response_format FROM workouts_idempotency WHERE user_id = ? AND idempotency_key = ?")
+    static let storeAnswer = FixedSQL(
+        """
+        INSERT INTO workouts_idempotency (user_id, idempotency_key, operation, request_hash, response, response_format, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """)
+
+    /// The fingerprint a repeated request must match: SHA-256 of the operation and the request's canonical
+    /// JSON (sorted keys), the same for the same request whatever the client's key order or spacing.
+    static func requestFingerprint(operation: String, request: some Encodable) throws -> String {
+        let json = try (request as? any JSONWritable)?.jsonBytes ?? Array(JSONCoding.encode(request))
+        var hash = SHA256()
+        hash.update(data: Array(operation.utf8))
+        hash.update(data: [UInt8(ascii: "\n")])
+        hash.update(data: json)
+        return hash.finalize().hexString
     }
 
     /// Every referenced exercise, or `INVALID_ARGUMENT` naming the first unknown one.
@@ -70,6 +83,47 @@ struct WorkoutsContext: Sendable {
                 field: reference.field, reason: "unknown exercise", message: "There is no exercise with id '\(reference.id)'.")
         }
         return found
+    }
+}
+
+/// What an idempotent write answers: its JSON as first sent (stored with the key, so a repeat gets the same
+/// bytes), and the value itself when this call produced it.
+struct IdempotentAnswer<R: Codable & Sendable>: Sendable {
+    /// `workouts_idempotency.response_format` of answers kept as the API JSON (1: storage documents, before).
+    static var apiFormat: Int { 2 }
+
+    let json: [UInt8]
+    private let fresh: R?
+
+    init(fresh value: R) throws {
+        json = try (value as? any JSONWritable)?.jsonBytes ?? Array(JSONCoding.encode(value))
+        fresh = value
+    }
+
+    init(json: [UInt8]) {
+        self.json = json
+        fresh = nil
+    }
+
+    /// The answer as a value (read back from its JSON for a repeat).
+    func value() throws -> R {
+        if let fresh { return fresh }
+        return try JSONCoding.makeDecoder().decode(R.self, from: Data(json))
+    }
+
+    /// The answer for the HTTP envelope, sent as it is.
+    var encoded: EncodedJSON { EncodedJSON(bytes: json) }
+}
+
+/// Idempotency keys as clients send them.
+enum IdempotencyKey {
+    /// The key, or `INVALID_ARGUMENT` when it is empty or longer than 128 characters.
+    static func check(_ key: String?) throws -> String? {
+        guard let key else { return nil }
+        guard !key.isEmpty, key.count <= 128 else {
+            throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must be 1 to 128 characters")
+        }
+        return key
     }
 }
 

@@ -179,7 +179,8 @@ extension WorkoutsModule {
             ) { input, call in
                 try await active.start(
                     userId: try call.userId(), request: .init(templateId: input.templateId, routineId: input.routineId, name: input.name),
-                    idempotencyKey: input.idempotencyKey)
+                    idempotencyKey: input.idempotencyKey
+                ).encoded
             },
             .rpc(
                 "getActiveWorkout", access: .user, tag: tag, readOnly: true, summary: "The workout in progress, or null.", request: Schema.empty,
@@ -200,7 +201,8 @@ extension WorkoutsModule {
                     request: .init(
                         workoutId: input.workoutId, exerciseInstanceId: input.exerciseInstanceId, setId: input.setId, weightKg: input.weightKg,
                         reps: input.reps, rir: input.rir),
-                    key: input.idempotencyKey)
+                    key: input.idempotencyKey
+                ).encoded
             },
             .rpc(
                 "patchActiveWorkout", access: .user, tag: tag,
@@ -212,7 +214,8 @@ extension WorkoutsModule {
             ) { input, call in
                 try await active.patch(
                     userId: try call.userId(), request: .init(workoutId: input.workoutId, ops: input.ops, expectedVersion: input.expectedVersion),
-                    key: input.idempotencyKey)
+                    key: input.idempotencyKey
+                ).encoded
             },
             .rpc(
                 "addExercise", access: .user, tag: tag, summary: "Add an exercise (with empty sets) to the workout.",
@@ -223,7 +226,8 @@ extension WorkoutsModule {
             ) { input, call in
                 try await active.addExercise(
                     userId: try call.userId(), request: .init(workoutId: input.workoutId, exerciseId: input.exerciseId, sets: input.sets),
-                    key: input.idempotencyKey)
+                    key: input.idempotencyKey
+                ).encoded
             },
             .rpc(
                 "swapExercise", access: .user, tag: tag,
@@ -236,19 +240,20 @@ extension WorkoutsModule {
                 try await active.swapExercise(
                     userId: try call.userId(),
                     request: .init(workoutId: input.workoutId, exerciseInstanceId: input.exerciseInstanceId, newExerciseId: input.newExerciseId),
-                    key: input.idempotencyKey)
+                    key: input.idempotencyKey
+                ).encoded
             },
             .rpc(
                 "completeActiveWorkout", access: .user, tag: tag, summary: "Finish the workout: archive it with analytics.",
                 request: workoutAndKey, response: WorkoutsSchemas.completedWorkout, input: WorkoutKeyInput.self
             ) { input, call in
-                try await active.complete(userId: try call.userId(), workoutId: input.workoutId, key: input.idempotencyKey)
+                try await active.complete(userId: try call.userId(), workoutId: input.workoutId, key: input.idempotencyKey).encoded
             },
             .rpc(
                 "cancelActiveWorkout", access: .user, tag: tag, summary: "Cancel the workout; nothing is archived.",
                 request: workoutAndKey, response: Schema.empty, input: WorkoutKeyInput.self
             ) { input, call in
-                try await active.cancel(userId: try call.userId(), workoutId: input.workoutId, key: input.idempotencyKey)
+                try await active.cancel(userId: try call.userId(), workoutId: input.workoutId, key: input.idempotencyKey).encoded
             },
             .rpc(
                 "getRecentWorkouts", access: .user, tag: tag, readOnly: true, summary: "Completed workouts, newest first.",

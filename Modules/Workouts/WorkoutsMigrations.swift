@@ -141,5 +141,10 @@ enum WorkoutsMigrations {
             }
             try await db.raw("ALTER TABLE workouts_active DROP COLUMN document").run()
         },
+        // Idempotent answers are kept as the JSON first sent (format 2), so a repeat is answered with the same
+        // bytes without encoding anything; rows written before stay storage documents (format 1).
+        Migration(version: 4, name: "idempotent answers as sent") { _ in
+            ["ALTER TABLE workouts_idempotency ADD COLUMN response_format INTEGER NOT NULL DEFAULT 1"]
+        },
     ]
 }

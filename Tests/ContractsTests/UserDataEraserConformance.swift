@@ -96,7 +96,7 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                             draft: TemplateDraft(name: "Push", exercises: [.init(exerciseId: "Barbell_Bench_Press_-_Medium_Grip", sets: [TemplateSet(targetReps: 8)])]))
                         let routine = try await module.routines.create(userId: userId, draft: RoutineDraft(name: "R", templateIds: [template.id]))
                         _ = try await module.routines.setActive(userId: userId, routineId: routine.id)
-                        let workout = try await module.active.start(userId: userId, request: .init(templateId: template.id, routineId: routine.id), idempotencyKey: "k1")
+                        let workout = try await module.active.start(userId: userId, request: .init(templateId: template.id, routineId: routine.id), idempotencyKey: "k1").value()
                         let exercise = workout.exercises[0]
                         _ = try await module.active.logSet(
                             userId: userId, request: .init(workoutId: workout.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 60, reps: 8),

@@ -190,14 +190,15 @@ func trainingLogConformance(_ log: some TrainingLog, fixture: TrainingLogFixture
                 module.trainingLog,
                 fixture: TrainingLogFixture { userId, name in
                     clock.advance(by: 60)
-                    let workout = try await module.active.start(userId: userId, request: .init(name: name), idempotencyKey: nil)
+                    let workout = try await module.active.start(userId: userId, request: .init(name: name), idempotencyKey: nil).value()
                     let added = try await module.active.addExercise(
-                        userId: userId, request: .init(workoutId: workout.id, exerciseId: WorkoutsFixtures.squat.id, sets: 1), key: nil)
+                        userId: userId, request: .init(workoutId: workout.id, exerciseId: WorkoutsFixtures.squat.id, sets: 1), key: nil
+                    ).value()
                     _ = try await module.active.logSet(
                         userId: userId,
                         request: .init(workoutId: workout.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id, weightKg: 50, reps: 5),
                         key: nil)
-                    return try await module.active.complete(userId: userId, workoutId: workout.id, key: nil).id
+                    return try await module.active.complete(userId: userId, workoutId: workout.id, key: nil).value().id
                 })
         }
     }
@@ -294,9 +295,10 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
                 module.activeWorkoutControl,
                 fixture: ActiveWorkoutFixture(
                     start: { userId in
-                        let workout = try await module.active.start(userId: userId, request: .init(), idempotencyKey: nil)
+                        let workout = try await module.active.start(userId: userId, request: .init(), idempotencyKey: nil).value()
                         return try await module.active.addExercise(
-                            userId: userId, request: .init(workoutId: workout.id, exerciseId: WorkoutsFixtures.squat.id, sets: 2), key: nil)
+                            userId: userId, request: .init(workoutId: workout.id, exerciseId: WorkoutsFixtures.squat.id, sets: 2), key: nil
+                        ).value()
                     },
                     finish: { userId, workoutId in _ = try await module.active.complete(userId: userId, workoutId: workoutId, key: nil) }))
         }

@@ -14,9 +14,10 @@ import TestSupport
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let first = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
             let second = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
-            let started = try await first.active.start(userId: "u", request: .init(), idempotencyKey: nil)
+            let started = try await first.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
             let added = try await first.active.addExercise(
-                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 4), key: nil)
+                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 4), key: nil
+            ).value()
             let instance = added.exercises[0].instanceId
             let sets = added.exercises[0].sets.map(\.id)
             for (index, setId) in sets.enumerated() {

@@ -99,10 +99,12 @@ public struct WorkoutTotals: Codable, Sendable, Equatable {
     /// The totals of the logged sets (those with `completed_at`), volume rounded to 0.1 kg.
     public init(loggedSetsOf exercises: [WorkoutExercise]) {
         self.init()
-        for set in exercises.flatMap(\.sets) where set.completedAt != nil {
-            sets += 1
-            reps += set.reps ?? 0
-            volume += (set.weightKg ?? 0) * Double(set.reps ?? 0)
+        for exercise in exercises {
+            for set in exercise.sets where set.completedAt != nil {
+                sets += 1
+                reps += set.reps ?? 0
+                volume += (set.weightKg ?? 0) * Double(set.reps ?? 0)
+            }
         }
         volume = (volume * 10).rounded() / 10
     }

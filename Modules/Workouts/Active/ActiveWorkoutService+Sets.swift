@@ -28,7 +28,7 @@ extension ActiveWorkoutService {
     }
 
     /// Records the actual weight, reps and RIR of a set (logging it again corrects it).
-    func logSet(userId: String, request: LogSetRequest, key: String?) async throws -> LoggedSet {
+    func logSet(userId: String, request: LogSetRequest, key: String?) async throws -> IdempotentAnswer<LoggedSet> {
         let weight = try WorkoutsValidation.weight(request.weightKg, field: "weight_kg")
         let reps = try WorkoutsValidation.reps(request.reps, field: "reps")
         let rir = try WorkoutsValidation.rir(request.rir, field: "rir")
@@ -51,7 +51,7 @@ extension ActiveWorkoutService {
         var expectedVersion: Int?
     }
 
-    func patch(userId: String, request: PatchRequest, key: String?) async throws -> ActiveWorkout {
+    func patch(userId: String, request: PatchRequest, key: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
         guard !request.ops.isEmpty, request.ops.count <= 50 else {
             throw ServiceError.invalidArgument(field: "ops", reason: "must hold 1 to 50 operations")
         }
@@ -81,7 +81,7 @@ extension ActiveWorkoutService {
         var sets: Int?
     }
 
-    func addExercise(userId: String, request: AddExerciseRequest, key: String?) async throws -> ActiveWorkout {
+    func addExercise(userId: String, request: AddExerciseRequest, key: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
         let catalog = try await context.exercises([("exercise_id", request.exerciseId)])
         let context = self.context
         return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "addExercise", request: request) { workout, _ in
@@ -99,7 +99,7 @@ extension ActiveWorkoutService {
     /// Swaps an exercise for another. Sets already logged stay with the exercise they were done on (history
     /// and progression stay true): the logged part remains as its own entry and the new exercise takes the
     /// sets still to do, right after it. With nothing logged yet the exercise is replaced in place.
-    func swapExercise(userId: String, request: SwapRequest, key: String?) async throws -> ActiveWorkout {
+    func swapExercise(userId: String, request: SwapRequest, key: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
         let catalog = try await context.exercises([("new_exercise_id", request.newExerciseId)])
         let context = self.context
         return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "swapExercise", request: request) { workout, _ in

@@ -16,12 +16,14 @@ struct ActiveWorkoutService: Sendable {
         var name: String?
     }
 
-    func start(userId: String, request: StartRequest, idempotencyKey: String?) async throws -> ActiveWorkout {
+    func start(userId: String, request: StartRequest, idempotencyKey: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
         let context = self.context
         let routines = self.routines
         let name = try request.name.map { try WorkoutsValidation.name($0) }
+        let key = try IdempotencyKey.check(idempotencyKey)
+        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "startActiveWorkout", request: request)
         return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: idempotencyKey, operation: "startActiveWorkout", request: request) {
+            try await context.idempotent(tx, userId: userId, key: key, operation: "startActiveWorkout", fingerprint: fingerprint) {
                 if let existing = try await tx.sql.raw(
                     "SELECT id FROM workouts_active WHERE user_id = \(bind: userId) AND status = 'in_progress'\(context.forUpdate)"
                 ).first(decodingColumn: "id", as: String.self) {
@@ -80,21 +82,26 @@ struct ActiveWorkoutService: Sendable {
         }
     }
 
+    static let lockWorkout = FixedSQL("SELECT id FROM workouts_active WHERE id = ? AND user_id = ? FOR UPDATE")
+
     /// Loads the workout locked, requires it in progress, lets `change` edit it, then saves it with totals
-    /// recomputed and a new version. Idempotent under `key`.
+    /// recomputed and a new version. Idempotent under `key`. The body reads and writes only through its
+    /// transaction, so it may share a commit with other writes (`batchable`).
     func mutate<R: Codable & Sendable>(
         userId: String, workoutId: String, key: String?, operation: String, request: some Encodable & Sendable,
         expectedVersion: Int? = nil, _ change: @escaping @Sendable (inout ActiveWorkout, Transaction) async throws -> R
-    ) async throws -> R {
+    ) async throws -> IdempotentAnswer<R> {
         let context = self.context
         let cache = self.cache
-        return try await context.database.transaction { tx in
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(operation: operation, request: request)
+        return try await context.database.transaction(batchable: true) { tx in
             if context.database.engine == .postgres {
                 // Lock the workout before looking the key up, so a retry racing its original waits for it and
                 // then finds its answer (SQLite's single writer already orders them).
-                try await tx.sql.raw("SELECT id FROM workouts_active WHERE id = \(bind: workoutId) AND user_id = \(bind: userId) FOR UPDATE").run()
+                try await tx.sql.run(Self.lockWorkout(workoutId, userId))
             }
-            return try await context.idempotent(tx, userId: userId, key: key, operation: operation, request: request) {
+            return try await context.idempotent(tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint) {
                 var workout = try await Self.load(workoutId, userId: userId, cache: cache, context: context, sql: tx.sql)
                 guard workout.status == .inProgress else {
                     throw ServiceError(
@@ -108,13 +115,16 @@ struct ActiveWorkoutService: Sendable {
                 }
                 let original = workout
                 let result = try await change(&workout, tx)
-                cache.remove(workoutId)  // re-filled only if the transaction commits, below
                 workout.totals = WorkoutAnalyzer.totals(workout.exercises)
                 workout.version += 1
                 workout.updatedAt = context.clock.now()
+                // The cache holds what this write leaves, at once: the next write of this workout (the next in a
+                // shared SQLite transaction, or one waiting on PostgreSQL's row lock) finds it under the version
+                // it reads. Should this write be rolled back, the entry goes.
+                cache.remove(workoutId)
+                tx.onRollback { cache.remove(workoutId) }
                 try await ActiveWorkoutStorage.save(from: original, to: workout, sql: tx.sql)
-                let saved = workout
-                tx.afterCommit { cache.put(saved) }
+                cache.put(workout)
                 return result
             }
         }
@@ -125,14 +135,9 @@ struct ActiveWorkoutService: Sendable {
     static func load(
         _ workoutId: String, userId: String, cache: ActiveWorkoutCache, context: WorkoutsContext, sql: any SQLDatabase
     ) async throws -> ActiveWorkout {
-        guard
-            let row = try await sql.raw(
-                """
-                SELECT \(ActiveWorkoutStorage.headerColumns) FROM workouts_active
-                WHERE id = \(bind: workoutId) AND user_id = \(bind: userId)\(context.forUpdate)
-                """
-            ).first()
-        else { throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId]) }
+        guard let row = try await sql.first(ActiveWorkoutStorage.lockedHeader(workoutId, userId)) else {
+            throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId])
+        }
         let header = try ActiveWorkoutStorage.Header(row: row)
         if let cached = cache.get(workoutId), cached.version == header.version, cached.userId == userId, cached.status == header.status {
             return cached
@@ -145,7 +150,7 @@ struct ActiveWorkoutService: Sendable {
     }
 
     /// Archives the workout with its analytics and publishes `WorkoutCompleted`, all in one transaction.
-    func complete(userId: String, workoutId: String, key: String?) async throws -> CompletedWorkout {
+    func complete(userId: String, workoutId: String, key: String?) async throws -> IdempotentAnswer<CompletedWorkout> {
         let context = self.context
         return try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "completeActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
             workout, tx in
@@ -176,7 +181,7 @@ struct ActiveWorkoutService: Sendable {
         }
     }
 
-    func cancel(userId: String, workoutId: String, key: String?) async throws -> EmptyResult {
+    func cancel(userId: String, workoutId: String, key: String?) async throws -> IdempotentAnswer<EmptyResult> {
         try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "cancelActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
             workout, _ in
             workout.status = .cancelled

@@ -27,13 +27,8 @@ enum ActiveWorkoutStorage {
 
     /// Writes what changed from `original` to `updated` (the same workout, loaded in this transaction).
     static func save(from original: ActiveWorkout, to updated: ActiveWorkout, sql: any SQLDatabase) async throws {
-        try await sql.raw(
-            """
-            UPDATE workouts_active SET status = \(bind: updated.status.rawValue), version = \(bind: updated.version),
-                name = \(bind: updated.name), updated_at = \(bind: updated.updatedAt.millisecondsSince1970)
-            WHERE id = \(bind: updated.id)
-            """
-        ).run()
+        try await sql.run(
+            updateHeader(updated.status.rawValue, updated.version, updated.name, updated.updatedAt.millisecondsSince1970, updated.id))
         guard sameShape(original.exercises, updated.exercises) else {
             try await sql.raw("DELETE FROM workouts_active_sets WHERE workout_id = \(bind: updated.id)").run()
             try await sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id = \(bind: updated.id)").run()
@@ -42,14 +37,10 @@ enum ActiveWorkoutStorage {
         }
         for (before, after) in zip(original.exercises, updated.exercises) {
             for (old, new) in zip(before.sets, after.sets) where old != new {
-                try await sql.raw(
-                    """
-                    UPDATE workouts_active_sets SET set_index = \(bind: new.setIndex), target_reps = \(bind: new.targetReps),
-                        target_rir = \(bind: new.targetRir), weight_kg = \(bind: new.weightKg), reps = \(bind: new.reps),
-                        rir = \(bind: new.rir), completed_at = \(bind: new.completedAt?.millisecondsSince1970)
-                    WHERE workout_id = \(bind: updated.id) AND set_id = \(bind: new.id)
-                    """
-                ).run()
+                try await sql.run(
+                    updateSet(
+                        new.setIndex, new.targetReps, new.targetRir, new.weightKg, new.reps, new.rir, new.completedAt?.millisecondsSince1970,
+                        updated.id, new.id))
             }
         }
     }
@@ -133,8 +124,19 @@ enum ActiveWorkoutStorage {
         }
     }
 
-    static let headerColumns: SQLQueryString =
-        "id, user_id, status, version, name, source_template_id, source_routine_id, start_time, created_at, updated_at"
+    static let headerColumnList = "id, user_id, status, version, name, source_template_id, source_routine_id, start_time, created_at, updated_at"
+    static let headerColumns = SQLQueryString(headerColumnList)
+
+    /// A workout's header, locked for the writing transaction on PostgreSQL (SQLite has its single writer).
+    static let lockedHeader = FixedSQL(
+        sqlite: "SELECT \(headerColumnList) FROM workouts_active WHERE id = ? AND user_id = ?",
+        postgres: "SELECT \(headerColumnList) FROM workouts_active WHERE id = ? AND user_id = ? FOR UPDATE")
+    static let updateHeader = FixedSQL("UPDATE workouts_active SET status = ?, version = ?, name = ?, updated_at = ? WHERE id = ?")
+    static let updateSet = FixedSQL(
+        """
+        UPDATE workouts_active_sets SET set_index = ?, target_reps = ?, target_rir = ?, weight_kg = ?, reps = ?, rir = ?, completed_at = ?
+        WHERE workout_id = ? AND set_id = ?
+        """)
 
     /// The whole workout under `header`: its exercises and sets, read in this transaction.
     static func load(_ header: Header, sql: any SQLDatabase) async throws -> ActiveWorkout {

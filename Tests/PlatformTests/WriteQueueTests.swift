@@ -6,8 +6,8 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// SQLite's group commit (`SQLiteWriteQueue`): writes that allow it share a transaction, each in a savepoint;
-/// one that fails is rolled back alone; a failed shared transaction runs its writes again one by one.
+/// SQLite's group commit (`SQLiteWriteQueue`): writes that allow it share a transaction; one that fails leaves
+/// the others alone; a failed shared transaction runs its writes again one by one.
 @Suite struct WriteQueueTests {
     static let notes = DatabaseTests.notes
 
@@ -81,7 +81,7 @@ import TestSupport
         try await db.sql.raw("SELECT id FROM test_notes ORDER BY id").all(decodingColumn: "id", as: String.self)
     }
 
-    @Test func queuedWritesShareOneTransactionAndAFailingOneIsRolledBackAlone() async throws {
+    @Test func queuedWritesShareOneTransactionAndAWriteThatFailsBeforeWritingLeavesTheOthersAlone() async throws {
         try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
             let commits = Counter()
             let rollbacks = Counter()
@@ -90,9 +90,9 @@ import TestSupport
                 try await db.transaction(batchable: true) { tx in
                     tx.afterCommit { commits.add() }
                     tx.onRollback { rollbacks.add() }
-                    let id = index == 6 ? "n5" : "n\(index)"  // 6 collides with 5: a constraint error
-                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: id), 'x')").run()
-                    if index == 3 { throw ServiceError(.conflict, "write 3 fails by itself") }
+                    if index == 3 { throw ServiceError(.notFound, "write 3 fails before it writes") }
+                    // 6 collides with 5: the failed statement leaves nothing behind.
+                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: index == 6 ? "n5" : "n\(index)"), 'x')").run()
                     // A later write sees what earlier writes of the batch wrote, as if they had committed.
                     return try await tx.sql.raw("SELECT id FROM test_notes WHERE id = 'n0'").first() != nil
                 }
@@ -100,7 +100,7 @@ import TestSupport
             #expect(db.sqliteTransactionsBegun - before == 2)  // the held write, then all ten together
             for (index, result) in results.enumerated() {
                 switch (index, result) {
-                case (3, .failure(let error)): #expect((error as? ServiceError)?.code == .conflict)
+                case (3, .failure(let error)): #expect((error as? ServiceError)?.code == .notFound)
                 case (6, .failure): break
                 case (_, .success(let sawFirst)): #expect(sawFirst, "write \(index)")
                 default: Issue.record("write \(index): \(result)")
@@ -109,6 +109,29 @@ import TestSupport
             #expect(try await Self.ids(db) == ["n0", "n1", "n2", "n4", "n5", "n7", "n8", "n9"])
             #expect(commits.count == 8)
             #expect(rollbacks.count == 2)
+        }
+    }
+
+    @Test func aWriteThatFailsAfterWritingIsUndoneAndTheOthersStillLand() async throws {
+        try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
+            let commits = Counter()
+            let attempts = Counter()
+            let before = db.sqliteTransactionsBegun
+            let results = try await Self.lineUp(db, count: 5) { index in
+                try await db.transaction(batchable: true) { tx in
+                    tx.afterCommit { commits.add() }
+                    if index == 0 { attempts.add() }
+                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "n\(index)"), 'x')").run()
+                    if index == 2 { throw ServiceError(.conflict, "write 2 fails after it wrote") }
+                }
+            }
+            #expect(throws: ServiceError.self) { try results[2].get() }
+            for index in [0, 1, 3, 4] { #expect(throws: Never.self) { try results[index].get() } }
+            #expect(try await Self.ids(db) == ["n0", "n1", "n3", "n4"])
+            #expect(commits.count == 4)
+            #expect(attempts.count == 2)  // in the shared transaction, then alone
+            // The held write, the shared transaction given up, then 0, 1, 3 and 4 alone (2 failed by itself).
+            #expect(db.sqliteTransactionsBegun - before == 6)
         }
     }
 

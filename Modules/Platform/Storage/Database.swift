@@ -34,8 +34,12 @@ public final class Database: Sendable {
         self.logger = logger
         let afterCommit = AfterCommitHooks()
         self.afterCommit = afterCommit
-        self.writeQueue =
-            engine == .sqlite ? SQLiteWriteQueue(database: sql, logger: logger, onEventsCommitted: { afterCommit.runEventHooks() }) : nil
+        if case .sqlite(let pool, _) = pool {
+            self.writeQueue = SQLiteWriteQueue(
+                database: sql, checkpointer: pool.checkpointer, logger: logger, onEventsCommitted: { afterCommit.runEventHooks() })
+        } else {
+            self.writeQueue = nil
+        }
     }
 
     /// Opens a database. SQLite files are created if missing and switched to WAL mode.
@@ -58,7 +62,7 @@ public final class Database: Sendable {
                 path = FileManager.default.temporaryDirectory.appendingPathComponent("povver-\(UUID().uuidString).sqlite").path
                 temporary = path
             }
-            let pool = DirectSQLitePool(path: path, limit: maxConnectionsPerEventLoop * 2)
+            let pool = DirectSQLitePool(path: path, limit: maxConnectionsPerEventLoop * 2, logger: logger)
             let db = Database(
                 engine: .sqlite, sql: DirectSQLiteDatabase(pool: pool, session: nil, logger: logger), pool: .sqlite(pool, temporary: temporary),
                 logger: logger)
@@ -95,6 +99,7 @@ public final class Database: Sendable {
             case .sqlite(let pool, let temporary):
                 await writeQueue?.close()
                 pool.shutdown()
+                await pool.checkpointer.stop()
                 if let temporary {
                     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
                 }
@@ -109,10 +114,10 @@ public final class Database: Sendable {
     /// Domain events published in it are stored atomically with the state change.
     ///
     /// `batchable`: on SQLite the write may share its transaction (and so its commit) with other batchable
-    /// writes queued at the same moment, each in a savepoint of its own (see `SQLiteWriteQueue`). Only for a body
-    /// that reads and writes through its `Transaction` alone, never through `sql` or another transaction, and
-    /// that may run again if the shared transaction fails before it commits. It is answered only after the
-    /// commit, as any write. PostgreSQL ignores it.
+    /// writes queued at the same moment (see `SQLiteWriteQueue`). Only for a body that reads and writes through
+    /// its `Transaction` alone, never through `sql` or another transaction, and that may run again if the
+    /// shared transaction fails before it commits. It is answered only after the commit, as any write.
+    /// PostgreSQL ignores it.
     public func transaction<R: Sendable>(
         batchable: Bool = false, _ body: @escaping @Sendable (Transaction) async throws -> R
     ) async throws -> R {

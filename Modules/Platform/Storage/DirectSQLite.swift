@@ -31,11 +31,6 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One open SQLite connection. Used by one task at a time (checked out of `DirectSQLitePool`).
 final class DirectSQLiteConnection: @unchecked Sendable {
-    /// WAL pages after which a commit checkpoints (SQLite's default is 1,000). The workout tables' hot pages are
-    /// rewritten by nearly every commit; a longer WAL copies each of them back once for more commits, and
-    /// syncs the database file less often, for a WAL of up to about 16 MB.
-    static let walAutocheckpointPages = 4_000
-
     private let handle: OpaquePointer
     private var statements: [String: PreparedStatement] = [:]
 
@@ -62,7 +57,9 @@ final class DirectSQLiteConnection: @unchecked Sendable {
         }
     }
 
-    init(path: String) throws {
+    /// Opens a connection. With a `checkpointer`, the connection reports the WAL's length after each commit
+    /// to it, and leaves checkpoints to it (SQLite's automatic checkpoint is then off).
+    init(path: String, checkpointer: SQLiteCheckpointer?) throws {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let result = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
@@ -72,12 +69,33 @@ final class DirectSQLiteConnection: @unchecked Sendable {
             throw SQLiteError(code: result, message: message)
         }
         self.handle = handle
-        for pragma in [
-            "PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON",
-            "PRAGMA wal_autocheckpoint = \(Self.walAutocheckpointPages)",
-        ] {
+        for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"] {
             try execute(pragma, binds: []) { _, _ in }
         }
+        if let checkpointer {
+            sqlite_nio_sqlite3_wal_hook(
+                handle,
+                { context, _, _, frames in
+                    Unmanaged<SQLiteCheckpointer>.fromOpaque(context!).takeUnretainedValue().frames.store(Int(frames), ordering: .relaxed)
+                    return SQLITE_OK
+                }, Unmanaged.passUnretained(checkpointer).toOpaque())
+        }
+    }
+
+    /// Whether a transaction is open (SQLite is not in autocommit mode).
+    var isInTransaction: Bool { sqlite_nio_sqlite3_get_autocommit(handle) == 0 }
+
+    /// Rows inserted, updated or deleted through this connection since it was opened.
+    var totalChanges: Int64 { sqlite_nio_sqlite3_total_changes64(handle) }
+
+    /// A PASSIVE checkpoint of the main database: the frames in the WAL, and how many of them are now in the
+    /// database file.
+    func checkpoint() throws -> (log: Int, checkpointed: Int) {
+        var log: Int32 = 0
+        var checkpointed: Int32 = 0
+        let result = sqlite_nio_sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &checkpointed)
+        guard result == SQLITE_OK else { throw error(result) }
+        return (Int(log), Int(checkpointed))
     }
 
     func close() {
@@ -185,10 +203,13 @@ final class DirectSQLitePool: Sendable {
     let path: String
     private let limit: Int
     private let state = Mutex(State())
+    /// Told the WAL's length by every connection, and runs the checkpoints (it outlives the connections).
+    let checkpointer: SQLiteCheckpointer
 
-    init(path: String, limit: Int) {
+    init(path: String, limit: Int, logger: Logger) {
         self.path = path
         self.limit = max(1, limit)
+        self.checkpointer = SQLiteCheckpointer(path: path, logger: logger)
     }
 
     func checkout() async throws -> DirectSQLiteConnection {
@@ -211,7 +232,7 @@ final class DirectSQLitePool: Sendable {
         case .ready(let connection): return connection
         case .open:
             do {
-                return try DirectSQLiteConnection(path: path)
+                return try DirectSQLiteConnection(path: path, checkpointer: checkpointer)
             } catch {
                 state.withLock { $0.opened -= 1 }
                 throw error

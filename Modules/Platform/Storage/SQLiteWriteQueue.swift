@@ -6,9 +6,8 @@ import VaporCSQLite
 /// SQLite's single writer, shared by every write transaction of this process, with group commit.
 ///
 /// Writers queue in arrival order and wait. One writer task, on a thread of its own, takes the writes waiting
-/// in the queue, runs them one after another on one connection in one SQLite transaction, each inside its own
-/// savepoint (a write that throws is rolled back to its savepoint and leaves the others untouched), commits
-/// once, and only then answers each writer. Under load a commit (the WAL append and its system calls, the
+/// in the queue, runs them one after another on one connection in one SQLite transaction (a write that
+/// throws leaves the others untouched, see `run`), commits once, and only then answers each writer. Under load a commit (the WAL append and its system calls, the
 /// checkpoint it may trigger) is shared by many writes instead of paid by each, and the writes never wait in
 /// the shared concurrency pool behind request handling for their turn. Nothing is answered before it is
 /// committed.
@@ -35,9 +34,6 @@ final class SQLiteWriteQueue: Sendable {
     }
 
     static let begin = FixedSQL("BEGIN IMMEDIATE")
-    static let savepoint = FixedSQL("SAVEPOINT batched_write")
-    static let release = FixedSQL("RELEASE batched_write")
-    static let rollbackToSavepoint = FixedSQL("ROLLBACK TO batched_write")
     static let commit = FixedSQL("COMMIT")
     static let rollback = FixedSQL("ROLLBACK")
 
@@ -51,9 +47,16 @@ final class SQLiteWriteQueue: Sendable {
     /// Called once per committed batch in which a write published domain events.
     private let onEventsCommitted: @Sendable () -> Void
 
-    init(database: any SQLDatabase, maxBatch: Int = 64, logger: Logger, onEventsCommitted: @escaping @Sendable () -> Void) {
+    /// Keeps the WAL short; the writer lets it finish between two transactions when the WAL is long.
+    private let checkpointer: SQLiteCheckpointer
+
+    init(
+        database: any SQLDatabase, checkpointer: SQLiteCheckpointer, maxBatch: Int = 64, logger: Logger,
+        onEventsCommitted: @escaping @Sendable () -> Void
+    ) {
         self.maxBatch = max(1, maxBatch)
         self.database = database
+        self.checkpointer = checkpointer
         self.executor = ThreadTaskExecutor()
         self.logger = logger
         self.onEventsCommitted = onEventsCommitted
@@ -98,9 +101,16 @@ final class SQLiteWriteQueue: Sendable {
     }
 
     private func writeLoop() async {
+        var restartAt = checkpointer.restartFrames
         while let batch = await nextBatch() {
             await run(batch.map(\.write))
             for waiting in batch { waiting.continuation.resume(returning: true) }
+            let frames = checkpointer.frames.load(ordering: .relaxed)
+            if frames >= restartAt {
+                // Writes queue meanwhile and go together in the next transaction. A reader holding on to an old
+                // snapshot can keep the WAL from being copied whole: then try again one length further on.
+                restartAt = await checkpointer.drain() ? checkpointer.restartFrames : frames + checkpointer.restartFrames
+            }
         }
     }
 
@@ -133,59 +143,66 @@ final class SQLiteWriteQueue: Sendable {
 
     /// Runs `writes` in one transaction and records every outcome; after a failure of the transaction as a
     /// whole, runs again on its own each write that had not failed by itself.
+    ///
+    /// A write that throws before it changed a row (a missing record, a stale version, bad input: the usual
+    /// failures, found before anything is written) needs nothing undone. One that throws after changing rows
+    /// cannot be taken out of a shared transaction alone, so that transaction is given up and the other
+    /// writes run again one by one; this is what spares every write a savepoint of its own.
     private func run(_ writes: [any QueuedWrite]) async {
         begun.add(1, ordering: .relaxed)
-        let useSavepoints = writes.count > 1
+        let shared = writes.count > 1
         // Every transaction handed to a body, for its rollback hooks if the whole transaction fails.
         let started = Mutex<[Transaction]>([])
         let committed: [(write: any QueuedWrite, transaction: Transaction)]
         do {
-            committed = try await database.withSession { connection in
+            committed = try await database.withSession { session in
+                let connection = (session as! DirectSQLiteDatabase).session!
                 var ran: [(write: any QueuedWrite, transaction: Transaction)] = []
-                var rolledBack: [Transaction] = []
-                try await connection.run(Self.begin())
+                var failed: [Transaction] = []
+                try await session.run(Self.begin())
                 do {
                     for write in writes {
-                        let transaction = Transaction(sql: connection, engine: .sqlite)
+                        let transaction = Transaction(sql: session, engine: .sqlite)
                         started.withLock { $0.append(transaction) }
-                        if useSavepoints { try await connection.run(Self.savepoint()) }
-                        if await write.run(transaction) {
+                        let changesBefore = connection.totalChanges
+                        let succeeded = await write.run(transaction)
+                        guard connection.isInTransaction else {
+                            // The body ended the transaction itself (a stray COMMIT or ROLLBACK): nothing after
+                            // it may run outside the transaction.
+                            throw SQLiteError(code: SQLITE_MISUSE, message: "a write ended its transaction itself")
+                        }
+                        if succeeded {
                             ran.append((write, transaction))
-                            if useSavepoints { try await connection.run(Self.release()) }
-                        } else if useSavepoints {
-                            try await connection.run(Self.rollbackToSavepoint())
-                            try await connection.run(Self.release())
-                            transaction.runRollbackHooks()
+                        } else if !shared || connection.totalChanges == changesBefore {
+                            failed.append(transaction)
                         } else {
-                            rolledBack.append(transaction)
+                            throw PartialWriteInSharedTransaction()
                         }
                     }
-                    if ran.isEmpty {
-                        try await connection.run(Self.rollback())
-                        for transaction in rolledBack { transaction.runRollbackHooks() }
-                    } else {
-                        try await connection.run(Self.commit())
-                    }
+                    try await session.run(ran.isEmpty ? Self.rollback() : Self.commit())
+                    for transaction in failed { transaction.runRollbackHooks() }
                     return ran
                 } catch {
                     do {
-                        try await connection.run(Self.rollback())
+                        try await session.run(Self.rollback())
                     } catch let rollbackError {
                         // SQLite may already have ended the transaction itself; nothing of it is kept either way.
-                        self.logger.debug("rollback after a failed batch", metadata: ["error": "\(rollbackError)"])
+                        self.logger.debug("rollback after a failed transaction", metadata: ["error": "\(rollbackError)"])
                     }
                     throw error
                 }
             }
         } catch {
-            // Nothing of this transaction was committed. A lone write gets the error; in a batch every write
-            // that had not failed by itself gets a transaction of its own.
+            // Nothing of this transaction was committed. A lone write gets the error; in a shared one, every
+            // write that had not failed by itself gets a transaction of its own.
             for transaction in started.withLock({ $0 }) { transaction.runRollbackHooks() }
-            guard useSavepoints else {
+            guard shared else {
                 writes[0].fail(error)
                 return
             }
-            logger.warning("a shared write transaction failed; its writes run one by one", metadata: ["error": "\(error)"])
+            if !(error is PartialWriteInSharedTransaction) {
+                logger.warning("a shared write transaction failed; its writes run one by one", metadata: ["error": "\(error)"])
+            }
             for write in writes where !write.failedByItself {
                 write.reset()
                 await run([write])
@@ -201,6 +218,9 @@ final class SQLiteWriteQueue: Sendable {
         if published { onEventsCommitted() }
     }
 }
+
+/// A write of a shared transaction threw after it had changed rows.
+struct PartialWriteInSharedTransaction: Error {}
 
 /// A write waiting in (or running from) `SQLiteWriteQueue`, its result type erased.
 protocol QueuedWrite: AnyObject, Sendable {

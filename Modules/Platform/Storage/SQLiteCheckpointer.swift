@@ -1,0 +1,81 @@
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+import VaporCSQLite
+
+/// Keeps SQLite's WAL short without putting checkpoints (their page copies and `fsync`s) inside commits.
+///
+/// Every connection of the pool reports, after each commit, how many frames the WAL holds (a WAL hook, which
+/// also turns SQLite's automatic checkpoint off). A thread of this checkpointer's own copies committed frames
+/// back into the database file every `interval` (a PASSIVE checkpoint: it waits for no reader or writer).
+/// Copying beside a running writer never catches up with it, though, and only a WAL whose every frame is
+/// back in the database file starts over from its beginning; so once the WAL holds `restartFrames`, the
+/// writer calls `drain()` between two transactions and waits while the last frames are copied (the earlier
+/// runs did most of the work). Its next transaction then starts the WAL over.
+final class SQLiteCheckpointer: Sendable {
+    /// Frames in the WAL after the latest commit of any connection of this process.
+    let frames = Atomic<Int>(0)
+    let restartFrames: Int
+    private let interval: TimeAmount
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let loop: any EventLoop
+    private let path: String
+    private let logger: Logger
+    private let state = Mutex<(connection: DirectSQLiteConnection?, periodic: RepeatedTask?, failures: Int)>((nil, nil, 0))
+
+    init(path: String, interval: TimeAmount = .milliseconds(25), restartFrames: Int = 4_000, logger: Logger) {
+        self.path = path
+        self.interval = interval
+        self.restartFrames = restartFrames
+        self.logger = logger
+        loop = group.next()
+        let periodic = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
+            guard let self, self.frames.load(ordering: .relaxed) > 0 else { return }
+            _ = self.checkpoint()
+        }
+        state.withLock { $0.periodic = periodic }
+    }
+
+    /// Copies every frame it can back into the database file and waits for it; true when the WAL is then
+    /// entirely in the database file (the next write transaction starts it over).
+    func drain() async -> Bool {
+        (try? await loop.submit { self.checkpoint() }.get()) ?? false
+    }
+
+    /// Stops the thread and closes its connection. Call once, after the last write.
+    func stop() async {
+        let periodic = state.withLock { $0.periodic }
+        periodic?.cancel()
+        _ = try? await loop.submit {
+            self.state.withLock { state in
+                state.connection?.close()
+                state.connection = nil
+            }
+        }.get()
+        try? await group.shutdownGracefully()
+    }
+
+    /// Runs on the checkpointer's thread only.
+    private func checkpoint() -> Bool {
+        do {
+            let connection = try state.withLock { state in
+                if let connection = state.connection { return connection }
+                let connection = try DirectSQLiteConnection(path: path, checkpointer: nil)
+                state.connection = connection
+                return connection
+            }
+            let (log, copied) = try connection.checkpoint()
+            state.withLock { $0.failures = 0 }
+            return copied >= log
+        } catch {
+            let failures = state.withLock { state in
+                state.failures += 1
+                return state.failures
+            }
+            // Logged once per run of failures (the WAL only grows meanwhile; reads and writes go on).
+            if failures == 1 { logger.warning("WAL checkpoint failed; retrying", metadata: ["error": "\(error)"]) }
+            return false
+        }
+    }
+}

@@ -36,7 +36,7 @@ struct WorkoutsContext: Sendable {
         _ body: () async throws -> R
     ) async throws -> IdempotentAnswer<R> {
         guard let key else { return try IdempotentAnswer(fresh: try await body()) }
-        if let row = try await tx.sql.first(Self.storedAnswer(userId, key)) {
+        if let row = try await tx.sql.first(Self.storedAnswer(SQLValue(userId), SQLValue(key))) {
             guard try row.decode(column: "request_hash", as: String.self) == fingerprint else {
                 throw ServiceError(
                     .conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
@@ -51,8 +51,8 @@ struct WorkoutsContext: Sendable {
         let answer = try IdempotentAnswer(fresh: try await body())
         try await tx.sql.run(
             Self.storeAnswer(
-                userId, key, operation, fingerprint, String(decoding: answer.json, as: UTF8.self), IdempotentAnswer<R>.apiFormat,
-                clock.now().millisecondsSince1970))
+                SQLValue(userId), SQLValue(key), SQLValue(operation), SQLValue(fingerprint), SQLValue(String(decoding: answer.json, as: UTF8.self)),
+                SQLValue(IdempotentAnswer<R>.apiFormat), SQLValue(clock.now().millisecondsSince1970)))
         return answer
     }
 

@@ -124,17 +124,28 @@ final class DirectSQLiteConnection: @unchecked Sendable {
 
     /// Runs one statement, calling `onRow` with the column names and values of each result row.
     func execute(_ sql: String, binds: [any Encodable & Sendable], onRow: ([String], [SQLiteValue]) -> Void) throws {
+        try execute(sql, parameters: binds.count, bind: { try self.bind(binds[$0], at: Int32($0 + 1), to: $1) }, onRow: onRow)
+    }
+
+    /// Runs one statement with typed values (`FixedSQL`).
+    func execute(_ sql: String, values: [SQLValue], onRow: ([String], [SQLiteValue]) -> Void) throws {
+        try execute(sql, parameters: values.count, bind: { Self.bind(values[$0], at: Int32($0 + 1), to: $1) }, onRow: onRow)
+    }
+
+    private func execute(
+        _ sql: String, parameters: Int, bind: (Int, OpaquePointer) throws -> Int32, onRow: ([String], [SQLiteValue]) -> Void
+    ) throws {
         let prepared = try prepare(sql)
         let statement = prepared.handle
         // Every parameter is bound anew on each run, so bindings are never cleared: clearing them marks a
         // statement whose plan looked at a parameter (a sorted read, for one) as expired, and SQLite would
         // compile it again on every run.
         defer { sqlite_nio_sqlite3_reset(statement) }
-        guard binds.count == prepared.parameterCount else {
-            throw SQLiteError(code: SQLITE_RANGE, message: "\(binds.count) values for the \(prepared.parameterCount) parameters of: \(sql)")
+        guard parameters == prepared.parameterCount else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "\(parameters) values for the \(prepared.parameterCount) parameters of: \(sql)")
         }
-        for (offset, value) in binds.enumerated() {
-            let result = try bind(value, at: Int32(offset + 1), to: statement)
+        for index in 0..<parameters {
+            let result = try bind(index, statement)
             guard result == SQLITE_OK else { throw error(result) }
         }
         var columns: [String]?
@@ -166,8 +177,18 @@ final class DirectSQLiteConnection: @unchecked Sendable {
         }
     }
 
+    private static func bind(_ value: SQLValue, at index: Int32, to statement: OpaquePointer) -> Int32 {
+        switch value {
+        case .text(let text): sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
+        case .integer(let number): sqlite_nio_sqlite3_bind_int64(statement, index, number)
+        case .double(let number): sqlite_nio_sqlite3_bind_double(statement, index, number)
+        case .null: sqlite_nio_sqlite3_bind_null(statement, index)
+        }
+    }
+
     private func bind(_ value: Any, at index: Int32, to statement: OpaquePointer) throws -> Int32 {
         switch value {
+        case let value as SQLValue: return Self.bind(value, at: index, to: statement)
         case let text as String: return sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
         case let number as Int: return sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
         case let number as Int64: return sqlite_nio_sqlite3_bind_int64(statement, index, number)
@@ -416,6 +437,17 @@ struct DirectSQLiteDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        if let fixed = query as? FixedSQL.Bound {
+            // Fixed text and typed values: no serializer.
+            if let session {
+                try session.execute(fixed.statement.sqlite, values: fixed.values) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
+                return
+            }
+            let connection = try await pool.checkout()
+            defer { pool.checkin(connection) }
+            try connection.execute(fixed.statement.sqlite, values: fixed.values) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
+            return
+        }
         let (sql, binds) = serialize(query)
         if let session {
             try session.execute(sql, binds: binds) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }

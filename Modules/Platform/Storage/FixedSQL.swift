@@ -37,18 +37,43 @@ public struct FixedSQL: Sendable {
     }
 
     /// This statement with its values, in the order of the `?`s.
-    public func callAsFunction(_ values: any Encodable & Sendable...) -> Bound {
+    public func callAsFunction(_ values: SQLValue...) -> Bound {
         Bound(statement: self, values: values)
     }
 
-    /// A statement with its values: an `SQLExpression` for `SQLDatabase.run`, `first` and `all` below.
+    /// A statement with its values: an `SQLExpression` for `SQLDatabase.run`, `first` and `all` below. SQLite
+    /// runs it as it is (no serializer, no casts of the values).
     public struct Bound: SQLExpression {
         let statement: FixedSQL
-        let values: [any Encodable & Sendable]
+        let values: [SQLValue]
 
         public func serialize(to serializer: inout SQLSerializer) {
             serializer.write(serializer.dialect.name == "postgresql" ? statement.postgres : statement.sqlite)
-            serializer.binds.append(contentsOf: values)
+            serializer.binds.append(contentsOf: values as [any Encodable & Sendable])
+        }
+    }
+}
+
+/// A value of a `FixedSQL` statement, typed so the SQLite driver binds it without a dynamic cast.
+public enum SQLValue: Sendable, Encodable, Equatable {
+    case text(String)
+    case integer(Int64)
+    case double(Double)
+    case null
+
+    public init(_ value: String?) { self = value.map { .text($0) } ?? .null }
+    public init(_ value: Int?) { self = value.map { .integer(Int64($0)) } ?? .null }
+    public init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
+    public init(_ value: Double?) { self = value.map { .double($0) } ?? .null }
+
+    /// As the plain value (PostgreSQL's binds).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .text(let text): try container.encode(text)
+        case .integer(let number): try container.encode(number)
+        case .double(let number): try container.encode(number)
+        case .null: try container.encodeNil()
         }
     }
 }

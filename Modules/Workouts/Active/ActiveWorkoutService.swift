@@ -99,7 +99,7 @@ struct ActiveWorkoutService: Sendable {
             if context.database.engine == .postgres {
                 // Lock the workout before looking the key up, so a retry racing its original waits for it and
                 // then finds its answer (SQLite's single writer already orders them).
-                try await tx.sql.run(Self.lockWorkout(workoutId, userId))
+                try await tx.sql.run(Self.lockWorkout(SQLValue(workoutId), SQLValue(userId)))
             }
             return try await context.idempotent(tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint) {
                 var workout = try await Self.load(workoutId, userId: userId, cache: cache, context: context, sql: tx.sql)
@@ -135,7 +135,7 @@ struct ActiveWorkoutService: Sendable {
     static func load(
         _ workoutId: String, userId: String, cache: ActiveWorkoutCache, context: WorkoutsContext, sql: any SQLDatabase
     ) async throws -> ActiveWorkout {
-        guard let row = try await sql.first(ActiveWorkoutStorage.lockedHeader(workoutId, userId)) else {
+        guard let row = try await sql.first(ActiveWorkoutStorage.lockedHeader(SQLValue(workoutId), SQLValue(userId))) else {
             throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId])
         }
         let header = try ActiveWorkoutStorage.Header(row: row)

@@ -28,7 +28,9 @@ enum ActiveWorkoutStorage {
     /// Writes what changed from `original` to `updated` (the same workout, loaded in this transaction).
     static func save(from original: ActiveWorkout, to updated: ActiveWorkout, sql: any SQLDatabase) async throws {
         try await sql.run(
-            updateHeader(updated.status.rawValue, updated.version, updated.name, updated.updatedAt.millisecondsSince1970, updated.id))
+            updateHeader(
+                SQLValue(updated.status.rawValue), SQLValue(updated.version), SQLValue(updated.name),
+                SQLValue(updated.updatedAt.millisecondsSince1970), SQLValue(updated.id)))
         guard sameShape(original.exercises, updated.exercises) else {
             try await sql.raw("DELETE FROM workouts_active_sets WHERE workout_id = \(bind: updated.id)").run()
             try await sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id = \(bind: updated.id)").run()
@@ -39,8 +41,8 @@ enum ActiveWorkoutStorage {
             for (old, new) in zip(before.sets, after.sets) where old != new {
                 try await sql.run(
                     updateSet(
-                        new.setIndex, new.targetReps, new.targetRir, new.weightKg, new.reps, new.rir, new.completedAt?.millisecondsSince1970,
-                        updated.id, new.id))
+                        SQLValue(new.setIndex), SQLValue(new.targetReps), SQLValue(new.targetRir), SQLValue(new.weightKg), SQLValue(new.reps),
+                        SQLValue(new.rir), SQLValue(new.completedAt?.millisecondsSince1970), SQLValue(updated.id), SQLValue(new.id)))
             }
         }
     }

@@ -16,7 +16,7 @@ struct StartWorkoutInput: Decodable, Sendable {
     }
 }
 
-struct LogSetInput: Decodable, Sendable {
+struct LogSetInput: Decodable, Sendable, Equatable {
     var workoutId: String
     var exerciseInstanceId: String
     var setId: String
@@ -50,6 +50,43 @@ struct LogSetInput: Decodable, Sendable {
         reps = try container.decode(Int.self, forKey: .reps)
         rir = try container.decodeIfPresent(Int.self, forKey: .rir)
         idempotencyKey = try container.decode(String.self, forKey: .idempotencyKey)
+    }
+}
+
+extension LogSetInput: FlatJSONDecodable {
+    /// What `init(from:)` reads, from a flat object; nil for anything else (JSONDecoder then decodes, and
+    /// words the error).
+    init?(flat: FlatJSONObject) {
+        switch flat["workoutId"] {
+        case .string(let id): workoutId = id
+        case .null, nil:
+            guard let id = flat.string("workout_id") else { return nil }
+            workoutId = id
+        default: return nil
+        }
+        guard let instance = flat.string("exercise_instance_id"), let set = flat.string("set_id"), let reps = flat.integer("reps"),
+            let key = flat.string("idempotency_key")
+        else { return nil }
+        switch flat["weight_kg"] {
+        case .number:
+            guard let weight = flat.double("weight_kg") else { return nil }
+            weightKg = weight
+        case .null, nil:
+            guard let weight = flat.double("weight") else { return nil }
+            weightKg = weight
+        default: return nil
+        }
+        switch flat["rir"] {
+        case .null, nil: rir = nil
+        case .number:
+            guard let value = flat.integer("rir") else { return nil }
+            rir = value
+        default: return nil
+        }
+        exerciseInstanceId = instance
+        setId = set
+        self.reps = reps
+        idempotencyKey = key
     }
 }
 

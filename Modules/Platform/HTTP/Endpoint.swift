@@ -83,8 +83,14 @@ public struct Endpoint: Sendable {
             requestSchema: request, responseSchema: response, enveloped: true
         ) { request, context, settings in
             let data = try await RequestBody.json(request, context: context, schema: querySchema, settings: settings)
-            let decoder = JSONCoding.makeDecoder()
-            let input = try decoder.decode(Input.self, from: data)
+            let input: Input
+            if let flat = Input.self as? any FlatJSONDecodable.Type, let object = FlatJSONObject(data),
+                let value = flat.init(flat: object) as? Input
+            {
+                input = value
+            } else {
+                input = try JSONCoding.makeDecoder().decode(Input.self, from: data)
+            }
             let call = CallContext(
                 principal: context.principal, requestID: context.requestID, logger: context.logger,
                 clientAddress: context.remoteAddress?.ipAddress)

@@ -24,7 +24,7 @@ final class SQLiteCheckpointer: Sendable {
     private let logger: Logger
     private let state = Mutex<(connection: DirectSQLiteConnection?, periodic: RepeatedTask?, failures: Int)>((nil, nil, 0))
 
-    init(path: String, interval: TimeAmount = .milliseconds(25), restartFrames: Int = 4_000, logger: Logger) {
+    init(path: String, interval: TimeAmount = .milliseconds(50), restartFrames: Int = 10_000, logger: Logger) {
         self.path = path
         self.interval = interval
         self.restartFrames = restartFrames

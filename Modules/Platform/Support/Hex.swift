@@ -1,13 +1,16 @@
 /// Lower-case hexadecimal, without going through `String(format:)` (which costs a formatter per byte).
 extension Sequence where Element == UInt8 {
     public var hexString: String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(underestimatedCount * 2)
-        for byte in self {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0F)])
+        let bytes = Array(self)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            digits.withUTF8Buffer { digits in
+                for (index, byte) in bytes.enumerated() {
+                    buffer[2 * index] = digits[Int(byte >> 4)]
+                    buffer[2 * index + 1] = digits[Int(byte & 0x0F)]
+                }
+            }
+            return bytes.count * 2
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,0 +1,19 @@
+import Foundation
+import Platform
+import Testing
+
+@Suite struct FlatJSONTests {
+    @Test func readsFlatObjectsStrictly() throws {
+        let object = try #require(FlatJSONObject(Data(#" { "a" : "x\u00e9\n" , "b":-1.5e3,"c":true,"d":null,"e":0 } "#.utf8)))
+        #expect(object["a"] == .string("xé\n"))
+        #expect(object.double("b") == -1500)
+        #expect(object.integer("b") == nil)
+        #expect(object["c"] == .bool(true))
+        #expect(object["d"] == .null)
+        #expect(object.integer("e") == 0)
+        #expect(FlatJSONObject(Data("{}".utf8))?.values.isEmpty == true)
+        for text in [#"{"a":1,"a":2}"#, #"{"a":[1]}"#, #"{"a":{}}"#, #"{"a":1}{"#, #"{"a":-}"#, #"{"a":1.}"#, #"{"a":tru}"#, #"{"a":"\x"}"#, #"{'a':1}"#, "[1]", ""] {
+            #expect(FlatJSONObject(Data(text.utf8)) == nil, "\(text)")
+        }
+    }
+}

@@ -8,7 +8,8 @@ import VaporCSQLite
 ///
 /// Every connection of the pool reports, after each commit, how many frames the WAL holds (a WAL hook, which
 /// also turns SQLite's automatic checkpoint off). A thread of this checkpointer's own copies committed frames
-/// back into the database file every `interval` (a PASSIVE checkpoint: it waits for no reader or writer).
+/// back into the database file every `interval`, and more often as the WAL nears `restartFrames` (a PASSIVE
+/// checkpoint: it waits for no reader or writer).
 /// Copying beside a running writer never catches up with it, though, and only a WAL whose every frame is
 /// back in the database file starts over from its beginning; so once the WAL holds `restartFrames`, the
 /// writer calls `drain()` between two transactions and waits while the last frames are copied (the earlier
@@ -22,7 +23,7 @@ final class SQLiteCheckpointer: Sendable {
     private let loop: any EventLoop
     private let path: String
     private let logger: Logger
-    private let state = Mutex<(connection: DirectSQLiteConnection?, periodic: RepeatedTask?, failures: Int)>((nil, nil, 0))
+    private let state = Mutex<(connection: DirectSQLiteConnection?, next: Scheduled<Void>?, stopped: Bool, failures: Int)>((nil, nil, false, 0))
 
     init(path: String, interval: TimeAmount = .milliseconds(50), restartFrames: Int = 10_000, logger: Logger) {
         self.path = path
@@ -30,11 +31,21 @@ final class SQLiteCheckpointer: Sendable {
         self.restartFrames = restartFrames
         self.logger = logger
         loop = group.next()
-        let periodic = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
-            guard let self, self.frames.load(ordering: .relaxed) > 0 else { return }
-            _ = self.checkpoint()
+        loop.execute { self.scheduleNext() }
+    }
+
+    /// The next periodic run: every `interval`, and every 5 ms once the WAL nears `restartFrames`, so that the
+    /// writer's `drain` finds little left to copy and sync.
+    private func scheduleNext() {
+        let frames = frames.load(ordering: .relaxed)
+        let delay = frames >= restartFrames * 3 / 4 ? .milliseconds(5) : interval
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.next = loop.scheduleTask(in: delay) {
+                if self.frames.load(ordering: .relaxed) > 0 { _ = self.checkpoint() }
+                self.scheduleNext()
+            }
         }
-        state.withLock { $0.periodic = periodic }
     }
 
     /// Copies every frame it can back into the database file and waits for it; true when the WAL is then
@@ -45,8 +56,12 @@ final class SQLiteCheckpointer: Sendable {
 
     /// Stops the thread and closes its connection. Call once, after the last write.
     func stop() async {
-        let periodic = state.withLock { $0.periodic }
-        periodic?.cancel()
+        _ = try? await loop.submit {
+            self.state.withLock { state in
+                state.stopped = true
+                state.next?.cancel()
+            }
+        }.get()
         _ = try? await loop.submit {
             self.state.withLock { state in
                 state.connection?.close()

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import NIOPosix
 @testable import Platform
 import SQLKit
 import Synchronization
@@ -202,5 +203,46 @@ import TestSupport
             }
             #expect(try await Self.ids(db) == (0..<400).map { String(format: "n%03d", $0) })
         }
+    }
+}
+
+/// WAL checkpoints run beside the writer; the WAL starts over once it reaches its restart length, so it stays
+/// short under writes that never pause, and nothing written is lost on the way.
+@Suite struct CheckpointTests {
+    @Test func theWALStaysShortUnderContinuousWrites() async throws {
+        let location = try await TestDatabases.makeLocation(.sqlite)
+        guard case .sqliteFile(let path) = location else { return }
+        let db = try await Database.open(
+            location, maxConnectionsPerEventLoop: 4, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, walRestartFrames: 200,
+            logger: TestDatabases.logger)
+        do {
+            try await Migrator(database: db, logger: TestDatabases.logger).migrate([Migrator.platformMigrations, ("test", DatabaseTests.notes)])
+            let body = String(repeating: "x", count: 2_000)
+            var largest = 0
+            for round in 0..<30 {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<50 {
+                        group.addTask {
+                            try await db.transaction(batchable: index % 2 == 0) { tx in
+                                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "r\(round)-\(index)"), \(bind: body))").run()
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+                largest = max(largest, size)
+            }
+            let count = try await db.sql.raw("SELECT COUNT(*) AS n FROM test_notes").first(decodingColumn: "n", as: Int.self)
+            #expect(count == 1_500)
+            // 1,500 rows of 2 KB took well over 1,000 frames; the WAL restarted at about 200 (a frame is ~4 KB).
+            #expect(largest < 2_000_000, "largest WAL: \(largest) bytes")
+        } catch {
+            await db.shutdown()
+            try await TestDatabases.dispose(location)
+            throw error
+        }
+        await db.shutdown()
+        try await TestDatabases.dispose(location)
     }
 }

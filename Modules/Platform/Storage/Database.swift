@@ -49,6 +49,15 @@ public final class Database: Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger
     ) async throws -> Database {
+        try await open(location, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, eventLoopGroup: eventLoopGroup, walRestartFrames: 10_000, logger: logger)
+    }
+
+    /// `walRestartFrames`: the WAL length (in frames) at which SQLite's writer lets it start over (tests use
+    /// short ones).
+    static func open(
+        _ location: DatabaseLocation, maxConnectionsPerEventLoop: Int, eventLoopGroup: any EventLoopGroup, walRestartFrames: Int,
+        logger: Logger
+    ) async throws -> Database {
         switch location {
         case .sqliteFile, .sqliteMemory:
             let path: String
@@ -62,7 +71,7 @@ public final class Database: Sendable {
                 path = FileManager.default.temporaryDirectory.appendingPathComponent("povver-\(UUID().uuidString).sqlite").path
                 temporary = path
             }
-            let pool = DirectSQLitePool(path: path, limit: maxConnectionsPerEventLoop * 2, logger: logger)
+            let pool = DirectSQLitePool(path: path, limit: maxConnectionsPerEventLoop * 2, walRestartFrames: walRestartFrames, logger: logger)
             let db = Database(
                 engine: .sqlite, sql: DirectSQLiteDatabase(pool: pool, session: nil, logger: logger), pool: .sqlite(pool, temporary: temporary),
                 logger: logger)

@@ -31,13 +31,18 @@ struct WorkoutsContext: Sendable {
     /// byte, and changes nothing; the same key with a different request is `CONFLICT`. Must run inside `tx`.
     /// `key` and `fingerprint` come from `IdempotencyKey.check` and `requestFingerprint`, computed before the
     /// transaction (they need no database).
+    ///
+    /// `prefetched`: the stored answer's columns (`request_hash`, `response`, `response_format`, NULL when there
+    /// is none) already read along with something else, to spare the lookup.
     func idempotent<R: Codable & Sendable>(
-        _ tx: Transaction, userId: String, key: String?, operation: String, fingerprint: String,
+        _ tx: Transaction, userId: String, key: String?, operation: String, fingerprint: String, prefetched: (any SQLRow)? = nil,
         _ body: () async throws -> R
     ) async throws -> IdempotentAnswer<R> {
         guard let key else { return try IdempotentAnswer(fresh: try await body()) }
-        if let row = try await tx.sql.first(Self.storedAnswer(SQLValue(userId), SQLValue(key))) {
-            guard try row.decode(column: "request_hash", as: String.self) == fingerprint else {
+        let row: (any SQLRow)?
+        if let prefetched { row = prefetched } else { row = try await tx.sql.first(Self.storedAnswer(SQLValue(userId), SQLValue(key))) }
+        if let row, let hash = try row.decode(column: "request_hash", as: String?.self) {
+            guard hash == fingerprint else {
                 throw ServiceError(
                     .conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
             }

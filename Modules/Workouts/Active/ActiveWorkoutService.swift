@@ -101,8 +101,17 @@ struct ActiveWorkoutService: Sendable {
                 // then finds its answer (SQLite's single writer already orders them).
                 try await tx.sql.run(Self.lockWorkout(SQLValue(workoutId), SQLValue(userId)))
             }
-            return try await context.idempotent(tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint) {
-                var workout = try await Self.load(workoutId, userId: userId, cache: cache, context: context, sql: tx.sql)
+            // The header comes with the key's stored answer, if any, in one read; without the workout (or a key)
+            // the key is looked up alone, so a repeat is still answered as first.
+            let headerRow = try await key.asyncMap {
+                try await tx.sql.first(ActiveWorkoutStorage.headerAndStoredAnswer(SQLValue($0), SQLValue(workoutId), SQLValue(userId)))
+            } ?? nil
+            return try await context.idempotent(
+                tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint, prefetched: headerRow
+            ) {
+                var workout = try await Self.load(
+                    workoutId, userId: userId, header: try headerRow.map(ActiveWorkoutStorage.Header.init(row:)), cache: cache, context: context,
+                    sql: tx.sql)
                 guard workout.status == .inProgress else {
                     throw ServiceError(
                         .failedPrecondition, "This workout is \(workout.status == .completed ? "already finished" : "cancelled").",
@@ -132,13 +141,20 @@ struct ActiveWorkoutService: Sendable {
 
     /// The workout, locked for this transaction. Its exercise and set rows are read only when this process
     /// does not already hold its current version.
+    /// `header`: already read in this transaction.
     static func load(
-        _ workoutId: String, userId: String, cache: ActiveWorkoutCache, context: WorkoutsContext, sql: any SQLDatabase
+        _ workoutId: String, userId: String, header headerRead: ActiveWorkoutStorage.Header? = nil, cache: ActiveWorkoutCache, context: WorkoutsContext,
+        sql: any SQLDatabase
     ) async throws -> ActiveWorkout {
-        guard let row = try await sql.first(ActiveWorkoutStorage.lockedHeader(SQLValue(workoutId), SQLValue(userId))) else {
-            throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId])
+        let header: ActiveWorkoutStorage.Header
+        if let known = headerRead {
+            header = known
+        } else {
+            guard let row = try await sql.first(ActiveWorkoutStorage.lockedHeader(SQLValue(workoutId), SQLValue(userId))) else {
+                throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId])
+            }
+            header = try ActiveWorkoutStorage.Header(row: row)
         }
-        let header = try ActiveWorkoutStorage.Header(row: row)
         if let cached = cache.get(workoutId), cached.version == header.version, cached.userId == userId, cached.status == header.status {
             return cached
         }
@@ -192,3 +208,10 @@ struct ActiveWorkoutService: Sendable {
 
 /// An empty `data` object.
 struct EmptyResult: Codable, Sendable, Equatable {}
+
+extension Optional {
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

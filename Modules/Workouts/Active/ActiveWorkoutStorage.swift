@@ -133,6 +133,16 @@ enum ActiveWorkoutStorage {
     static let lockedHeader = FixedSQL(
         sqlite: "SELECT \(headerColumnList) FROM workouts_active WHERE id = ? AND user_id = ?",
         postgres: "SELECT \(headerColumnList) FROM workouts_active WHERE id = ? AND user_id = ? FOR UPDATE")
+    /// A workout's header and the answer stored under an idempotency key, in one read (the key's columns are
+    /// NULL when it was never used). Parameters: key, workout id, user id.
+    static let headerAndStoredAnswer = FixedSQL(
+        """
+        SELECT \(headerColumnList.split(separator: ", ").map { "h.\($0)" }.joined(separator: ", ")),
+               i.request_hash, i.response, i.response_format
+        FROM workouts_active h
+        LEFT JOIN workouts_idempotency i ON i.user_id = h.user_id AND i.idempotency_key = ?
+        WHERE h.id = ? AND h.user_id = ?
+        """)
     static let updateHeader = FixedSQL("UPDATE workouts_active SET status = ?, version = ?, name = ?, updated_at = ? WHERE id = ?")
     static let updateSet = FixedSQL(
         """

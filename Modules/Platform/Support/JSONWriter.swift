@@ -39,6 +39,12 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ value: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (ids, names) need no escape: copied in one go.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

@@ -2,9 +2,7 @@
 """Creates users with an in-progress workout on a running server and writes a wrk Lua script that logs
 their sets, each request with its own idempotency key. Usage: setup_workouts.py BASE_URL USERS OUT.lua"""
 import json
-import random
 import sys
-import time
 import urllib.request
 
 
@@ -36,8 +34,7 @@ def main():
     # Each request is built from two precomputed halves around its key: the key has a fixed width, so the
     # Content-Length of every target's request is known in advance and wrk's Lua does one concatenation per
     # request instead of formatting headers and body (which cost wrk more CPU than the server's parsing).
-    run = f"{int(time.time())}-{random.randrange(10**9):09d}"
-    key_width = len(run) + len("-t1-") + 10
+    key_width = 10 + len("-t1-") + 10  # start second, thread, counter
     lines = ["local requests = {"]
     for token, workout, instance, set_id in targets:
         before = ('{"workout_id":"%s","exercise_instance_id":"%s","set_id":"%s","weight_kg":%d,"reps":8,"rir":2,"idempotency_key":"'
@@ -48,10 +45,12 @@ def main():
                 f"Content-Length: {length}\r\n\r\n")
         lines.append("  {%s, %s}," % (lua_string(head + before), lua_string(after)))
     lines.append("}")
-    lines.append(f'local run = "{run}"')
     lines.append("""
 local counter = 0
 local threads = 0
+-- Keys are unique per thread and across runs (a reused key would be answered from the idempotency table):
+-- each run starts in a second of its own.
+local run = string.format("%010d", os.time())
 thread_id = 0  -- a global: wrk's thread:set writes the thread's globals
 function setup(thread)
   threads = threads + 1
@@ -60,7 +59,6 @@ end
 function request()
   counter = counter + 1
   local target = requests[(counter * 7919 + thread_id * 104729) % #requests + 1]
-  -- Keys are unique per thread and across runs (a reused key would be answered from the idempotency table).
   return target[1] .. run .. "-t" .. thread_id .. "-" .. string.format("%010d", counter) .. target[2]
 end
 """)

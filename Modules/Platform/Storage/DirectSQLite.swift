@@ -437,25 +437,19 @@ struct DirectSQLiteDatabase: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        if let fixed = query as? FixedSQL.Bound {
-            // Fixed text and typed values: no serializer.
-            if let session {
-                try session.execute(fixed.statement.sqlite, values: fixed.values) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
-                return
+        func run(on connection: DirectSQLiteConnection) throws {
+            if let fixed = query as? FixedSQL.Bound {
+                // Fixed text and typed values: no serializer.
+                try connection.execute(fixed.statement.sqlite, values: fixed.values) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
+            } else {
+                let (sql, binds) = serialize(query)
+                try connection.execute(sql, binds: binds) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
             }
-            let connection = try await pool.checkout()
-            defer { pool.checkin(connection) }
-            try connection.execute(fixed.statement.sqlite, values: fixed.values) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
-            return
         }
-        let (sql, binds) = serialize(query)
-        if let session {
-            try session.execute(sql, binds: binds) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
-            return
-        }
+        if let session { return try run(on: session) }
         let connection = try await pool.checkout()
         defer { pool.checkin(connection) }
-        try connection.execute(sql, binds: binds) { onRow(DirectSQLiteRow(columns: $0, values: $1)) }
+        try run(on: connection)
     }
 
     func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {

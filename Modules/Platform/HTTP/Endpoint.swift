@@ -11,14 +11,33 @@ public struct CallContext: Sendable {
     public var principal: Principal?
     public var requestID: String
     public var logger: Logger
-    /// The client's IP address, when known (rate limits).
-    public var clientAddress: String?
+    /// The client's IP address, when known (rate limits); formatted only when asked for.
+    public var clientAddress: String? {
+        switch client {
+        case .text(let text): text
+        case .socket(let address): address?.ipAddress
+        }
+    }
+
+    private enum Client: Sendable {
+        case text(String?)
+        case socket(SocketAddress?)
+    }
+
+    private let client: Client
 
     public init(principal: Principal?, requestID: String, logger: Logger, clientAddress: String?) {
         self.principal = principal
         self.requestID = requestID
         self.logger = logger
-        self.clientAddress = clientAddress
+        self.client = .text(clientAddress)
+    }
+
+    init(principal: Principal?, requestID: String, logger: Logger, remoteAddress: SocketAddress?) {
+        self.principal = principal
+        self.requestID = requestID
+        self.logger = logger
+        self.client = .socket(remoteAddress)
     }
 
     /// The authenticated user's id. Throws `UNAUTHENTICATED` on an open endpoint.
@@ -92,8 +111,7 @@ public struct Endpoint: Sendable {
                 input = try JSONCoding.makeDecoder().decode(Input.self, from: data)
             }
             let call = CallContext(
-                principal: context.principal, requestID: context.requestID, logger: context.logger,
-                clientAddress: context.remoteAddress?.ipAddress)
+                principal: context.principal, requestID: context.requestID, logger: context.logger, remoteAddress: context.remoteAddress)
             let output = try await handler(input, call)
             return try Envelope.success(output)
         }

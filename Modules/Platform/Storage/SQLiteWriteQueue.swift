@@ -22,13 +22,13 @@ final class SQLiteWriteQueue: Sendable {
     private struct Waiting {
         let write: any QueuedWrite
         /// Resumed with true once the write ran, false if the queue closed before it could.
-        let continuation: CheckedContinuation<Bool, Never>
+        let continuation: UnsafeContinuation<Bool, Never>
     }
 
     private struct State {
         var queue: [Waiting] = []
         /// The writer task, parked while the queue is empty: resumed with true for work, false to stop.
-        var idleWriter: CheckedContinuation<Bool, Never>?
+        var idleWriter: UnsafeContinuation<Bool, Never>?
         var closed = false
         var writer: Task<Void, Never>?
     }
@@ -67,8 +67,10 @@ final class SQLiteWriteQueue: Sendable {
     /// Runs `body` as (part of) a committed write transaction and returns its result once committed.
     func write<R: Sendable>(batchable: Bool, _ body: @escaping @Sendable (Transaction) async throws -> R) async throws -> R {
         let write = PendingWrite(batchable: batchable, body: body)
-        let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let (accepted, writer) = state.withLock { state -> (Bool, CheckedContinuation<Bool, Never>?) in
+        // Unsafe continuations (no checking object per write): each is resumed exactly once, by the writer or
+        // right here when the queue is closed.
+        let ran = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+            let (accepted, writer) = state.withLock { state -> (Bool, UnsafeContinuation<Bool, Never>?) in
                 guard !state.closed else { return (false, nil) }
                 state.queue.append(Waiting(write: write, continuation: continuation))
                 defer { state.idleWriter = nil }
@@ -90,7 +92,7 @@ final class SQLiteWriteQueue: Sendable {
 
     /// Runs what is queued, then stops the writer and its thread. Writes submitted afterwards fail.
     func close() async {
-        let (writer, idle) = state.withLock { state -> (Task<Void, Never>?, CheckedContinuation<Bool, Never>?) in
+        let (writer, idle) = state.withLock { state -> (Task<Void, Never>?, UnsafeContinuation<Bool, Never>?) in
             state.closed = true
             defer { state.idleWriter = nil }
             return (state.writer, state.idleWriter)
@@ -128,7 +130,7 @@ final class SQLiteWriteQueue: Sendable {
                 return Array(state.queue.prefix(taken))
             }
             if let batch { return batch }
-            let more = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let more = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
                 let now = state.withLock { state -> Bool? in
                     if !state.queue.isEmpty { return true }
                     if state.closed { return false }

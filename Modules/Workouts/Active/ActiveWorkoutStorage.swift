@@ -27,10 +27,16 @@ enum ActiveWorkoutStorage {
 
     /// Writes what changed from `original` to `updated` (the same workout, loaded in this transaction).
     static func save(from original: ActiveWorkout, to updated: ActiveWorkout, sql: any SQLDatabase) async throws {
-        try await sql.run(
-            updateHeader(
-                SQLValue(updated.status.rawValue), SQLValue(updated.version), SQLValue(updated.name),
-                SQLValue(updated.updatedAt.millisecondsSince1970), SQLValue(updated.id)))
+        if updated.status == original.status, updated.name == original.name {
+            // Only the version and time: the in-progress index (over status) is left alone.
+            try await sql.run(
+                updateVersion(SQLValue(updated.version), SQLValue(updated.updatedAt.millisecondsSince1970), SQLValue(updated.id)))
+        } else {
+            try await sql.run(
+                updateHeader(
+                    SQLValue(updated.status.rawValue), SQLValue(updated.version), SQLValue(updated.name),
+                    SQLValue(updated.updatedAt.millisecondsSince1970), SQLValue(updated.id)))
+        }
         guard sameShape(original.exercises, updated.exercises) else {
             try await sql.raw("DELETE FROM workouts_active_sets WHERE workout_id = \(bind: updated.id)").run()
             try await sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id = \(bind: updated.id)").run()
@@ -143,6 +149,7 @@ enum ActiveWorkoutStorage {
         LEFT JOIN workouts_idempotency i ON i.user_id = h.user_id AND i.idempotency_key = ?
         WHERE h.id = ? AND h.user_id = ?
         """)
+    static let updateVersion = FixedSQL("UPDATE workouts_active SET version = ?, updated_at = ? WHERE id = ?")
     static let updateHeader = FixedSQL("UPDATE workouts_active SET status = ?, version = ?, name = ?, updated_at = ? WHERE id = ?")
     static let updateSet = FixedSQL(
         """

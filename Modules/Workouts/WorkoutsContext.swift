@@ -72,11 +72,10 @@ struct WorkoutsContext: Sendable {
     /// The fingerprint a repeated request must match: SHA-256 of the operation and the request's canonical
     /// JSON (sorted keys), the same for the same request whatever the client's key order or spacing.
     static func requestFingerprint(operation: String, request: some Encodable) throws -> String {
-        let json = try (request as? any JSONWritable)?.jsonBytes ?? Array(JSONCoding.encode(request))
         var hash = SHA256()
         hash.update(data: Array(operation.utf8))
         hash.update(data: [UInt8(ascii: "\n")])
-        hash.update(data: json)
+        hash.update(data: try JSONCoding.bytes(request))
         return hash.finalize().hexString
     }
 
@@ -101,7 +100,7 @@ struct IdempotentAnswer<R: Codable & Sendable>: Sendable {
     private let fresh: R?
 
     init(fresh value: R) throws {
-        json = try (value as? any JSONWritable)?.jsonBytes ?? Array(JSONCoding.encode(value))
+        json = try JSONCoding.bytes(value)
         fresh = value
     }
 

@@ -76,7 +76,9 @@ final class DirectSQLiteConnection: @unchecked Sendable {
             sqlite_nio_sqlite3_wal_hook(
                 handle,
                 { context, _, _, frames in
-                    Unmanaged<SQLiteCheckpointer>.fromOpaque(context!).takeUnretainedValue().frames.store(Int(frames), ordering: .relaxed)
+                    let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context!).takeUnretainedValue()
+                    checkpointer.frames.store(Int(frames), ordering: .relaxed)
+                    checkpointer.commits.add(1, ordering: .relaxed)
                     return SQLITE_OK
                 }, Unmanaged.passUnretained(checkpointer).toOpaque())
         }

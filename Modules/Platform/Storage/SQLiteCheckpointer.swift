@@ -17,13 +17,16 @@ import VaporCSQLite
 final class SQLiteCheckpointer: Sendable {
     /// Frames in the WAL after the latest commit of any connection of this process.
     let frames = Atomic<Int>(0)
+    /// Commits of this process so far (the periodic run skips when none came since a complete checkpoint).
+    let commits = Atomic<Int>(0)
     let restartFrames: Int
     private let interval: TimeAmount
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let loop: any EventLoop
     private let path: String
     private let logger: Logger
-    private let state = Mutex<(connection: DirectSQLiteConnection?, next: Scheduled<Void>?, stopped: Bool, failures: Int)>((nil, nil, false, 0))
+    private let state = Mutex<(connection: DirectSQLiteConnection?, next: Scheduled<Void>?, stopped: Bool, failures: Int, copiedUpTo: Int)>(
+        (nil, nil, false, 0, 0))
 
     init(path: String, interval: TimeAmount = .milliseconds(50), restartFrames: Int = 10_000, logger: Logger) {
         self.path = path
@@ -42,7 +45,8 @@ final class SQLiteCheckpointer: Sendable {
         state.withLock { state in
             guard !state.stopped else { return }
             state.next = loop.scheduleTask(in: delay) {
-                if self.frames.load(ordering: .relaxed) > 0 { _ = self.checkpoint() }
+                let idle = self.state.withLock { $0.copiedUpTo } == self.commits.load(ordering: .relaxed)
+                if !idle { _ = self.checkpoint() }
                 self.scheduleNext()
             }
         }
@@ -60,10 +64,6 @@ final class SQLiteCheckpointer: Sendable {
             self.state.withLock { state in
                 state.stopped = true
                 state.next?.cancel()
-            }
-        }.get()
-        _ = try? await loop.submit {
-            self.state.withLock { state in
                 state.connection?.close()
                 state.connection = nil
             }
@@ -80,9 +80,14 @@ final class SQLiteCheckpointer: Sendable {
                 state.connection = connection
                 return connection
             }
+            let commits = commits.load(ordering: .relaxed)
             let (log, copied) = try connection.checkpoint()
-            state.withLock { $0.failures = 0 }
-            return copied >= log
+            let complete = copied >= log
+            state.withLock { state in
+                state.failures = 0
+                if complete { state.copiedUpTo = commits }
+            }
+            return complete
         } catch {
             let failures = state.withLock { state in
                 state.failures += 1

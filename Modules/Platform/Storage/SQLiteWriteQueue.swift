@@ -108,6 +108,7 @@ final class SQLiteWriteQueue: Sendable {
             await run(batch.map(\.write))
             for waiting in batch { waiting.continuation.resume(returning: true) }
             let frames = checkpointer.frames.load(ordering: .relaxed)
+            if frames < checkpointer.restartFrames { restartAt = checkpointer.restartFrames }  // the WAL started over
             if frames >= restartAt {
                 // Writes queue meanwhile and go together in the next transaction. A reader holding on to an old
                 // snapshot can keep the WAL from being copied whole: then try again one length further on.

@@ -67,6 +67,12 @@ public enum JSONCoding {
         try makeEncoder().encode(value)
     }
 
+    /// The same bytes as `encode`, written by `JSONWriter` when the value can write itself.
+    public static func bytes(_ value: some Encodable) throws -> [UInt8] {
+        if let writable = value as? any JSONWritable { return writable.jsonBytes }
+        return Array(try encode(value))
+    }
+
     public static func encodeToString(_ value: some Encodable) throws -> String {
         String(decoding: try makeEncoder().encode(value), as: UTF8.self)
     }

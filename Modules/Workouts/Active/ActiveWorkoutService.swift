@@ -103,9 +103,10 @@ struct ActiveWorkoutService: Sendable {
             }
             // The header comes with the key's stored answer, if any, in one read; without the workout (or a key)
             // the key is looked up alone, so a repeat is still answered as first.
-            let headerRow = try await key.asyncMap {
-                try await tx.sql.first(ActiveWorkoutStorage.headerAndStoredAnswer(SQLValue($0), SQLValue(workoutId), SQLValue(userId)))
-            } ?? nil
+            var headerRow: (any SQLRow)?
+            if let key {
+                headerRow = try await tx.sql.first(ActiveWorkoutStorage.headerAndStoredAnswer(SQLValue(key), SQLValue(workoutId), SQLValue(userId)))
+            }
             return try await context.idempotent(
                 tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint, prefetched: headerRow
             ) {
@@ -139,9 +140,8 @@ struct ActiveWorkoutService: Sendable {
         }
     }
 
-    /// The workout, locked for this transaction. Its exercise and set rows are read only when this process
-    /// does not already hold its current version.
-    /// `header`: already read in this transaction.
+    /// The workout, locked for this transaction (its `header` may already have been read in it). Its exercise
+    /// and set rows are read only when this process does not already hold its current version.
     static func load(
         _ workoutId: String, userId: String, header headerRead: ActiveWorkoutStorage.Header? = nil, cache: ActiveWorkoutCache, context: WorkoutsContext,
         sql: any SQLDatabase
@@ -208,10 +208,3 @@ struct ActiveWorkoutService: Sendable {
 
 /// An empty `data` object.
 struct EmptyResult: Codable, Sendable, Equatable {}
-
-extension Optional {
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
-    }
-}

@@ -15,5 +15,9 @@ import Testing
         for text in [#"{"a":1,"a":2}"#, #"{"a":[1]}"#, #"{"a":{}}"#, #"{"a":1}{"#, #"{"a":-}"#, #"{"a":1.}"#, #"{"a":tru}"#, #"{"a":"\x"}"#, #"{'a':1}"#, "[1]", ""] {
             #expect(FlatJSONObject(Data(text.utf8)) == nil, "\(text)")
         }
+        // Large objects are left to JSONDecoder.
+        let members = { (count: Int) in "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}" }
+        #expect(FlatJSONObject(Data(members(FlatJSONObject.maxMembers).utf8))?.integer("k\(FlatJSONObject.maxMembers - 1)") == FlatJSONObject.maxMembers - 1)
+        #expect(FlatJSONObject(Data(members(FlatJSONObject.maxMembers + 1).utf8)) == nil)
     }
 }

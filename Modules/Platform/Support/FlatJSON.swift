@@ -11,29 +11,37 @@ public struct FlatJSONObject: Sendable {
         case null
     }
 
-    public let values: [String: Value]
+    /// The members in the order written (keys are distinct). Bodies are small: a key is found by comparing,
+    /// which costs less than hashing every key into a dictionary.
+    public let values: [(key: String, value: Value)]
 
-    public subscript(key: String) -> Value? { values[key] }
+    /// The most members read; a larger object gives nil (and is decoded as usual).
+    public static let maxMembers = 32
+
+    public subscript(key: String) -> Value? {
+        for member in values where member.key == key { return member.value }
+        return nil
+    }
 
     /// The string under `key`; nil when missing or not a string.
     public func string(_ key: String) -> String? {
-        if case .string(let text) = values[key] { return text }
+        if case .string(let text) = self[key] { return text }
         return nil
     }
 
     /// A whole number written as digits only (as JSON integers are), when it fits in `Int`.
     public func integer(_ key: String) -> Int? {
-        guard case .number(let text) = values[key], !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { return nil }
+        guard case .number(let text) = self[key], !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { return nil }
         return Int(text)
     }
 
     public func double(_ key: String) -> Double? {
-        guard case .number(let text) = values[key], let value = Double(text), value.isFinite else { return nil }
+        guard case .number(let text) = self[key], let value = Double(text), value.isFinite else { return nil }
         return value
     }
 
     public init?(_ bytes: some Collection<UInt8>) {
-        let parsed: [String: Value]? = bytes.withContiguousStorageIfAvailable { buffer in
+        let parsed: [(key: String, value: Value)]? = bytes.withContiguousStorageIfAvailable { buffer in
             var reader = Reader(bytes: buffer)
             return reader.object()
         } ?? {
@@ -55,10 +63,11 @@ public struct FlatJSONObject: Sendable {
             self.bytes = bytes
         }
 
-        mutating func object() -> [String: Value]? {
+        mutating func object() -> [(key: String, value: Value)]? {
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }
-            var result: [String: Value] = [:]
+            var result: [(key: String, value: Value)] = []
+            result.reserveCapacity(8)
             skipSpace()
             if take(UInt8(ascii: "}")) { return finished(result) }
             while true {
@@ -67,7 +76,8 @@ public struct FlatJSONObject: Sendable {
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
-                guard let value = value(), result.updateValue(value, forKey: key) == nil else { return nil }
+                guard let value = value(), result.count < FlatJSONObject.maxMembers, !result.contains(where: { $0.key == key }) else { return nil }
+                result.append((key, value))
                 skipSpace()
                 if take(UInt8(ascii: ",")) { continue }
                 guard take(UInt8(ascii: "}")) else { return nil }
@@ -75,7 +85,7 @@ public struct FlatJSONObject: Sendable {
             }
         }
 
-        private mutating func finished(_ result: [String: Value]) -> [String: Value]? {
+        private mutating func finished(_ result: [(key: String, value: Value)]) -> [(key: String, value: Value)]? {
             skipSpace()
             return index == bytes.count ? result : nil
         }

@@ -43,8 +43,12 @@ enum ActiveWorkoutStorage {
             try await insertRows(of: updated, sql: sql)
             return
         }
-        for (before, after) in zip(original.exercises, updated.exercises) {
-            for (old, new) in zip(before.sets, after.sets) where old != new {
+        for index in updated.exercises.indices {
+            let before = original.exercises[index].sets
+            let after = updated.exercises[index].sets
+            if sameStorage(before, after) { continue }
+            for position in after.indices where before[position] != after[position] {
+                let new = after[position]
                 try await sql.run(
                     updateSet(
                         SQLValue(new.setIndex), SQLValue(new.targetReps), SQLValue(new.targetRir), SQLValue(new.weightKg), SQLValue(new.reps),
@@ -56,11 +60,23 @@ enum ActiveWorkoutStorage {
     /// Whether two versions of the exercise list have the same exercises and sets, in the same order, so
     /// only set values can differ.
     static func sameShape(_ a: [WorkoutExercise], _ b: [WorkoutExercise]) -> Bool {
-        a.count == b.count
-            && zip(a, b).allSatisfy { x, y in
-                x.instanceId == y.instanceId && x.exerciseId == y.exerciseId && x.name == y.name && x.sets.count == y.sets.count
-                    && zip(x.sets, y.sets).allSatisfy { $0.id == $1.id }
-            }
+        guard a.count == b.count else { return false }
+        for index in a.indices {
+            guard a[index].instanceId == b[index].instanceId, a[index].exerciseId == b[index].exerciseId, a[index].name == b[index].name
+            else { return false }
+            let x = a[index].sets
+            let y = b[index].sets
+            guard x.count == y.count else { return false }
+            if sameStorage(x, y) { continue }
+            for position in x.indices where x[position].id != y[position].id { return false }
+        }
+        return true
+    }
+
+    /// Whether two arrays share their storage, so hold the same elements without comparing them: a change to
+    /// one set of a workout copies only that exercise's sets, the other exercises keep theirs.
+    private static func sameStorage<T>(_ a: [T], _ b: [T]) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 
     static func insertRows(of workout: ActiveWorkout, sql: any SQLDatabase) async throws {

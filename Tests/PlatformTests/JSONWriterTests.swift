@@ -97,6 +97,13 @@ import Testing
             writer.int(value)
             #expect(String(decoding: writer.bytes, as: UTF8.self) == (try Self.encoded(value)))
         }
+        // Dates around the epoch, the first and last of four-digit years, and beyond them.
+        for milliseconds: Int64 in [0, -1, 999, -999, -1000, -62_135_596_800_000, 253_402_300_799_999, 253_402_300_800_000, -62_135_596_800_001] {
+            var writer = JSONWriter()
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            writer.date(date)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == (try Self.encoded(date)), "\(milliseconds)")
+        }
         for value in [Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, .leastNonzeroMagnitude, 1e15, 1e16, 123.456, 1000] {
             var writer = JSONWriter()
             writer.double(value)

@@ -95,8 +95,49 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
     }
 
-    /// A timestamp as the API writes it (RFC 3339, UTC, milliseconds).
-    public mutating func date(_ value: Date) { string(value.rfc3339) }
+    /// A timestamp as the API writes it (RFC 3339, UTC, milliseconds): `Date.rfc3339`, digit by digit.
+    public mutating func date(_ value: Date) {
+        let milliseconds = value.millisecondsSince1970
+        var seconds = time_t(milliseconds / 1000)
+        var millis = Int(milliseconds % 1000)
+        if millis < 0 {
+            millis += 1000
+            seconds -= 1
+        }
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let year = Int(parts.tm_year) + 1900
+        guard (0...9999).contains(year) else { return string(value.rfc3339) }
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mon) + 1, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(Int(parts.tm_mday), 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(Int(parts.tm_hour), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_min), 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(Int(parts.tm_sec), 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(millis, 3)
+        bytes.append(UInt8(ascii: "Z"))
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `value` (not negative) in `width` digits, zeros in front.
+    private mutating func digits(_ value: Int, _ width: Int) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
 
     public mutating func int(_ value: Int?) {
         if let value { int(value) } else { null() }

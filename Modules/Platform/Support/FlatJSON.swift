@@ -13,7 +13,14 @@ public struct FlatJSONObject: Sendable {
 
     /// The members in the order written (keys are distinct). Bodies are small: a key is found by comparing,
     /// which costs less than hashing every key into a dictionary.
-    public let values: [(key: String, value: Value)]
+    public let values: [Member]
+
+    /// One `"key": value` of the object (a struct, not a tuple: an array of tuples looks its type up at run
+    /// time on every use).
+    public struct Member: Sendable {
+        public let key: String
+        public let value: Value
+    }
 
     /// The most members read; a larger object gives nil (and is decoded as usual).
     public static let maxMembers = 32
@@ -41,7 +48,7 @@ public struct FlatJSONObject: Sendable {
     }
 
     public init?(_ bytes: some Collection<UInt8>) {
-        let parsed: [(key: String, value: Value)]? = bytes.withContiguousStorageIfAvailable { buffer in
+        let parsed: [Member]? = bytes.withContiguousStorageIfAvailable { buffer in
             var reader = Reader(bytes: buffer)
             return reader.object()
         } ?? {
@@ -63,10 +70,10 @@ public struct FlatJSONObject: Sendable {
             self.bytes = bytes
         }
 
-        mutating func object() -> [(key: String, value: Value)]? {
+        mutating func object() -> [Member]? {
             skipSpace()
             guard take(UInt8(ascii: "{")) else { return nil }
-            var result: [(key: String, value: Value)] = []
+            var result: [Member] = []
             result.reserveCapacity(8)
             skipSpace()
             if take(UInt8(ascii: "}")) { return finished(result) }
@@ -77,7 +84,7 @@ public struct FlatJSONObject: Sendable {
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
                 guard let value = value(), result.count < FlatJSONObject.maxMembers, !result.contains(where: { $0.key == key }) else { return nil }
-                result.append((key, value))
+                result.append(Member(key: key, value: value))
                 skipSpace()
                 if take(UInt8(ascii: ",")) { continue }
                 guard take(UInt8(ascii: "}")) else { return nil }
@@ -85,7 +92,7 @@ public struct FlatJSONObject: Sendable {
             }
         }
 
-        private mutating func finished(_ result: [(key: String, value: Value)]) -> [(key: String, value: Value)]? {
+        private mutating func finished(_ result: [Member]) -> [Member]? {
             skipSpace()
             return index == bytes.count ? result : nil
         }
@@ -105,9 +112,15 @@ public struct FlatJSONObject: Sendable {
             guard take(UInt8(ascii: "\"")) else { return nil }
             // Most strings hold no escape: they are taken as they stand.
             var end = index
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+            var ascii = true
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+                ascii = ascii && bytes[end] < 0x80
+                end += 1
+            }
             if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-                let text = String(validating: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+                let raw = UnsafeBufferPointer(rebasing: bytes[index..<end])
+                // ASCII is valid UTF-8 as it stands (and `String(validating:)` costs a generic lookup per call).
+                let text = ascii ? String(decoding: raw, as: UTF8.self) : String(validating: raw, as: UTF8.self)
                 index = end + 1
                 return text
             }

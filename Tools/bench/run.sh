@@ -116,9 +116,9 @@ echo
 echo "getUser / health: $(python3 -c "print(f'{$user_rps / $health_rps * 100:.1f}%')")"
 echo "logSet / health: $(python3 -c "print(f'{$logset_rps / $health_rps * 100:.1f}%')")"
 # The machine's speed drifts between runs a minute apart (shared cores), so the ratio is also taken from
-# pairs run back to back: /health then logSet, 5 s each, three times (c=32); the median pair is reported.
+# pairs run back to back: /health then logSet, 5 s each, five times (c=32); the median pair is reported.
 ratios=""
-for pair in 1 2 3; do
+for pair in 1 2 3 4 5; do
   wrk -t2 -c32 -d5s "$base/health" >"$work/pair-h.txt" 2>&1
   wrk -t2 -c32 -d5s --latency -s "$work/logset.lua" "$base/logSet" >"$work/pair-l.txt" 2>&1
   h=$(awk '/Requests\/sec/ {print $2}' "$work/pair-h.txt")

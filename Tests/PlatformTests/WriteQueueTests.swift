@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import NIOCore
 import NIOPosix
 @testable import Platform
 import SQLKit
@@ -237,6 +238,43 @@ import TestSupport
             #expect(count == 1_500)
             // 1,500 rows of 2 KB took well over 1,000 frames; the WAL restarted at about 200 (a frame is ~4 KB).
             #expect(largest < 2_000_000, "largest WAL: \(largest) bytes")
+        } catch {
+            await db.shutdown()
+            try await TestDatabases.dispose(location)
+            throw error
+        }
+        await db.shutdown()
+        try await TestDatabases.dispose(location)
+    }
+
+    /// Checkpoints (each ends with an fsync) follow the WAL's growth: none while nothing is written, none for a
+    /// few small commits before the interval (a long one here), one soon after the WAL grew by a tenth of its
+    /// restart length.
+    @Test func checkpointsFollowTheWALsGrowth() async throws {
+        let location = try await TestDatabases.makeLocation(.sqlite)
+        let db = try await Database.open(
+            location, maxConnectionsPerEventLoop: 4, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, walRestartFrames: 2_000,
+            checkpointInterval: .seconds(60), logger: TestDatabases.logger)
+        do {
+            try await Migrator(database: db, logger: TestDatabases.logger).migrate([Migrator.platformMigrations, ("test", DatabaseTests.notes)])
+            try await Task.sleep(for: .milliseconds(300))
+            let settled = db.sqliteCheckpointRuns
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(db.sqliteCheckpointRuns == settled)
+            // A few one-page commits: well under the 200 frames that call for a run.
+            for index in 0..<3 {
+                try await db.transaction { tx in try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "s\(index)"), 'x')").run() }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(db.sqliteCheckpointRuns == settled)
+            // 300 commits of a fresh 3 KB row each (a page of its own): over 200 frames.
+            let body = String(repeating: "y", count: 3_000)
+            for index in 0..<300 {
+                try await db.transaction { tx in try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "b\(index)"), \(bind: body))").run() }
+            }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while db.sqliteCheckpointRuns == settled, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(db.sqliteCheckpointRuns > settled)
         } catch {
             await db.shutdown()
             try await TestDatabases.dispose(location)

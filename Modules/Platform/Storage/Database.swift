@@ -52,11 +52,11 @@ public final class Database: Sendable {
         try await open(location, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, eventLoopGroup: eventLoopGroup, walRestartFrames: 10_000, logger: logger)
     }
 
-    /// `walRestartFrames`: the WAL length (in frames) at which SQLite's writer lets it start over (tests use
-    /// short ones).
+    /// `walRestartFrames`: the WAL length (in frames) at which SQLite's writer lets it start over;
+    /// `checkpointInterval`: how long a small WAL growth waits for its checkpoint (tests set both).
     static func open(
         _ location: DatabaseLocation, maxConnectionsPerEventLoop: Int, eventLoopGroup: any EventLoopGroup, walRestartFrames: Int,
-        logger: Logger
+        checkpointInterval: TimeAmount = .seconds(1), logger: Logger
     ) async throws -> Database {
         switch location {
         case .sqliteFile, .sqliteMemory:
@@ -71,7 +71,9 @@ public final class Database: Sendable {
                 path = FileManager.default.temporaryDirectory.appendingPathComponent("povver-\(UUID().uuidString).sqlite").path
                 temporary = path
             }
-            let pool = DirectSQLitePool(path: path, limit: maxConnectionsPerEventLoop * 2, walRestartFrames: walRestartFrames, logger: logger)
+            let pool = DirectSQLitePool(
+                path: path, limit: maxConnectionsPerEventLoop * 2, walRestartFrames: walRestartFrames, checkpointInterval: checkpointInterval,
+                logger: logger)
             let db = Database(
                 engine: .sqlite, sql: DirectSQLiteDatabase(pool: pool, session: nil, logger: logger), pool: .sqlite(pool, temporary: temporary),
                 logger: logger)
@@ -158,6 +160,12 @@ public final class Database: Sendable {
 
     /// SQLite write transactions begun so far (0 on PostgreSQL).
     var sqliteTransactionsBegun: Int { writeQueue?.transactionsBegun ?? 0 }
+
+    /// WAL checkpoints run so far by SQLite's checkpointer, periodic and drains (0 on PostgreSQL).
+    var sqliteCheckpointRuns: Int {
+        if case .sqlite(let pool, _) = pool { return pool.checkpointer.runCount }
+        return 0
+    }
 
     /// Runs `body`'s reads on one connection in one read-only snapshot, so rows read by several statements
     /// agree with each other (never half of a concurrent write). Not queued behind writers.

@@ -229,10 +229,10 @@ final class DirectSQLitePool: Sendable {
     /// Told the WAL's length by every connection, and runs the checkpoints (it outlives the connections).
     let checkpointer: SQLiteCheckpointer
 
-    init(path: String, limit: Int, walRestartFrames: Int, logger: Logger) {
+    init(path: String, limit: Int, walRestartFrames: Int, checkpointInterval: TimeAmount, logger: Logger) {
         self.path = path
         self.limit = max(1, limit)
-        self.checkpointer = SQLiteCheckpointer(path: path, restartFrames: walRestartFrames, logger: logger)
+        self.checkpointer = SQLiteCheckpointer(path: path, interval: checkpointInterval, restartFrames: walRestartFrames, logger: logger)
     }
 
     func checkout() async throws -> DirectSQLiteConnection {

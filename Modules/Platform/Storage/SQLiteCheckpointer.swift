@@ -8,47 +8,82 @@ import VaporCSQLite
 ///
 /// Every connection of the pool reports, after each commit, how many frames the WAL holds (a WAL hook, which
 /// also turns SQLite's automatic checkpoint off). A thread of this checkpointer's own copies committed frames
-/// back into the database file every `interval`, and more often as the WAL nears `restartFrames` (a PASSIVE
-/// checkpoint: it waits for no reader or writer).
+/// back into the database file (a PASSIVE checkpoint: it waits for no reader or writer) once the WAL grew by
+/// `step` frames since its last run, or `interval` after that run when anything was committed since; it looks
+/// every `poll`. Each run ends with an `fsync` of the database file, so runs are counted by WAL growth rather
+/// than by the clock: a trickle of writes costs one run a second, not one every few milliseconds, and under
+/// load a run copies each hot page once for many commits.
 /// Copying beside a running writer never catches up with it, though, and only a WAL whose every frame is
 /// back in the database file starts over from its beginning; so once the WAL holds `restartFrames`, the
-/// writer calls `drain()` between two transactions and waits while the last frames are copied (the earlier
-/// runs did most of the work). Its next transaction then starts the WAL over.
+/// writer calls `drain()` between two transactions and waits while the last frames are copied (from three
+/// quarters of `restartFrames` on, runs look every 5 ms and come every tenth of `step`, so few are left). Its
+/// next transaction then starts the WAL over.
 final class SQLiteCheckpointer: Sendable {
     /// Frames in the WAL after the latest commit of any connection of this process.
     let frames = Atomic<Int>(0)
     /// Commits of this process so far (the periodic run skips when none came since a complete checkpoint).
     let commits = Atomic<Int>(0)
     let restartFrames: Int
+    /// WAL growth, in frames, that calls for a run.
+    let step: Int
+    /// Runs so far (periodic and drains).
+    var runCount: Int { runs.load(ordering: .relaxed) }
+    private let runs = Atomic<Int>(0)
+    private let poll: TimeAmount
     private let interval: TimeAmount
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let loop: any EventLoop
     private let path: String
     private let logger: Logger
-    private let state = Mutex<(connection: DirectSQLiteConnection?, next: Scheduled<Void>?, stopped: Bool, failures: Int, copiedUpTo: Int)>(
-        (nil, nil, false, 0, 0))
+    private struct State {
+        var connection: DirectSQLiteConnection?
+        var next: Scheduled<Void>?
+        var stopped = false
+        var failures = 0
+        /// `commits` when a run last copied the whole WAL.
+        var copiedUpTo = 0
+        /// `frames` and the time at the last run.
+        var framesAtRun = 0
+        var lastRun = NIODeadline.now()
+    }
+    private let state = Mutex(State())
 
-    init(path: String, interval: TimeAmount = .milliseconds(50), restartFrames: Int = 10_000, logger: Logger) {
+    init(
+        path: String, poll: TimeAmount = .milliseconds(20), interval: TimeAmount = .seconds(1), restartFrames: Int = 10_000,
+        logger: Logger
+    ) {
         self.path = path
+        self.poll = poll
         self.interval = interval
         self.restartFrames = restartFrames
+        self.step = max(1, restartFrames / 10)
         self.logger = logger
         loop = group.next()
         loop.execute { self.scheduleNext() }
     }
 
-    /// The next periodic run: every `interval`, and every 5 ms once the WAL nears `restartFrames`, so that the
-    /// writer's `drain` finds little left to copy and sync.
     private func scheduleNext() {
-        let frames = frames.load(ordering: .relaxed)
-        let delay = frames >= restartFrames * 3 / 4 ? .milliseconds(5) : interval
+        let nearRestart = frames.load(ordering: .relaxed) >= restartFrames * 3 / 4
         state.withLock { state in
             guard !state.stopped else { return }
-            state.next = loop.scheduleTask(in: delay) {
-                let idle = self.state.withLock { $0.copiedUpTo } == self.commits.load(ordering: .relaxed)
-                if !idle { _ = self.checkpoint() }
+            state.next = loop.scheduleTask(in: nearRestart ? .milliseconds(5) : poll) {
+                if self.due() { _ = self.checkpoint() }
                 self.scheduleNext()
             }
+        }
+    }
+
+    /// Whether the periodic look finds a run called for.
+    private func due() -> Bool {
+        let commits = commits.load(ordering: .relaxed)
+        let frames = frames.load(ordering: .relaxed)
+        return state.withLock { state in
+            guard state.copiedUpTo != commits else { return false }  // nothing committed since a complete run
+            // A WAL that started over counts from its beginning. Near the restart length the runs come ten
+            // times as often, so that the writer's drain finds little left to copy (its wait is a commit's).
+            let grown = frames >= state.framesAtRun ? frames - state.framesAtRun : frames
+            let nearRestart = frames >= restartFrames * 3 / 4
+            return grown >= (nearRestart ? max(1, step / 10) : step) || NIODeadline.now() - state.lastRun >= interval
         }
     }
 
@@ -73,18 +108,22 @@ final class SQLiteCheckpointer: Sendable {
 
     /// Runs on the checkpointer's thread only.
     private func checkpoint() -> Bool {
+        runs.add(1, ordering: .relaxed)
         do {
-            let connection = try state.withLock { state in
+            let connection = try state.withLock { state -> DirectSQLiteConnection in
                 if let connection = state.connection { return connection }
                 let connection = try DirectSQLiteConnection(path: path, checkpointer: nil)
                 state.connection = connection
                 return connection
             }
             let commits = commits.load(ordering: .relaxed)
+            let frames = frames.load(ordering: .relaxed)
             let (log, copied) = try connection.checkpoint()
             let complete = copied >= log
             state.withLock { state in
                 state.failures = 0
+                state.framesAtRun = frames
+                state.lastRun = .now()
                 if complete { state.copiedUpTo = commits }
             }
             return complete

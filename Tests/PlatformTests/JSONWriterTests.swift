@@ -104,7 +104,10 @@ import Testing
             writer.date(date)
             #expect(String(decoding: writer.bytes, as: UTF8.self) == (try Self.encoded(date)), "\(milliseconds)")
         }
-        for value in [Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, .leastNonzeroMagnitude, 1e15, 1e16, 123.456, 1000] {
+        for value in [
+            Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, .leastNonzeroMagnitude, 1e15, 1e16, 123.456, 1000, 0, -0.0, -1, -1000,
+            9_007_199_254_740_991, 9_007_199_254_740_992, -9_007_199_254_740_991, 999_999_999_999_999, 1e21, 0.5, -0.5,
+        ] {
             var writer = JSONWriter()
             writer.double(value)
             #expect(String(decoding: writer.bytes, as: UTF8.self) == (try Self.encoded(value)))

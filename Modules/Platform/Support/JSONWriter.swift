@@ -69,7 +69,25 @@ public struct JSONWriter: Sendable {
 
     public mutating func int(_ value: Int) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        digits(of: value)
+    }
+
+    /// An integer's decimal digits, written straight into the bytes (no `String` in between).
+    private mutating func digits(of value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var reversed: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                       UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &reversed) { buffer in
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
     }
 
     /// As the encoder writes a `Double`: its shortest description, a whole number without `.0`.
@@ -77,6 +95,12 @@ public struct JSONWriter: Sendable {
     public mutating func double(_ value: Double) {
         separate()
         precondition(value.isFinite, "JSON has no representation for \(value)")
+        // A whole number below 2^53 (weights, volumes) is written as its digits, as its description would be
+        // without the ".0"; minus zero keeps its sign, as the encoder writes it ("-0").
+        if value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992, !(value == 0 && value.sign == .minus) {
+            digits(of: Int(value))
+            return
+        }
         let text = value.description
         if text.hasSuffix(".0") {
             bytes.append(contentsOf: text.utf8.dropLast(2))

@@ -210,14 +210,29 @@ import TestSupport
 /// WAL checkpoints run beside the writer; the WAL starts over once it reaches its restart length, so it stays
 /// short under writes that never pause, and nothing written is lost on the way.
 @Suite struct CheckpointTests {
-    @Test func theWALStaysShortUnderContinuousWrites() async throws {
+    /// A SQLite file with the notes table, its WAL restarting at `walRestartFrames`; shut down and removed after.
+    static func withNotes(
+        walRestartFrames: Int, checkpointInterval: TimeAmount = .seconds(1), _ body: (Database, String) async throws -> Void
+    ) async throws {
         let location = try await TestDatabases.makeLocation(.sqlite)
         guard case .sqliteFile(let path) = location else { return }
         let db = try await Database.open(
-            location, maxConnectionsPerEventLoop: 4, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, walRestartFrames: 200,
-            logger: TestDatabases.logger)
+            location, maxConnectionsPerEventLoop: 4, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, walRestartFrames: walRestartFrames,
+            checkpointInterval: checkpointInterval, logger: TestDatabases.logger)
         do {
             try await Migrator(database: db, logger: TestDatabases.logger).migrate([Migrator.platformMigrations, ("test", DatabaseTests.notes)])
+            try await body(db, path)
+        } catch {
+            await db.shutdown()
+            try await TestDatabases.dispose(location)
+            throw error
+        }
+        await db.shutdown()
+        try await TestDatabases.dispose(location)
+    }
+
+    @Test func theWALStaysShortUnderContinuousWrites() async throws {
+        try await Self.withNotes(walRestartFrames: 200) { db, path in
             let body = String(repeating: "x", count: 2_000)
             var largest = 0
             for round in 0..<30 {
@@ -238,25 +253,14 @@ import TestSupport
             #expect(count == 1_500)
             // 1,500 rows of 2 KB took well over 1,000 frames; the WAL restarted at about 200 (a frame is ~4 KB).
             #expect(largest < 2_000_000, "largest WAL: \(largest) bytes")
-        } catch {
-            await db.shutdown()
-            try await TestDatabases.dispose(location)
-            throw error
         }
-        await db.shutdown()
-        try await TestDatabases.dispose(location)
     }
 
     /// Checkpoints (each ends with an fsync) follow the WAL's growth: none while nothing is written, none for a
     /// few small commits before the interval (a long one here), one soon after the WAL grew by a tenth of its
     /// restart length.
     @Test func checkpointsFollowTheWALsGrowth() async throws {
-        let location = try await TestDatabases.makeLocation(.sqlite)
-        let db = try await Database.open(
-            location, maxConnectionsPerEventLoop: 4, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, walRestartFrames: 2_000,
-            checkpointInterval: .seconds(60), logger: TestDatabases.logger)
-        do {
-            try await Migrator(database: db, logger: TestDatabases.logger).migrate([Migrator.platformMigrations, ("test", DatabaseTests.notes)])
+        try await Self.withNotes(walRestartFrames: 2_000, checkpointInterval: .seconds(60)) { db, _ in
             try await Task.sleep(for: .milliseconds(300))
             let settled = db.sqliteCheckpointRuns
             try await Task.sleep(for: .milliseconds(300))
@@ -275,12 +279,6 @@ import TestSupport
             let deadline = ContinuousClock.now + .seconds(5)
             while db.sqliteCheckpointRuns == settled, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             #expect(db.sqliteCheckpointRuns > settled)
-        } catch {
-            await db.shutdown()
-            try await TestDatabases.dispose(location)
-            throw error
         }
-        await db.shutdown()
-        try await TestDatabases.dispose(location)
     }
 }

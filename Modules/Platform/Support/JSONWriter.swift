@@ -121,15 +121,7 @@ public struct JSONWriter: Sendable {
 
     /// A timestamp as the API writes it (RFC 3339, UTC, milliseconds): `Date.rfc3339`, digit by digit.
     public mutating func date(_ value: Date) {
-        let milliseconds = value.millisecondsSince1970
-        var seconds = time_t(milliseconds / 1000)
-        var millis = Int(milliseconds % 1000)
-        if millis < 0 {
-            millis += 1000
-            seconds -= 1
-        }
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        let (parts, millis) = value.utcParts
         let year = Int(parts.tm_year) + 1900
         guard (0...9999).contains(year) else { return string(value.rfc3339) }
         separate()

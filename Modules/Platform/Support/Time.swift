@@ -11,6 +11,16 @@ extension Date {
     /// RFC 3339 in UTC with milliseconds, as every API timestamp is written. Rounded to whole milliseconds,
     /// so formatting a parsed timestamp gives the same text back.
     public var rfc3339: String {
+        let (parts, millis) = utcParts
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = Int(parts.tm_year) + 1900
+        let yearText = year >= 1000 ? "\(year)" : String(repeating: "0", count: 4 - "\(max(0, year))".count) + "\(max(0, year))"
+        let millisText = millis < 10 ? "00\(millis)" : (millis < 100 ? "0\(millis)" : "\(millis)")
+        return "\(yearText)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millisText)Z"
+    }
+
+    /// The UTC calendar fields of the whole second and the milliseconds past it (`rfc3339` and `JSONWriter`).
+    var utcParts: (tm, millis: Int) {
         let milliseconds = millisecondsSince1970
         var seconds = time_t(milliseconds / 1000)
         var millis = Int(milliseconds % 1000)
@@ -20,11 +30,7 @@ extension Date {
         }
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let year = Int(parts.tm_year) + 1900
-        let yearText = year >= 1000 ? "\(year)" : String(repeating: "0", count: 4 - "\(max(0, year))".count) + "\(max(0, year))"
-        let millisText = millis < 10 ? "00\(millis)" : (millis < 100 ? "0\(millis)" : "\(millis)")
-        return "\(yearText)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millisText)Z"
+        return (parts, millis)
     }
 
     /// Parses an RFC 3339 timestamp (`Z` or an offset, with or without fractional seconds).

@@ -92,8 +92,18 @@ final class LocalSMTPServer: Sendable {
         process.standardInput = stdin
         process.standardError = FileHandle.nullDevice
         let output = Lines()
-        stdout.fileHandleForReading.readabilityHandler = { handle in output.append(String(decoding: handle.availableData, as: UTF8.self)) }
         try process.run()
+        // A thread of its own reads the server's output with blocking reads until EOF. (A `readabilityHandler`
+        // leaves a dispatch read source behind when the pipe goes away with the process, and libdispatch can
+        // crash on it later: `_dispatch_event_loop_drain`, seen once in CI.)
+        let reader = stdout.fileHandleForReading
+        Thread {
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { return }
+                output.append(String(decoding: chunk, as: UTF8.self))
+            }
+        }.start()
         for _ in 0..<600 {
             if let ready = output.all.first, ready.hasPrefix("READY ") {
                 struct Ready: Decodable { var port: Int; var ca: String? }

@@ -132,8 +132,9 @@ import TestSupport
             #expect(try await Self.ids(db) == ["n0", "n1", "n3", "n4"])
             #expect(commits.count == 4)
             #expect(attempts.count == 2)  // in the shared transaction, then alone
-            // The held write, the shared transaction given up, then 0, 1, 3 and 4 alone (2 failed by itself).
-            #expect(db.sqliteTransactionsBegun - before == 6)
+            // The held write, the shared transaction given up, then 0 to 4 alone: 2 too, since it failed on top of
+            // the rows of 0 and 1, which were given up with the batch.
+            #expect(db.sqliteTransactionsBegun - before == 7)
         }
     }
 
@@ -163,6 +164,68 @@ import TestSupport
             #expect(commits.count == 2)
             #expect(rollbacks.count == 3)  // write 0's first attempt; write 1 in the batch and alone
         }
+    }
+
+    /// A write that failed on top of rows an earlier write of the batch wrote is not answered with that failure
+    /// when the batch is given up: those rows never committed, so it runs again alone.
+    @Test func aFailureRestingOnRowsGivenUpIsNotKept() async throws {
+        try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
+            let firstRuns = Counter()
+            let results = try await Self.lineUp(db, count: 3) { index -> String in
+                try await db.transaction(batchable: true) { tx in
+                    switch index {
+                    case 0:
+                        // Writes the marker in the batch; alone, later, it finds nothing to do.
+                        firstRuns.add()
+                        if firstRuns.count == 1 { try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('marker', 'x')").run() }
+                        return "first"
+                    case 1:
+                        if try await tx.sql.raw("SELECT id FROM test_notes WHERE id = 'marker'").first() != nil {
+                            throw ServiceError(.failedPrecondition, "the marker is there")
+                        }
+                        try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('second', 'x')").run()
+                        return "second"
+                    default:
+                        try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('third', 'x')").run()
+                        throw ServiceError(.conflict, "the third fails after it wrote, and the batch is given up")
+                    }
+                }
+            }
+            #expect(try results[0].get() == "first")
+            #expect(try results[1].get() == "second", "write 1 failed on the marker, which never committed")
+            #expect(throws: ServiceError.self) { try results[2].get() }
+            #expect(try await Self.ids(db) == ["second"])
+        }
+    }
+
+    /// A connection checked in while still inside a transaction does not keep the write lock or show its rows
+    /// to the next user: the pool rolls it back.
+    @Test func aConnectionLeftInATransactionIsRolledBackOnCheckin() async throws {
+        let location = try await TestDatabases.makeLocation(.sqlite)
+        guard case .sqliteFile(let path) = location else { return }
+        let pool = DirectSQLitePool(path: path, limit: 1, walRestartFrames: 10_000, checkpointInterval: .seconds(1), logger: TestDatabases.logger)
+        let connection = try await pool.checkout()
+        for statement in ["PRAGMA journal_mode = WAL", "CREATE TABLE t (id TEXT)", "BEGIN IMMEDIATE", "INSERT INTO t VALUES ('x')"] {
+            try connection.execute(statement, binds: []) { _, _ in }
+        }
+        pool.checkin(connection)
+        let next = try await pool.checkout()
+        #expect(!next.isInTransaction)
+        var count: Int64 = -1
+        try next.execute("SELECT COUNT(*) FROM t", binds: []) { _, values in
+            if case .integer(let value) = values[0] { count = value }
+        }
+        #expect(count == 0)
+        // The write lock is free: another connection takes it at once.
+        let other = try DirectSQLiteConnection(path: path, checkpointer: nil)
+        try other.execute("PRAGMA busy_timeout = 0", binds: []) { _, _ in }
+        try other.execute("BEGIN IMMEDIATE", binds: []) { _, _ in }
+        try other.execute("ROLLBACK", binds: []) { _, _ in }
+        other.close()
+        pool.checkin(next)
+        pool.shutdown()
+        await pool.checkpointer.stop()
+        try await TestDatabases.dispose(location)
     }
 
     @Test func aWriteThatIsNotBatchableRunsAlone() async throws {

@@ -69,7 +69,7 @@ final class DirectSQLiteConnection: @unchecked Sendable {
             throw SQLiteError(code: result, message: message)
         }
         self.handle = handle
-        for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"] {
+        for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"] {
             try execute(pragma, binds: []) { _, _ in }
         }
         if let checkpointer {
@@ -276,6 +276,16 @@ final class DirectSQLitePool: Sendable {
     }
 
     func checkin(_ connection: DirectSQLiteConnection) {
+        // A connection still inside a transaction (its ROLLBACK failed, or a body left one open) would hold the
+        // write lock and show the next user uncommitted rows: it is rolled back, or closed and replaced.
+        if connection.isInTransaction {
+            try? connection.execute("ROLLBACK", binds: []) { _, _ in }
+            if connection.isInTransaction {
+                connection.close()
+                replaceClosedConnection()
+                return
+            }
+        }
         enum Next {
             case handOver(CheckedContinuation<DirectSQLiteConnection, any Error>)
             case keep
@@ -291,6 +301,25 @@ final class DirectSQLitePool: Sendable {
         case .handOver(let waiter): waiter.resume(returning: connection)
         case .keep: break
         case .close: connection.close()
+        }
+    }
+
+    /// A connection was closed instead of being checked in: its slot is free again, and a waiting checkout
+    /// gets a new connection.
+    private func replaceClosedConnection() {
+        let waiter = state.withLock { state -> CheckedContinuation<DirectSQLiteConnection, any Error>? in
+            guard !state.closed, !state.waiters.isEmpty else {
+                state.opened -= 1
+                return nil
+            }
+            return state.waiters.removeFirst()  // the slot passes to it
+        }
+        guard let waiter else { return }
+        do {
+            waiter.resume(returning: try DirectSQLiteConnection(path: path, checkpointer: checkpointer))
+        } catch {
+            state.withLock { $0.opened -= 1 }
+            waiter.resume(throwing: error)
         }
     }
 

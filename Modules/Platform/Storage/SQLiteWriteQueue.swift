@@ -17,7 +17,8 @@ import VaporCSQLite
 /// would have seen had they committed first. Any other write runs alone, as before.
 ///
 /// If the shared transaction itself fails (the commit, or an error that made SQLite abandon the transaction),
-/// nothing of the batch was written, and each write that had not failed by itself runs again on its own.
+/// nothing of the batch was written, and each write runs again on its own, except one that failed by itself
+/// before any write of the batch had changed a row (its failure did not rest on rows now given up).
 final class SQLiteWriteQueue: Sendable {
     private struct Waiting {
         let write: any QueuedWrite
@@ -156,6 +157,9 @@ final class SQLiteWriteQueue: Sendable {
         let shared = writes.count > 1
         // Every transaction handed to a body, for its rollback hooks if the whole transaction fails.
         let started = Mutex<[Transaction]>([])
+        // Writes that failed by themselves after earlier writes of the batch had changed rows: their failure may
+        // rest on those rows ("already finished", a stale version), so if the batch is given up they run again.
+        let sawUncommitted = Mutex<Set<ObjectIdentifier>>([])
         let committed: [(write: any QueuedWrite, transaction: Transaction)]
         do {
             committed = try await database.withSession { session in
@@ -163,12 +167,16 @@ final class SQLiteWriteQueue: Sendable {
                 var ran: [(write: any QueuedWrite, transaction: Transaction)] = []
                 var failed: [Transaction] = []
                 try await session.run(Self.begin())
+                let changesAtBegin = connection.totalChanges
                 do {
                     for write in writes {
                         let transaction = Transaction(sql: session, engine: .sqlite)
                         started.withLock { $0.append(transaction) }
                         let changesBefore = connection.totalChanges
                         let succeeded = await write.run(transaction)
+                        if !succeeded, changesBefore != changesAtBegin {
+                            sawUncommitted.withLock { _ = $0.insert(ObjectIdentifier(write)) }
+                        }
                         guard connection.isInTransaction else {
                             // The body ended the transaction itself (a stray COMMIT or ROLLBACK): nothing after
                             // it may run outside the transaction.
@@ -206,7 +214,8 @@ final class SQLiteWriteQueue: Sendable {
             if !(error is PartialWriteInSharedTransaction) {
                 logger.warning("a shared write transaction failed; its writes run one by one", metadata: ["error": "\(error)"])
             }
-            for write in writes where !write.failedByItself {
+            let rerun = sawUncommitted.withLock { $0 }
+            for write in writes where !write.failedByItself || rerun.contains(ObjectIdentifier(write)) {
                 write.reset()
                 await run([write])
             }

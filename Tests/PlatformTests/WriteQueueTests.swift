@@ -228,6 +228,17 @@ import TestSupport
         try await TestDatabases.dispose(location)
     }
 
+    /// Every connection commits with `synchronous = FULL` (2): an answered write has its WAL frames on disk.
+    @Test func connectionsSyncTheWALAtEachCommit() async throws {
+        try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
+            #expect(try await db.sql.raw("PRAGMA synchronous").first(decodingColumn: "synchronous", as: Int.self) == 2)
+            let inWriter = try await db.transaction { tx in
+                try await tx.sql.raw("PRAGMA synchronous").first(decodingColumn: "synchronous", as: Int.self)
+            }
+            #expect(inWriter == 2)
+        }
+    }
+
     @Test func aWriteThatIsNotBatchableRunsAlone() async throws {
         try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
             let before = db.sqliteTransactionsBegun

@@ -16,6 +16,20 @@ struct StartWorkoutInput: Decodable, Sendable {
     }
 }
 
+/// A request's `workout_id`, also read from the seed clients' camelCase `workoutId` (API.md, "Field naming").
+/// Without either the error names `workout_id`.
+enum WorkoutIDField {
+    private enum Keys: String, CodingKey {
+        case workoutId = "workout_id"
+        case alias = "workoutId"
+    }
+
+    static func decode(from decoder: any Decoder) throws -> String {
+        let container = try decoder.container(keyedBy: Keys.self)
+        return try container.decodeIfPresent(String.self, forKey: .alias) ?? container.decode(String.self, forKey: .workoutId)
+    }
+}
+
 struct LogSetInput: Decodable, Sendable, Equatable {
     var workoutId: String
     var exerciseInstanceId: String
@@ -27,7 +41,6 @@ struct LogSetInput: Decodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case workoutId = "workout_id"
-        case workoutIdAlias = "workoutId"
         case exerciseInstanceId = "exercise_instance_id"
         case setId = "set_id"
         case weightKg = "weight_kg"
@@ -38,7 +51,7 @@ struct LogSetInput: Decodable, Sendable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        workoutId = try container.decodeIfPresent(String.self, forKey: .workoutIdAlias) ?? container.decode(String.self, forKey: .workoutId)
+        workoutId = try WorkoutIDField.decode(from: decoder)
         exerciseInstanceId = try container.decode(String.self, forKey: .exerciseInstanceId)
         setId = try container.decode(String.self, forKey: .setId)
         // Legacy clients send `weight`, always kilograms.
@@ -102,6 +115,14 @@ struct PatchWorkoutInput: Decodable, Sendable {
         case expectedVersion = "expected_version"
         case idempotencyKey = "idempotency_key"
     }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        workoutId = try WorkoutIDField.decode(from: decoder)
+        ops = try container.decode([PatchOperation].self, forKey: .ops)
+        expectedVersion = try container.decodeIfPresent(Int.self, forKey: .expectedVersion)
+        idempotencyKey = try container.decode(String.self, forKey: .idempotencyKey)
+    }
 }
 
 struct AddExerciseInput: Decodable, Sendable {
@@ -115,6 +136,14 @@ struct AddExerciseInput: Decodable, Sendable {
         case exerciseId = "exercise_id"
         case sets
         case idempotencyKey = "idempotency_key"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        workoutId = try WorkoutIDField.decode(from: decoder)
+        exerciseId = try container.decode(String.self, forKey: .exerciseId)
+        sets = try container.decodeIfPresent(Int.self, forKey: .sets)
+        idempotencyKey = try container.decode(String.self, forKey: .idempotencyKey)
     }
 }
 
@@ -130,6 +159,14 @@ struct SwapExerciseInput: Decodable, Sendable {
         case newExerciseId = "new_exercise_id"
         case idempotencyKey = "idempotency_key"
     }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        workoutId = try WorkoutIDField.decode(from: decoder)
+        exerciseInstanceId = try container.decode(String.self, forKey: .exerciseInstanceId)
+        newExerciseId = try container.decode(String.self, forKey: .newExerciseId)
+        idempotencyKey = try container.decode(String.self, forKey: .idempotencyKey)
+    }
 }
 
 struct WorkoutKeyInput: Decodable, Sendable {
@@ -140,11 +177,20 @@ struct WorkoutKeyInput: Decodable, Sendable {
         case workoutId = "workout_id"
         case idempotencyKey = "idempotency_key"
     }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        workoutId = try WorkoutIDField.decode(from: decoder)
+        idempotencyKey = try container.decode(String.self, forKey: .idempotencyKey)
+    }
 }
 
 struct WorkoutIDInput: Decodable, Sendable {
     var workoutId: String
-    enum CodingKeys: String, CodingKey { case workoutId = "workout_id" }
+
+    init(from decoder: any Decoder) throws {
+        workoutId = try WorkoutIDField.decode(from: decoder)
+    }
 }
 
 struct RecentWorkoutsInput: Decodable, Sendable {
@@ -163,7 +209,7 @@ struct UpdateWorkoutInput: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        workoutId = try container.decode(String.self, forKey: .workoutId)
+        workoutId = try WorkoutIDField.decode(from: decoder)
         changes = try container.decodeIfPresent(WorkoutChanges.self, forKey: .changes) ?? WorkoutChanges(from: decoder)
     }
 }
@@ -191,7 +237,7 @@ extension WorkoutsModule {
         ]
         let patchOp = Schema.object(
             [
-                "op": Schema.enumeration(["set_field", "add_set", "remove_set", "add_exercise", "remove_exercise", "reorder_exercises"]),
+                "op": Schema.enumeration(PatchOperation.names),
                 "exercise_instance_id": Schema.string, "set_id": Schema.string, "field": Schema.enumeration(PatchOperation.settableFields),
                 "value": Schema.nullable(Schema.number), "target_reps": Schema.integer, "target_rir": Schema.integer, "exercise_id": Schema.string,
                 "sets": Schema.integer(minimum: 0, maximum: 30), "order": Schema.array(Schema.string),
@@ -243,7 +289,7 @@ extension WorkoutsModule {
             },
             .rpc(
                 "patchActiveWorkout", access: .user, tag: tag,
-                summary: "Apply edits (set a field, add/remove sets, add/remove/reorder exercises) atomically.",
+                summary: "Apply edits (set a field, add/remove/reorder sets, add/remove/reorder exercises) atomically.",
                 request: Schema.object(
                     ["workout_id": Schema.string, "ops": Schema.array(patchOp), "expected_version": Schema.integer, "idempotency_key": key],
                     required: ["workout_id", "ops", "idempotency_key"]),

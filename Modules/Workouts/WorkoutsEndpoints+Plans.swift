@@ -31,6 +31,22 @@ struct OptionalRoutineIDInput: Decodable, Sendable {
     enum CodingKeys: String, CodingKey { case routineId = "routine_id" }
 }
 
+/// `setActiveRoutine`: `routine_id` must be sent; null clears the active routine (a body without it is a
+/// mistake, not a request to clear).
+struct SetActiveRoutineInput: Decodable, Sendable {
+    var routineId: String?
+    enum CodingKeys: String, CodingKey { case routineId = "routine_id" }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.contains(.routineId) else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.routineId, .init(codingPath: container.codingPath, debugDescription: "routine_id is required (null clears it)"))
+        }
+        routineId = try container.decodeIfPresent(String.self, forKey: .routineId)
+    }
+}
+
 /// `patchTemplate`: the changes at the top level or inside `changes`.
 struct PatchTemplateInput: Decodable, Sendable {
     var templateId: String
@@ -235,9 +251,9 @@ extension WorkoutsModule {
             },
             .rpc(
                 "setActiveRoutine", access: .user, tag: tag, summary: "Make a routine the active one (null clears it).",
-                request: Schema.object(["routine_id": Schema.nullable(Schema.string)]),
+                request: Schema.object(["routine_id": Schema.nullable(Schema.string)], required: ["routine_id"]),
                 response: Schema.object(["active_routine_id": Schema.nullable(Schema.string)], required: ["active_routine_id"]),
-                input: OptionalRoutineIDInput.self
+                input: SetActiveRoutineInput.self
             ) { input, call in
                 ActiveRoutineOutput(activeRoutineId: try await routines.setActive(userId: try call.userId(), routineId: input.routineId))
             },

@@ -32,13 +32,12 @@ extension ActiveWorkoutService {
         let weight = try WorkoutsValidation.weight(request.weightKg, field: "weight_kg")
         let reps = try WorkoutsValidation.reps(request.reps, field: "reps")
         let rir = try WorkoutsValidation.rir(request.rir, field: "rir")
-        let context = self.context
         return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "logSet", request: request) { workout, _ in
             let (exercise, set) = try Self.locate(request.exerciseInstanceId, request.setId, in: workout)
             workout.exercises[exercise].sets[set].weightKg = weight
             workout.exercises[exercise].sets[set].reps = reps
             workout.exercises[exercise].sets[set].rir = rir
-            workout.exercises[exercise].sets[set].completedAt = context.clock.now()
+            workout.exercises[exercise].sets[set].completedAt = workout.updatedAt  // this write's time
             return LoggedSet(
                 workoutId: workout.id, exerciseInstanceId: request.exerciseInstanceId, set: workout.exercises[exercise].sets[set],
                 totals: WorkoutAnalyzer.totals(workout.exercises), version: workout.version + 1)
@@ -206,6 +205,16 @@ extension ActiveWorkoutService {
             }
             let byID = Dictionary(uniqueKeysWithValues: workout.exercises.map { ($0.instanceId, $0) })
             workout.exercises = order.compactMap { byID[$0] }
+        case .reorderSets(let instance, let order):
+            guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == instance }) else {
+                throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": instance])
+            }
+            let sets = workout.exercises[exercise].sets
+            guard order.count == sets.count, Set(order) == Set(sets.map(\.id)) else {
+                throw ServiceError.invalidArgument(field: "\(prefix)order", reason: "must list every set of the exercise exactly once")
+            }
+            let byID = Dictionary(uniqueKeysWithValues: sets.map { ($0.id, $0) })
+            workout.exercises[exercise].sets = reindexed(order.compactMap { byID[$0] })
         }
     }
 }

@@ -23,7 +23,14 @@ struct ActiveWorkoutService: Sendable {
         let key = try IdempotencyKey.check(idempotencyKey)
         let fingerprint = try WorkoutsContext.requestFingerprint(operation: "startActiveWorkout", request: request)
         return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "startActiveWorkout", fingerprint: fingerprint) {
+            if context.database.engine == .postgres {
+                // Starts of one user run one after another (SQLite's single writer already does this): with no
+                // workout in progress there is no row to lock, and two concurrent starts would both insert, the
+                // loser seeing a bare unique violation instead of the CONFLICT with the id, or a retry of the
+                // same key instead of the first answer.
+                try await tx.sql.run(Self.lockStarts(SQLValue(userId)))
+            }
+            return try await context.idempotent(tx, userId: userId, key: key, operation: "startActiveWorkout", fingerprint: fingerprint) {
                 if let existing = try await tx.sql.raw(
                     "SELECT id FROM workouts_active WHERE user_id = \(bind: userId) AND status = 'in_progress'\(context.forUpdate)"
                 ).first(decodingColumn: "id", as: String.self) {
@@ -35,7 +42,13 @@ struct ActiveWorkoutService: Sendable {
                     template = try await context.document(
                         WorkoutTemplate.self, table: "workouts_templates", id: templateId, userId: userId, sql: tx.sql, what: "template")
                     if let routineId = request.routineId {
-                        _ = try await routines.stored(userId: userId, id: routineId, sql: tx.sql)
+                        // The routine's cursor will record this template as done: it must be one of the routine's.
+                        let routine = try await routines.stored(userId: userId, id: routineId, sql: tx.sql)
+                        guard routine.routine.templateIds.contains(templateId) else {
+                            throw ServiceError.invalidArgument(
+                                field: "template_id", reason: "not in the routine",
+                                message: "That template is not part of this routine.")
+                        }
                     }
                 } else if let routineId = request.routineId {
                     template = try await routines.next(userId: userId, routineId: routineId, sql: tx.sql).template
@@ -82,6 +95,8 @@ struct ActiveWorkoutService: Sendable {
         }
     }
 
+    /// A transaction-scoped PostgreSQL advisory lock on one user's workout starts (the first key names them).
+    static let lockStarts = FixedSQL("SELECT pg_advisory_xact_lock(74101, hashtext(?))")
     static let lockWorkout = FixedSQL("SELECT id FROM workouts_active WHERE id = ? AND user_id = ? FOR UPDATE")
 
     /// Loads the workout locked, requires it in progress, lets `change` edit it, then saves it with totals
@@ -124,10 +139,11 @@ struct ActiveWorkoutService: Sendable {
                         details: ["current_version": "\(workout.version)", "expected_version": "\(expectedVersion)"])
                 }
                 let original = workout
+                // The time of this write is set first, so an answer built from the workout carries it.
+                workout.updatedAt = context.clock.now()
                 let result = try await change(&workout, tx)
                 workout.totals = WorkoutAnalyzer.totals(workout.exercises)
                 workout.version += 1
-                workout.updatedAt = context.clock.now()
                 // The cache holds what this write leaves, at once: the next write of this workout (the next in a
                 // shared SQLite transaction, or one waiting on PostgreSQL's row lock) finds it under the version
                 // it reads. Should this write be rolled back, the entry goes.
@@ -170,12 +186,12 @@ struct ActiveWorkoutService: Sendable {
         let context = self.context
         return try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "completeActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
             workout, tx in
-            let now = context.clock.now()
+            let now = workout.updatedAt  // this write's time: the archive ends when the active row last changed
             let logged = workout.exercises.compactMap { exercise -> WorkoutExercise? in
                 let sets = exercise.sets.filter { $0.completedAt != nil }
                 return sets.isEmpty ? nil : WorkoutExercise(instanceId: exercise.instanceId, exerciseId: exercise.exerciseId, name: exercise.name, sets: sets)
             }
-            let catalog = try await context.catalog.exercises(ids: logged.map(\.exerciseId))
+            let catalog = try await context.catalog.exercises(ids: logged.map(\.exerciseId), sql: tx.sql)
             let archived = CompletedWorkout(
                 id: workout.id, userId: userId, name: workout.name, sourceTemplateId: workout.sourceTemplateId,
                 sourceRoutineId: workout.sourceRoutineId, startTime: workout.startTime, endTime: now, exercises: logged,

@@ -11,8 +11,12 @@ enum PatchOperation: Codable, Sendable, Equatable {
     case removeExercise(exerciseInstanceId: String)
     /// The new order of every exercise instance.
     case reorderExercises(order: [String])
+    /// The new order of every set of one exercise (their `set_index` follows).
+    case reorderSets(exerciseInstanceId: String, order: [String])
 
     static let settableFields = ["weight_kg", "reps", "rir", "target_reps", "target_rir"]
+    /// Every op, as clients name them.
+    static let names = ["set_field", "add_set", "remove_set", "add_exercise", "remove_exercise", "reorder_exercises", "reorder_sets"]
 
     enum CodingKeys: String, CodingKey {
         case op
@@ -35,6 +39,11 @@ enum PatchOperation: Codable, Sendable, Equatable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .field, in: container, debugDescription: "must be one of \(Self.settableFields.joined(separator: ", "))")
             }
+            // `value` must be there: null clears the field, a missing value is a mistake, not a clear.
+            guard container.contains(.value) else {
+                throw DecodingError.keyNotFound(
+                    CodingKeys.value, .init(codingPath: container.codingPath, debugDescription: "set_field needs a value (null clears the field)"))
+            }
             self = .setField(
                 exerciseInstanceId: try container.decode(String.self, forKey: .exerciseInstanceId),
                 setId: try container.decode(String.self, forKey: .setId), field: field,
@@ -55,10 +64,14 @@ enum PatchOperation: Codable, Sendable, Equatable {
             self = .removeExercise(exerciseInstanceId: try container.decode(String.self, forKey: .exerciseInstanceId))
         case "reorder_exercises":
             self = .reorderExercises(order: try container.decode([String].self, forKey: .order))
+        case "reorder_sets":
+            self = .reorderSets(
+                exerciseInstanceId: try container.decode(String.self, forKey: .exerciseInstanceId),
+                order: try container.decode([String].self, forKey: .order))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .op, in: container,
-                debugDescription: "unknown op; use set_field, add_set, remove_set, add_exercise, remove_exercise or reorder_exercises")
+                debugDescription: "unknown op; use \(Self.names.joined(separator: ", "))")
         }
     }
 
@@ -89,6 +102,10 @@ enum PatchOperation: Codable, Sendable, Equatable {
             try container.encode(instance, forKey: .exerciseInstanceId)
         case .reorderExercises(let order):
             try container.encode("reorder_exercises", forKey: .op)
+            try container.encode(order, forKey: .order)
+        case .reorderSets(let instance, let order):
+            try container.encode("reorder_sets", forKey: .op)
+            try container.encode(instance, forKey: .exerciseInstanceId)
             try container.encode(order, forKey: .order)
         }
     }

@@ -39,7 +39,7 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
             }
             offset = value
         }
-        let (index, version) = try await indexAndVersion()
+        let (index, version) = try await indexAndVersion(sql: database.sql)
         let matches: [Exercise]
         if let cached = cache.withLock({ $0?.results[fingerprint] }) {
             matches = cached
@@ -60,9 +60,12 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         try await index().byID[id]
     }
 
-    /// Exercises by id, for validating references.
-    func exercises(ids: [String]) async throws -> [String: Exercise] {
-        let index = try await index()
+    /// Exercises by id, for validating references. Inside a transaction pass its `sql`: should the index need
+    /// a look at the table, the look goes through the transaction's connection instead of taking a second one
+    /// (a batchable body reads through its transaction only, and on PostgreSQL concurrent transactions each
+    /// waiting for a second connection could drain the pool).
+    func exercises(ids: [String], sql: (any SQLDatabase)? = nil) async throws -> [String: Exercise] {
+        let index = try await indexAndVersion(sql: sql ?? database.sql).0
         var found: [String: Exercise] = [:]
         for id in ids { found[id] = index.byID[id] }
         return found
@@ -73,27 +76,27 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     public func invalidate() { cache.withLock { $0 = nil } }
 
     private func index() async throws -> CatalogIndex {
-        try await indexAndVersion().0
+        try await indexAndVersion(sql: database.sql).0
     }
 
-    /// The index and the table fingerprint it was built from.
-    private func indexAndVersion() async throws -> (CatalogIndex, String) {
+    /// The index and the table fingerprint it was built from, the table read through `sql` when needed.
+    private func indexAndVersion(sql: any SQLDatabase) async throws -> (CatalogIndex, String) {
         let now = ContinuousClock.now
         if let cached = cache.withLock({ $0 }), now - cached.checkedAt < recheckInterval { return (cached.index, cached.fingerprint) }
-        let fingerprint = try await tableFingerprint()
+        let fingerprint = try await tableFingerprint(sql: sql)
         if let cached = cache.withLock({ $0 }), cached.fingerprint == fingerprint {
             cache.withLock { $0?.checkedAt = now }
             return (cached.index, fingerprint)
         }
-        let rows = try await database.sql.raw("SELECT document FROM workouts_exercises ORDER BY id").all(decodingColumn: "document", as: String.self)
+        let rows = try await sql.raw("SELECT document FROM workouts_exercises ORDER BY id").all(decodingColumn: "document", as: String.self)
         let exercises = try rows.map { try JSONCoding.load(Exercise.self, from: $0) }
         let index = CatalogIndex(exercises)
         cache.withLock { $0 = Cache(index: index, fingerprint: fingerprint, checkedAt: now) }
         return (index, fingerprint)
     }
 
-    private func tableFingerprint() async throws -> String {
-        let row = try await database.sql.raw("SELECT COUNT(*) AS n, MAX(updated_at) AS latest FROM workouts_exercises").first()
+    private func tableFingerprint(sql: any SQLDatabase) async throws -> String {
+        let row = try await sql.raw("SELECT COUNT(*) AS n, MAX(updated_at) AS latest FROM workouts_exercises").first()
         return "\(try row?.decode(column: "n", as: Int.self) ?? 0):\(try row?.decode(column: "latest", as: Int64?.self) ?? 0)"
     }
 

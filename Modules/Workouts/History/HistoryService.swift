@@ -122,7 +122,7 @@ struct HistoryService: Sendable {
                         sets: sets)
                 }
             }
-            let exerciseCatalog = try await context.catalog.exercises(ids: workout.exercises.map(\.exerciseId))
+            let exerciseCatalog = try await context.catalog.exercises(ids: workout.exercises.map(\.exerciseId), sql: tx.sql)
             workout.analytics = WorkoutAnalyzer.analyze(workout.exercises, catalog: exerciseCatalog)
             workout.updatedAt = context.clock.now()
             try await tx.sql.raw(

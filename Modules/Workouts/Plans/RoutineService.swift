@@ -80,7 +80,7 @@ struct RoutineService: Sendable {
         let frequency = try Self.frequency(draft.frequency)
         let context = self.context
         return try await context.database.transaction { tx in
-            try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql)
+            try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql, engine: context.database.engine)
             return try await Self.insert(
                 userId: userId, name: name, description: description, templateIds: draft.templateIds, frequency: frequency,
                 context: context, sql: tx.sql)
@@ -127,6 +127,8 @@ struct RoutineService: Sendable {
         let frequency = try Self.frequency(frequency)
         let context = self.context
         return try await context.database.transaction { tx in
+            // Templates before the routine: deleteTemplate locks in that order too, so the two never deadlock.
+            if let templateIds { try await Self.checkTemplates(templateIds, userId: userId, sql: tx.sql, engine: context.database.engine) }
             var stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
             if let expectedVersion, expectedVersion != stored.routine.version {
                 throw ServiceError(
@@ -136,10 +138,7 @@ struct RoutineService: Sendable {
             if let name { stored.routine.name = name }
             if let description { stored.routine.description = description }
             if let frequency { stored.routine.frequency = frequency }
-            if let templateIds {
-                try await Self.checkTemplates(templateIds, userId: userId, sql: tx.sql)
-                stored.routine.templateIds = templateIds
-            }
+            if let templateIds { stored.routine.templateIds = templateIds }
             stored.routine.version += 1
             stored.routine.updatedAt = context.clock.now()
             try await Self.save(stored, sql: tx.sql)
@@ -162,7 +161,9 @@ struct RoutineService: Sendable {
     func setActive(userId: String, routineId: String?) async throws -> String? {
         let context = self.context
         return try await context.database.transaction { tx in
-            if let routineId { _ = try await self.stored(userId: userId, id: routineId, sql: tx.sql) }
+            // Locked (PostgreSQL), so a concurrent deleteRoutine either runs first (NOT_FOUND here) or waits and
+            // then clears the setting this writes.
+            if let routineId { _ = try await self.stored(userId: userId, id: routineId, sql: tx.sql, lock: true) }
             try await tx.sql.raw(
                 """
                 INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
@@ -227,12 +228,15 @@ struct RoutineService: Sendable {
             var stored = try JSONCoding.load(StoredRoutine.self, from: text)
             if let last = stored.routine.lastCompletedAt, last >= event.completedAt { return }
             let ids = stored.routine.templateIds
+            let previous = Self.nextIndex(stored)
             var position = ids.firstIndex(of: templateId)
             // With the same template twice in a routine, prefer the occurrence right after the previous cursor.
-            if let previous = Self.nextIndex(stored), previous < ids.count, ids[previous] == templateId { position = previous }
+            if let previous, previous < ids.count, ids[previous] == templateId { position = previous }
             stored.routine.lastCompletedTemplateId = templateId
             stored.routine.lastCompletedAt = event.completedAt
-            stored.lastCompletedIndex = position ?? stored.lastCompletedIndex
+            // A template removed from the routine while its workout ran was done in the slot the cursor pointed
+            // at: recorded there, `nextIndex` continues with the template that took that slot.
+            stored.lastCompletedIndex = position ?? previous ?? stored.lastCompletedIndex
             try await Self.save(stored, sql: tx.sql)
         }
     }
@@ -247,12 +251,16 @@ struct RoutineService: Sendable {
         ).run()
     }
 
-    static func checkTemplates(_ ids: [String], userId: String, sql: any SQLDatabase) async throws {
+    /// Requires every id to be one of the user's templates. On PostgreSQL the rows are share-locked until the
+    /// transaction ends, so a concurrent deleteTemplate either comes first (NOT_FOUND here) or waits and then
+    /// removes the template from the routine this transaction writes.
+    static func checkTemplates(_ ids: [String], userId: String, sql: any SQLDatabase, engine: SQLEngine) async throws {
         guard ids.count <= 30 else { throw ServiceError.invalidArgument(field: "template_ids", reason: "at most 30 templates") }
         guard !ids.isEmpty else { return }
         let binds: [any Encodable & Sendable] = Array(Set(ids))
+        let lock: SQLQueryString = engine == .postgres ? " FOR SHARE" : ""
         let owned = Set(
-            try await sql.raw("SELECT id FROM workouts_templates WHERE user_id = \(bind: userId) AND id IN (\(binds: binds))")
+            try await sql.raw("SELECT id FROM workouts_templates WHERE user_id = \(bind: userId) AND id IN (\(binds: binds))\(lock)")
                 .all(decodingColumn: "id", as: String.self))
         if let missing = ids.first(where: { !owned.contains($0) }) {
             throw ServiceError(.notFound, "That template does not exist.", details: ["template_id": missing])

@@ -49,7 +49,7 @@ struct TemplateService: Sendable {
         userId: String, name: String, description: String?, exercises: [TemplateExercise], context: WorkoutsContext, sql: any SQLDatabase
     ) async throws -> WorkoutTemplate {
         let now = context.clock.now()
-        let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId))
+        let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: sql)
         let template = WorkoutTemplate(
             id: context.ids.makeID(), userId: userId, name: name, description: description, exercises: exercises,
             analytics: TemplateAnalyzer.analyze(exercises, catalog: catalog), version: 1, createdAt: now, updatedAt: now)
@@ -92,7 +92,7 @@ struct TemplateService: Sendable {
             if let description { template.description = description }
             if let exercises {
                 template.exercises = exercises
-                let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId))
+                let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: tx.sql)
                 template.analytics = TemplateAnalyzer.analyze(exercises, catalog: catalog)
             }
             template.version += 1

@@ -1,0 +1,453 @@
+import Contracts
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Platform
+import PovverApp
+import Synchronization
+import Testing
+import TestSupport
+
+/// The Workouts contract fixes, through HTTP on every engine: camelCase `workoutId`, the routine cursor when
+/// the running template is deleted, starts from a template outside the routine, `set_field` without a value,
+/// `reorder_sets`, the time an answer carries, `setActiveRoutine` without `routine_id`, concurrent starts.
+@Suite struct WorkoutsContractFixesTests {
+    static let bench = WorkoutsFlowTests.bench
+    static let squat = WorkoutsFlowTests.squat
+    static let curl = WorkoutsFlowTests.curl
+
+    /// `workout_id` is also read as `workoutId` on every endpoint that takes it; without either the error
+    /// names `workout_id`.
+    @Test(arguments: TestDatabases.engines)
+    func workoutIdIsAlsoReadAsCamelCase(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("camel@example.com")
+            let missing: [(String, [String: Any])] = [
+                ("logSet", ["exercise_instance_id": "e", "set_id": "s", "weight_kg": 1, "reps": 1, "idempotency_key": "m0"]),
+                ("patchActiveWorkout", ["ops": [["op": "remove_exercise", "exercise_instance_id": "e"]], "idempotency_key": "m1"]),
+                ("addExercise", ["exercise_id": Self.squat, "idempotency_key": "m2"]),
+                ("swapExercise", ["exercise_instance_id": "e", "new_exercise_id": Self.bench, "idempotency_key": "m3"]),
+                ("completeActiveWorkout", ["idempotency_key": "m4"]),
+                ("cancelActiveWorkout", ["idempotency_key": "m5"]),
+                ("getWorkout", [:]),
+                ("updateWorkout", ["name": "Nameless"]),
+                ("deleteWorkout", [:]),
+            ]
+            for (name, body) in missing {
+                let reply = try await client.call(name, body, token: token)
+                #expect(reply.status == .badRequest, "\(name) answered \(reply.status)")
+                #expect(reply.errorCode == "INVALID_ARGUMENT", "\(name)")
+                #expect(reply.errorDetails?["field"] as? String == "workout_id", "\(name): \(reply.json)")
+            }
+
+            // The active endpoints, camelCase only.
+            let first = try await client.call("startActiveWorkout", ["name": "Camel", "idempotency_key": "s1"], token: token)
+            let firstId = try #require(first.data["id"] as? String)
+            let added = try await client.call("addExercise", ["workoutId": firstId, "exercise_id": Self.squat, "sets": 2, "idempotency_key": "a1"], token: token)
+            #expect(added.status == .ok, "addExercise: \(added.json)")
+            #expect(added.data["id"] as? String == firstId)
+            let squat = try Self.exercise(added.data)
+            #expect(squat.setIds.count == 2)
+            let patched = try await client.call(
+                "patchActiveWorkout",
+                ["workoutId": firstId, "ops": [["op": "add_set", "exercise_instance_id": squat.instanceId]], "idempotency_key": "p1"], token: token)
+            #expect(patched.status == .ok, "patchActiveWorkout: \(patched.json)")
+            #expect(try Self.exercise(patched.data).setIds.count == 3)
+            let swapped = try await client.call(
+                "swapExercise", ["workoutId": firstId, "exercise_instance_id": squat.instanceId, "new_exercise_id": Self.bench, "idempotency_key": "w1"],
+                token: token)
+            #expect(swapped.status == .ok, "swapExercise: \(swapped.json)")
+            #expect((swapped.data["exercises"] as? [[String: Any]])?.first?["exercise_id"] as? String == Self.bench)
+            let cancelled = try await client.call("cancelActiveWorkout", ["workoutId": firstId, "idempotency_key": "c1"], token: token)
+            #expect(cancelled.status == .ok, "cancelActiveWorkout: \(cancelled.json)")
+            #expect(try await client.call("getActiveWorkout", token: token).json["data"] is NSNull)
+
+            let second = try await client.call("startActiveWorkout", ["name": "Camel 2", "idempotency_key": "s2"], token: token)
+            let secondId = try #require(second.data["id"] as? String)
+            let curl = try Self.exercise(
+                try await client.call("addExercise", ["workout_id": secondId, "exercise_id": Self.curl, "sets": 1, "idempotency_key": "a2"], token: token).data)
+            let logged = try await client.call(
+                "logSet",
+                ["workoutId": secondId, "exercise_instance_id": curl.instanceId, "set_id": curl.setIds[0], "weight_kg": 12, "reps": 10, "idempotency_key": "l1"],
+                token: token)
+            #expect(logged.status == .ok)
+            let completed = try await client.call("completeActiveWorkout", ["workoutId": secondId, "idempotency_key": "d1"], token: token)
+            #expect(completed.status == .ok, "completeActiveWorkout: \(completed.json)")
+            #expect(completed.data["id"] as? String == secondId)
+
+            // The history endpoints, camelCase only.
+            let fetched = try await client.call("getWorkout", ["workoutId": secondId], token: token)
+            #expect(fetched.status == .ok, "getWorkout: \(fetched.json)")
+            #expect(fetched.data["id"] as? String == secondId)
+            let renamed = try await client.call("updateWorkout", ["workoutId": secondId, "name": "Renamed"], token: token)
+            #expect(renamed.status == .ok, "updateWorkout: \(renamed.json)")
+            #expect(renamed.data["name"] as? String == "Renamed")
+            let deleted = try await client.call("deleteWorkout", ["workoutId": secondId], token: token)
+            #expect(deleted.status == .ok, "deleteWorkout: \(deleted.json)")
+            #expect(try await client.call("getWorkout", ["workout_id": secondId], token: token).status == .notFound)
+        }
+    }
+
+    /// Routine [A, B, C]: A done, B started from the routine, B deleted while it runs, B completed. The cursor
+    /// continues with C (the template that took B's slot), not A.
+    @Test(arguments: TestDatabases.engines)
+    func cursorContinuesAfterTheRunningTemplateIsDeleted(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("cursor@example.com")
+            let a = try await Self.template(client, "A", exercise: Self.squat, token: token)
+            let b = try await Self.template(client, "B", exercise: Self.bench, token: token)
+            let c = try await Self.template(client, "C", exercise: Self.curl, token: token)
+            let routine = try await client.call("createRoutine", ["name": "ABC", "template_ids": [a, b, c]], token: token)
+            let routineId = try #require(routine.data["id"] as? String)
+
+            let first = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s1"], token: token)
+            #expect(first.data["source_template_id"] as? String == a)
+            try await Self.logEverySetAndComplete(client, first.data, key: "1", token: token)
+            #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: a, token: token))
+            #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == b)
+
+            let second = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s2"], token: token)
+            #expect(second.data["source_template_id"] as? String == b)
+            #expect(try await client.call("deleteTemplate", ["template_id": b], token: token).status == .ok)
+            #expect(try await client.call("getRoutine", ["routine_id": routineId], token: token).data["template_ids"] as? [String] == [a, c])
+            try await Self.logEverySetAndComplete(client, second.data, key: "2", token: token)
+            #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: b, token: token))
+
+            let next = try await client.call("getNextWorkout", ["routine_id": routineId], token: token)
+            #expect((next.data["template"] as? [String: Any])?["id"] as? String == c, "B's slot is now C's")
+            #expect(next.data["index"] as? Int == 1)
+        }
+    }
+
+    /// Both `template_id` and `routine_id`: the template must be one of the routine's, else INVALID_ARGUMENT
+    /// and nothing starts.
+    @Test(arguments: TestDatabases.engines)
+    func startingFromATemplateOutsideTheRoutineIsRejected(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("outsider@example.com")
+            let inside = try await Self.template(client, "Inside", exercise: Self.squat, token: token)
+            let outside = try await Self.template(client, "Outside", exercise: Self.bench, token: token)
+            let routine = try await client.call("createRoutine", ["name": "Only inside", "template_ids": [inside]], token: token)
+            let routineId = try #require(routine.data["id"] as? String)
+
+            let rejected = try await client.call(
+                "startActiveWorkout", ["template_id": outside, "routine_id": routineId, "idempotency_key": "s1"], token: token)
+            #expect(rejected.status == .badRequest)
+            #expect(rejected.errorCode == "INVALID_ARGUMENT")
+            #expect(rejected.errorDetails?["field"] as? String == "template_id")
+            #expect(try await client.call("getActiveWorkout", token: token).json["data"] is NSNull, "no workout started")
+
+            let accepted = try await client.call(
+                "startActiveWorkout", ["template_id": inside, "routine_id": routineId, "idempotency_key": "s2"], token: token)
+            #expect(accepted.status == .ok)
+            #expect(accepted.data["source_template_id"] as? String == inside)
+            #expect(accepted.data["source_routine_id"] as? String == routineId)
+        }
+    }
+
+    /// `set_field` without `value` is INVALID_ARGUMENT and changes nothing; `"value": null` clears the field.
+    @Test(arguments: TestDatabases.engines)
+    func setFieldNeedsAValueAndNullClears(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("setter@example.com")
+            let started = try await client.call("startActiveWorkout", ["name": "Fields"], token: token)
+            let workoutId = try #require(started.data["id"] as? String)
+            let squat = try Self.exercise(
+                try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 1, "idempotency_key": "a1"], token: token).data)
+            let setId = squat.setIds[0]
+            _ = try await client.call(
+                "logSet", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": setId, "weight_kg": 80, "reps": 5, "idempotency_key": "l1"],
+                token: token)
+            let before = try await client.call("getActiveWorkout", token: token)
+            #expect(Self.set(setId, in: before.data)?["weight_kg"] as? Double == 80)
+
+            let noValue = try await client.call(
+                "patchActiveWorkout",
+                [
+                    "workout_id": workoutId, "idempotency_key": "p1",
+                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "weight_kg"]],
+                ],
+                token: token)
+            #expect(noValue.status == .badRequest)
+            #expect(noValue.errorCode == "INVALID_ARGUMENT")
+            #expect(noValue.errorDetails?["field"] as? String == "ops[0].value")
+            let unchanged = try await client.call("getActiveWorkout", token: token)
+            #expect(Self.set(setId, in: unchanged.data)?["weight_kg"] as? Double == 80, "a missing value is not a clear")
+            #expect(unchanged.data["version"] as? Int == before.data["version"] as? Int)
+
+            let cleared = try await client.call(
+                "patchActiveWorkout",
+                [
+                    "workout_id": workoutId, "idempotency_key": "p2",
+                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "weight_kg", "value": NSNull()]],
+                ],
+                token: token)
+            #expect(cleared.status == .ok)
+            #expect(Self.set(setId, in: cleared.data)?["weight_kg"] is NSNull)
+            let after = try await client.call("getActiveWorkout", token: token)
+            #expect(Self.set(setId, in: after.data)?["weight_kg"] is NSNull, "null clears the field")
+            #expect(Self.set(setId, in: after.data)?["reps"] as? Int == 5, "only that field")
+        }
+    }
+
+    /// `reorder_sets` puts the sets of one exercise in the given order with `set_index` following; an order
+    /// that is not exactly the exercise's sets is INVALID_ARGUMENT, an unknown exercise NOT_FOUND.
+    @Test(arguments: TestDatabases.engines)
+    func reorderSets(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("reorder@example.com")
+            let started = try await client.call("startActiveWorkout", ["name": "Order"], token: token)
+            let workoutId = try #require(started.data["id"] as? String)
+            let squat = try Self.exercise(
+                try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 3, "idempotency_key": "a1"], token: token).data)
+            let curl = try Self.exercise(
+                try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.curl, "sets": 2, "idempotency_key": "a2"], token: token).data, at: 1)
+            let s = squat.setIds
+            #expect(s.count == 3)
+            #expect(curl.setIds.count == 2)
+
+            func reorder(_ instanceId: String, _ order: [String], key: String) async throws -> Reply {
+                try await client.call(
+                    "patchActiveWorkout",
+                    ["workout_id": workoutId, "idempotency_key": key, "ops": [["op": "reorder_sets", "exercise_instance_id": instanceId, "order": order]]],
+                    token: token)
+            }
+            func sets(_ workout: [String: Any], of instanceId: String) -> [[String: Any]] {
+                (workout["exercises"] as? [[String: Any]])?.first { $0["instance_id"] as? String == instanceId }?["sets"] as? [[String: Any]] ?? []
+            }
+
+            let reordered = try await reorder(squat.instanceId, [s[2], s[0], s[1]], key: "r1")
+            #expect(reordered.status == .ok, "\(reordered.json)")
+            #expect(sets(reordered.data, of: squat.instanceId).compactMap { $0["id"] as? String } == [s[2], s[0], s[1]])
+            #expect(sets(reordered.data, of: squat.instanceId).compactMap { $0["set_index"] as? Int } == [0, 1, 2])
+            let stored = try await client.call("getActiveWorkout", token: token)
+            #expect(sets(stored.data, of: squat.instanceId).compactMap { $0["id"] as? String } == [s[2], s[0], s[1]], "the order persists")
+            #expect(sets(stored.data, of: squat.instanceId).compactMap { $0["set_index"] as? Int } == [0, 1, 2])
+            #expect(sets(stored.data, of: curl.instanceId).compactMap { $0["id"] as? String } == curl.setIds, "other exercises keep theirs")
+            let version = try #require(stored.data["version"] as? Int)
+
+            let wrongOrders: [(String, [String])] = [
+                ("a set missing", [s[2], s[0]]),
+                ("an unknown set", [s[2], s[0], "nope"]),
+                ("a duplicate", [s[2], s[2], s[0]]),
+                ("another exercise's set", [s[2], s[0], curl.setIds[0]]),
+            ]
+            for (index, (what, order)) in wrongOrders.enumerated() {
+                let reply = try await reorder(squat.instanceId, order, key: "bad-\(index)")
+                #expect(reply.status == .badRequest, "\(what)")
+                #expect(reply.errorCode == "INVALID_ARGUMENT", "\(what)")
+                #expect(reply.errorDetails?["field"] as? String == "ops[0].order", "\(what)")
+            }
+            let unknown = try await reorder("nope", [s[0], s[1], s[2]], key: "bad-exercise")
+            #expect(unknown.status == .notFound)
+            #expect(unknown.errorCode == "NOT_FOUND")
+
+            let after = try await client.call("getActiveWorkout", token: token)
+            #expect(after.data["version"] as? Int == version, "nothing changed")
+            #expect(sets(after.data, of: squat.instanceId).compactMap { $0["id"] as? String } == [s[2], s[0], s[1]])
+        }
+    }
+
+    /// The `updated_at` of a write's answer is the time of that write (what getActiveWorkout shows right
+    /// after), not the previous write's; a logged set's `completed_at` is that write's time too. The clock
+    /// moves at least a millisecond per reading, so no two writes share a time.
+    @Test(arguments: TestDatabases.engines)
+    func answersCarryTheTimeOfTheirOwnWrite(engine: SQLEngine) async throws {
+        try await TestServer.with(engine, clock: AlwaysAdvancingClock()) { _, client in
+            let token = try await client.newUser("timely@example.com")
+            let started = try await client.call("startActiveWorkout", ["name": "Times"], token: token)
+            let workoutId = try #require(started.data["id"] as? String)
+            var previous = try #require(started.data["updated_at"] as? String)
+
+            /// The answer's `updated_at` is the stored one, and new.
+            func expectOwnTime(_ reply: Reply, _ name: String) async throws {
+                #expect(reply.status == .ok, "\(name): \(reply.json)")
+                let answered = try #require(reply.data["updated_at"] as? String, "\(name)")
+                let stored = try await client.call("getActiveWorkout", token: token).data["updated_at"] as? String
+                #expect(answered == stored, "\(name) answered \(answered), the workout says \(stored ?? "nil")")
+                #expect(answered != previous, "\(name) answered the previous write's time")
+                previous = answered
+            }
+
+            let added = try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 2, "idempotency_key": "a1"], token: token)
+            try await expectOwnTime(added, "addExercise")
+            let squat = try Self.exercise(added.data)
+            let patched = try await client.call(
+                "patchActiveWorkout",
+                [
+                    "workout_id": workoutId, "idempotency_key": "p1",
+                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "field": "target_reps", "value": 8]],
+                ],
+                token: token)
+            try await expectOwnTime(patched, "patchActiveWorkout")
+            let swapped = try await client.call(
+                "swapExercise", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "new_exercise_id": Self.bench, "idempotency_key": "w1"],
+                token: token)
+            try await expectOwnTime(swapped, "swapExercise")
+
+            let bench = try Self.exercise(swapped.data)
+            let logged = try await client.call(
+                "logSet",
+                ["workout_id": workoutId, "exercise_instance_id": bench.instanceId, "set_id": bench.setIds[0], "weight_kg": 60, "reps": 8, "idempotency_key": "l1"],
+                token: token)
+            #expect(logged.status == .ok)
+            let completedAt = try #require((logged.data["set"] as? [String: Any])?["completed_at"] as? String)
+            let current = try await client.call("getActiveWorkout", token: token)
+            #expect(completedAt == current.data["updated_at"] as? String, "the set was completed at the time of its write")
+            #expect(Self.set(bench.setIds[0], in: current.data)?["completed_at"] as? String == completedAt)
+        }
+    }
+
+    /// `setActiveRoutine` needs `routine_id`: `{}` is INVALID_ARGUMENT and changes nothing, null clears.
+    @Test(arguments: TestDatabases.engines)
+    func setActiveRoutineNeedsTheRoutineId(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("active@example.com")
+            let template = try await Self.template(client, "T", exercise: Self.squat, token: token)
+            let routine = try await client.call("createRoutine", ["name": "R", "template_ids": [template]], token: token)
+            let routineId = try #require(routine.data["id"] as? String)
+            #expect(try await client.call("setActiveRoutine", ["routine_id": routineId], token: token).data["active_routine_id"] as? String == routineId)
+
+            let empty = try await client.call("setActiveRoutine", [:], token: token)
+            #expect(empty.status == .badRequest)
+            #expect(empty.errorCode == "INVALID_ARGUMENT")
+            #expect(empty.errorDetails?["field"] as? String == "routine_id")
+            #expect(try await client.call("getNextWorkout", token: token).data["routine_id"] as? String == routineId, "still the active routine")
+
+            let cleared = try await client.call("setActiveRoutine", ["routine_id": NSNull()], token: token)
+            #expect(cleared.status == .ok)
+            #expect(cleared.data["active_routine_id"] is NSNull)
+            #expect(try await client.call("getNextWorkout", token: token).errorCode == "FAILED_PRECONDITION", "no active routine any more")
+        }
+    }
+
+    /// Concurrent starts answer as if they ran one after another: copies under one key all get the first
+    /// answer; under different keys one wins and every other is CONFLICT naming the winner.
+    @Test(arguments: TestDatabases.engines)
+    func concurrentStartsAnswerAsIfOneAfterAnother(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("racer@example.com")
+
+            let retries = try await Self.startConcurrently(client, keys: Array(repeating: "same", count: 8), token: token)
+            #expect(retries.allSatisfy { $0.status == .ok }, "\(retries)")
+            #expect(Set(retries.map(\.workoutId)).count == 1, "\(retries)")
+            let retriedId = try #require(retries.first?.workoutId)
+            #expect(try await client.call("getActiveWorkout", token: token).data["id"] as? String == retriedId)
+            #expect(try await client.call("cancelActiveWorkout", ["workout_id": retriedId, "idempotency_key": "c1"], token: token).status == .ok)
+
+            let racers = try await Self.startConcurrently(client, keys: (0..<8).map { "race-\($0)" }, token: token)
+            let winners = racers.filter { $0.status == .ok }
+            #expect(winners.count == 1, "\(racers)")
+            let winnerId = try #require(winners.first?.workoutId)
+            let losers = racers.filter { $0.status != .ok }
+            #expect(losers.count == 7)
+            for loser in losers {
+                #expect(loser.status == .conflict, "\(loser)")
+                #expect(loser.errorCode == "CONFLICT", "\(loser)")
+                #expect(loser.conflictingWorkoutId == winnerId, "\(loser)")
+            }
+            #expect(try await client.call("getActiveWorkout", token: token).data["id"] as? String == winnerId)
+        }
+    }
+}
+
+// MARK: - Helpers
+
+extension WorkoutsContractFixesTests {
+    /// What a start answered, kept Sendable for a task group.
+    struct StartOutcome: Sendable, CustomStringConvertible {
+        var status: HTTPResponse.Status
+        var workoutId: String?
+        var errorCode: String?
+        var conflictingWorkoutId: String?
+
+        var description: String { "\(status.code) \(workoutId ?? errorCode ?? "?") \(conflictingWorkoutId ?? "")" }
+    }
+
+    /// One startActiveWorkout per key, all at once (same body apart from the key).
+    static func startConcurrently(_ client: any TestClientProtocol, keys: [String], token: String) async throws -> [StartOutcome] {
+        try await withThrowingTaskGroup(of: StartOutcome.self) { group in
+            for key in keys {
+                group.addTask {
+                    let reply = try await client.call("startActiveWorkout", ["name": "Race", "idempotency_key": key], token: token)
+                    return StartOutcome(
+                        status: reply.status, workoutId: reply.data["id"] as? String, errorCode: reply.errorCode,
+                        conflictingWorkoutId: reply.errorDetails?["workout_id"] as? String)
+                }
+            }
+            var outcomes: [StartOutcome] = []
+            for try await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+    }
+
+    /// A template of one exercise with one set; its id.
+    static func template(_ client: any TestClientProtocol, _ name: String, exercise: String, token: String) async throws -> String {
+        let reply = try await client.call("createTemplate", ["name": name, "exercises": [["exercise_id": exercise, "sets": [["target_reps": 5]]]]], token: token)
+        return try #require(reply.data["id"] as? String, "createTemplate: \(reply.json)")
+    }
+
+    /// The instance id and set ids of a workout's exercise at `index`.
+    static func exercise(_ workout: [String: Any], at index: Int = 0) throws -> (instanceId: String, setIds: [String]) {
+        let exercises = try #require(workout["exercises"] as? [[String: Any]])
+        try #require(exercises.indices.contains(index), "no exercise \(index) in \(workout)")
+        let instanceId = try #require(exercises[index]["instance_id"] as? String)
+        return (instanceId, (exercises[index]["sets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? [])
+    }
+
+    /// The set with `id`, wherever it is in the workout.
+    static func set(_ id: String, in workout: [String: Any]) -> [String: Any]? {
+        for exercise in workout["exercises"] as? [[String: Any]] ?? [] {
+            if let set = (exercise["sets"] as? [[String: Any]])?.first(where: { $0["id"] as? String == id }) { return set }
+        }
+        return nil
+    }
+
+    /// Logs every set of the (active) workout and completes it.
+    static func logEverySetAndComplete(_ client: any TestClientProtocol, _ workout: [String: Any], key: String, token: String) async throws {
+        let workoutId = try #require(workout["id"] as? String)
+        for (exerciseIndex, exercise) in (workout["exercises"] as? [[String: Any]] ?? []).enumerated() {
+            let instanceId = try #require(exercise["instance_id"] as? String)
+            for (setIndex, set) in (exercise["sets"] as? [[String: Any]] ?? []).enumerated() {
+                let logged = try await client.call(
+                    "logSet",
+                    [
+                        "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": try #require(set["id"] as? String), "weight_kg": 40,
+                        "reps": 5, "idempotency_key": "log-\(key)-\(exerciseIndex)-\(setIndex)",
+                    ],
+                    token: token)
+                #expect(logged.status == .ok, "logSet: \(logged.json)")
+            }
+        }
+        let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "complete-\(key)"], token: token)
+        #expect(completed.status == .ok, "completeActiveWorkout: \(completed.json)")
+    }
+
+    /// Waits (up to five seconds) for the routine's cursor, advanced through the outbox, to record
+    /// `lastCompleted`.
+    static func waitForCursor(_ client: any TestClientProtocol, routineId: String, lastCompleted: String, token: String) async throws -> Bool {
+        for _ in 0..<200 {
+            let routine = try await client.call("getRoutine", ["routine_id": routineId], token: token)
+            if routine.data["last_completed_template_id"] as? String == lastCompleted { return true }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return false
+    }
+
+    static func nextTemplate(_ client: any TestClientProtocol, routineId: String, token: String) async throws -> String? {
+        (try await client.call("getNextWorkout", ["routine_id": routineId], token: token).data["template"] as? [String: Any])?["id"] as? String
+    }
+}
+
+/// The system time, but every reading at least a millisecond after the one before, so two writes never
+/// share a (millisecond) timestamp.
+final class AlwaysAdvancingClock: WallClock {
+    private let last = Mutex(Date.distantPast)
+
+    func now() -> Date {
+        last.withLock { last in
+            last = max(Date(), last.addingTimeInterval(0.001))
+            return last
+        }
+    }
+}

@@ -65,7 +65,7 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     /// (a batchable body reads through its transaction only, and on PostgreSQL concurrent transactions each
     /// waiting for a second connection could drain the pool).
     func exercises(ids: [String], sql: (any SQLDatabase)? = nil) async throws -> [String: Exercise] {
-        let index = try await indexAndVersion(sql: sql ?? database.sql).0
+        let index = try await index(sql: sql)
         var found: [String: Exercise] = [:]
         for id in ids { found[id] = index.byID[id] }
         return found
@@ -75,8 +75,8 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     /// processes notice the table change within `recheckInterval`).
     public func invalidate() { cache.withLock { $0 = nil } }
 
-    private func index() async throws -> CatalogIndex {
-        try await indexAndVersion(sql: database.sql).0
+    private func index(sql: (any SQLDatabase)? = nil) async throws -> CatalogIndex {
+        try await indexAndVersion(sql: sql ?? database.sql).0
     }
 
     /// The index and the table fingerprint it was built from, the table read through `sql` when needed.

@@ -35,8 +35,7 @@ public final class Database: Sendable {
         let afterCommit = AfterCommitHooks()
         self.afterCommit = afterCommit
         if case .sqlite(let pool, _) = pool {
-            self.writeQueue = SQLiteWriteQueue(
-                database: sql, checkpointer: pool.checkpointer, logger: logger, onEventsCommitted: { afterCommit.runEventHooks() })
+            self.writeQueue = SQLiteWriteQueue(pool: pool, logger: logger, onEventsCommitted: { afterCommit.runEventHooks() })
         } else {
             self.writeQueue = nil
         }
@@ -160,6 +159,9 @@ public final class Database: Sendable {
 
     /// SQLite write transactions begun so far (0 on PostgreSQL).
     var sqliteTransactionsBegun: Int { writeQueue?.transactionsBegun ?? 0 }
+
+    /// What makes SQLite's commits durable before their writes are answered (nil on PostgreSQL).
+    var sqliteWALSync: SQLiteWALSync? { writeQueue?.walSync }
 
     /// WAL checkpoints run so far by SQLite's checkpointer, periodic and drains (0 on PostgreSQL).
     var sqliteCheckpointRuns: Int {

@@ -6,11 +6,11 @@ import VaporCSQLite
 /// SQLite's single writer, shared by every write transaction of this process, with group commit.
 ///
 /// Writers queue in arrival order and wait. One writer task, on a thread of its own, takes the writes waiting
-/// in the queue, runs them one after another on one connection in one SQLite transaction (a write that
-/// throws leaves the others untouched, see `run`), commits once, and only then answers each writer. Under load a commit (the WAL append and its system calls, the
-/// checkpoint it may trigger) is shared by many writes instead of paid by each, and the writes never wait in
-/// the shared concurrency pool behind request handling for their turn. Nothing is answered before it is
-/// committed.
+/// in the queue, runs them one after another on its own connection in one SQLite transaction (a write that
+/// throws leaves the others untouched, see `run`) and commits once. Under load a commit (the WAL append and its
+/// system calls) is shared by many writes instead of paid by each, and the writes never wait in the shared
+/// concurrency pool behind request handling for their turn. The writer then hands the batch's answers to
+/// `SQLiteWALSync` and goes on with the next batch: a write is answered only once its commit is on disk.
 ///
 /// Only writes that asked for it (`batchable`) share a transaction: such a body reads and writes through its
 /// `Transaction` only, so seeing the uncommitted rows of the writes before it in the batch is exactly what it
@@ -22,8 +22,9 @@ import VaporCSQLite
 final class SQLiteWriteQueue: Sendable {
     private struct Waiting {
         let write: any QueuedWrite
-        /// Resumed with true once the write ran, false if the queue closed before it could.
-        let continuation: UnsafeContinuation<Bool, Never>
+        /// Resumed with nil once the write ran and its commit is on disk, with an error if the queue closed
+        /// before it could run or its commit could not be made durable.
+        let continuation: UnsafeContinuation<(any Error)?, Never>
     }
 
     private struct State {
@@ -41,9 +42,11 @@ final class SQLiteWriteQueue: Sendable {
     /// The most writes one transaction takes (bounds the wait of the first of them).
     let maxBatch: Int
     private let state = Mutex(State())
-    /// The database whose `withSession` lends the writer its connection.
-    private let database: any SQLDatabase
+    /// Where the writer opens its connection, and the database the writes' transactions belong to.
+    private let pool: DirectSQLitePool
     private let executor: ThreadTaskExecutor
+    /// Makes the commits durable and answers their writes.
+    let walSync: SQLiteWALSync
     private let logger: Logger
     /// Called once per committed batch in which a write published domain events.
     private let onEventsCommitted: @Sendable () -> Void
@@ -51,13 +54,11 @@ final class SQLiteWriteQueue: Sendable {
     /// Keeps the WAL short; the writer lets it finish between two transactions when the WAL is long.
     private let checkpointer: SQLiteCheckpointer
 
-    init(
-        database: any SQLDatabase, checkpointer: SQLiteCheckpointer, maxBatch: Int = 64, logger: Logger,
-        onEventsCommitted: @escaping @Sendable () -> Void
-    ) {
+    init(pool: DirectSQLitePool, maxBatch: Int = 64, logger: Logger, onEventsCommitted: @escaping @Sendable () -> Void) {
         self.maxBatch = max(1, maxBatch)
-        self.database = database
-        self.checkpointer = checkpointer
+        self.pool = pool
+        self.checkpointer = pool.checkpointer
+        self.walSync = SQLiteWALSync(path: pool.path + "-wal", logger: logger)
         self.executor = ThreadTaskExecutor()
         self.logger = logger
         self.onEventsCommitted = onEventsCommitted
@@ -70,17 +71,17 @@ final class SQLiteWriteQueue: Sendable {
         let write = PendingWrite(batchable: batchable, body: body)
         // Unsafe continuations (no checking object per write): each is resumed exactly once, by the writer or
         // right here when the queue is closed.
-        let ran = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+        let failure = await withUnsafeContinuation { (continuation: UnsafeContinuation<(any Error)?, Never>) in
             let (accepted, writer) = state.withLock { state -> (Bool, UnsafeContinuation<Bool, Never>?) in
                 guard !state.closed else { return (false, nil) }
                 state.queue.append(Waiting(write: write, continuation: continuation))
                 defer { state.idleWriter = nil }
                 return (true, state.idleWriter)
             }
-            if !accepted { continuation.resume(returning: false) }
+            if !accepted { continuation.resume(returning: SQLiteError(code: SQLITE_MISUSE, message: "the database is closed")) }
             writer?.resume(returning: true)
         }
-        guard ran else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
+        if let failure { throw failure }
         return try write.result()
     }
 
@@ -91,7 +92,8 @@ final class SQLiteWriteQueue: Sendable {
     var transactionsBegun: Int { begun.load(ordering: .relaxed) }
     private let begun = Atomic<Int>(0)
 
-    /// Runs what is queued, then stops the writer and its thread. Writes submitted afterwards fail.
+    /// Runs what is queued and answers it, then stops the writer, the syncer and their threads. Writes submitted
+    /// afterwards fail.
     func close() async {
         let (writer, idle) = state.withLock { state -> (Task<Void, Never>?, UnsafeContinuation<Bool, Never>?) in
             state.closed = true
@@ -103,11 +105,44 @@ final class SQLiteWriteQueue: Sendable {
         await executor.shutdown()
     }
 
+    /// Opens the writer's connection. It commits without waiting for the disk (`synchronous = NORMAL`):
+    /// `walSync` makes each commit durable before its writes are answered.
+    private func openConnection() throws -> DirectSQLiteConnection {
+        let connection = try DirectSQLiteConnection(path: pool.path, checkpointer: checkpointer)
+        do {
+            try connection.execute("PRAGMA synchronous = NORMAL", binds: []) { _, _ in }
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
     private func writeLoop() async {
         var restartAt = checkpointer.restartFrames
+        var connection: DirectSQLiteConnection?
         while let batch = await nextBatch() {
-            await run(batch.map(\.write))
-            for waiting in batch { waiting.continuation.resume(returning: true) }
+            var published = false
+            do {
+                let open = try connection ?? openConnection()
+                connection = open
+                published = await run(batch.map(\.write), on: DirectSQLiteDatabase(pool: pool, session: open, logger: logger))
+                if open.isInTransaction {
+                    // Its ROLLBACK failed: a connection holding the write lock would stall every later write.
+                    try? open.execute("ROLLBACK", binds: []) { _, _ in }
+                    if open.isInTransaction {
+                        open.close()
+                        connection = nil
+                    }
+                }
+            } catch {
+                logger.error("the writer cannot open its connection", metadata: ["error": "\(error)"])
+                for waiting in batch { waiting.write.fail(error) }
+            }
+            walSync.answer { [onEventsCommitted, published] failure in
+                for waiting in batch { waiting.continuation.resume(returning: failure) }
+                if published { onEventsCommitted() }
+            }
             let frames = checkpointer.frames.load(ordering: .relaxed)
             if frames < checkpointer.restartFrames { restartAt = checkpointer.restartFrames }  // the WAL started over
             if frames >= restartAt {
@@ -116,6 +151,10 @@ final class SQLiteWriteQueue: Sendable {
                 restartAt = await checkpointer.drain() ? checkpointer.restartFrames : frames + checkpointer.restartFrames
             }
         }
+        // The last answers wait for their sync with the connection still open: were it the last one, closing
+        // it would copy the WAL into the database file and delete it.
+        await walSync.close()
+        connection?.close()
     }
 
     /// The next writes to run together: a write that is not batchable alone, else the batchable writes at the
@@ -152,7 +191,9 @@ final class SQLiteWriteQueue: Sendable {
     /// failures, found before anything is written) needs nothing undone. One that throws after changing rows
     /// cannot be taken out of a shared transaction alone, so that transaction is given up and the other
     /// writes run again one by one; this is what spares every write a savepoint of its own.
-    private func run(_ writes: [any QueuedWrite]) async {
+    ///
+    /// Returns whether a committed write published domain events.
+    private func run(_ writes: [any QueuedWrite], on database: DirectSQLiteDatabase) async -> Bool {
         begun.add(1, ordering: .relaxed)
         let shared = writes.count > 1
         // Every transaction handed to a body, for its rollback hooks if the whole transaction fails.
@@ -163,7 +204,7 @@ final class SQLiteWriteQueue: Sendable {
         let committed: [(write: any QueuedWrite, transaction: Transaction)]
         do {
             committed = try await database.withSession { session in
-                let connection = (session as! DirectSQLiteDatabase).session!
+                let connection = database.session!
                 var ran: [(write: any QueuedWrite, transaction: Transaction)] = []
                 var failed: [Transaction] = []
                 try await session.run(Self.begin())
@@ -190,7 +231,12 @@ final class SQLiteWriteQueue: Sendable {
                             throw PartialWriteInSharedTransaction()
                         }
                     }
-                    try await session.run(ran.isEmpty ? Self.rollback() : Self.commit())
+                    if ran.isEmpty {
+                        try await session.run(Self.rollback())
+                    } else {
+                        try await session.run(Self.commit())
+                        self.walSync.committed()
+                    }
                     for transaction in failed { transaction.runRollbackHooks() }
                     return ran
                 } catch {
@@ -209,17 +255,18 @@ final class SQLiteWriteQueue: Sendable {
             for transaction in started.withLock({ $0 }) { transaction.runRollbackHooks() }
             guard shared else {
                 writes[0].fail(error)
-                return
+                return false
             }
             if !(error is PartialWriteInSharedTransaction) {
                 logger.warning("a shared write transaction failed; its writes run one by one", metadata: ["error": "\(error)"])
             }
             let rerun = sawUncommitted.withLock { $0 }
+            var published = false
             for write in writes where !write.failedByItself || rerun.contains(ObjectIdentifier(write)) {
                 write.reset()
-                await run([write])
+                published = await run([write], on: database) || published
             }
-            return
+            return published
         }
         var published = false
         for (write, transaction) in committed {
@@ -227,7 +274,7 @@ final class SQLiteWriteQueue: Sendable {
             published = published || transaction.publishedEvents
             write.commit()
         }
-        if published { onEventsCommitted() }
+        return published
     }
 }
 

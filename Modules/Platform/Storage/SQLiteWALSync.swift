@@ -1,0 +1,193 @@
+import Glibc
+import Logging
+import Synchronization
+import VaporCSQLite
+
+/// Makes the writer's commits durable beside it, and lets their writes be answered only once they are.
+///
+/// The writer commits with `synchronous = NORMAL`: the commit appends its frames to the WAL but does not wait
+/// for the disk. This syncer, on a thread of its own, then `fdatasync`s the WAL and only afterwards answers the
+/// writes of every batch that had committed before that `fdatasync` began. Meanwhile the writer goes on with the
+/// next batch instead of waiting for the disk, and one `fdatasync` covers every batch committed while the
+/// previous one ran. An answered write is on disk exactly as with `synchronous = FULL` (which would `fsync` inside
+/// each commit, with the writer waiting); only readers may see a commit a moment before it is durable, and a
+/// power cut in that moment loses it before its writer was answered, so the client retries it.
+final class SQLiteWALSync: Sendable {
+    /// Answers waiting for a sync, each with the number of commits it waits for.
+    private struct Waiting {
+        let commits: Int
+        let answer: @Sendable ((any Error)?) -> Void
+    }
+
+    private struct State {
+        var waiting: [Waiting] = []
+        /// Commits of the writer so far.
+        var committed = 0
+        /// The syncer task, parked while nothing waits: resumed with true for work, false to stop.
+        var idle: UnsafeContinuation<Bool, Never>?
+        var closed = false
+        var task: Task<Void, Never>?
+        /// Called before each `fdatasync` (tests hold or fail syncs with it).
+        var beforeSync: (@Sendable () async throws -> Void)?
+    }
+
+    private let state = Mutex(State())
+    /// Commits known to be on disk (every commit counted before the latest successful sync began).
+    private let synced = Atomic<Int>(0)
+    private let syncs = Atomic<Int>(0)
+    private let file: WALFile
+    private let executor = ThreadTaskExecutor()
+    private let logger: Logger
+
+    /// `path`: the WAL file (the database file's path and `-wal`).
+    init(path: String, logger: Logger) {
+        file = WALFile(path: path)
+        self.logger = logger
+        let task = Task(executorPreference: executor) { [self] in await self.syncLoop() }
+        state.withLock { $0.task = task }
+    }
+
+    /// The writer committed a transaction (call before `answer` for its writes).
+    func committed() {
+        state.withLock { $0.committed += 1 }
+    }
+
+    /// Calls `answer` once every commit counted so far is on disk, with nil, or with the error that kept it
+    /// from being made durable.
+    func answer(_ answer: @escaping @Sendable ((any Error)?) -> Void) {
+        let (accepted, idle) = state.withLock { state -> (Bool, UnsafeContinuation<Bool, Never>?) in
+            guard !state.closed else { return (false, nil) }
+            state.waiting.append(Waiting(commits: state.committed, answer: answer))
+            defer { state.idle = nil }
+            return (true, state.idle)
+        }
+        guard accepted else {
+            answer(SQLiteError(code: SQLITE_MISUSE, message: "the database is closed"))
+            return
+        }
+        idle?.resume(returning: true)
+    }
+
+    /// Commits the writer made so far, and how many of them are known to be on disk.
+    var progress: (committed: Int, synced: Int) {
+        state.withLock { state in (state.committed, synced.load(ordering: .relaxed)) }
+    }
+
+    /// `fdatasync` calls so far.
+    var syncCount: Int { syncs.load(ordering: .relaxed) }
+
+    /// Runs `hook` before each sync from now on; a hook that throws fails the sync.
+    func beforeEachSync(_ hook: (@Sendable () async throws -> Void)?) {
+        state.withLock { $0.beforeSync = hook }
+    }
+
+    /// Syncs and answers what waits, then stops the thread. Call once, after the writer's last answer.
+    func close() async {
+        let (task, idle) = state.withLock { state -> (Task<Void, Never>?, UnsafeContinuation<Bool, Never>?) in
+            state.closed = true
+            defer { state.idle = nil }
+            return (state.task, state.idle)
+        }
+        idle?.resume(returning: false)
+        await task?.value
+        file.close()
+        await executor.shutdown()
+    }
+
+    private func syncLoop() async {
+        while let (waiting, hook) = await next() {
+            let needed = waiting.map(\.commits).max() ?? 0
+            var failure: (any Error)?
+            if synced.load(ordering: .relaxed) < needed {
+                // Every commit counted by now was written to the WAL before this sync begins.
+                let upTo = state.withLock { $0.committed }
+                do {
+                    try await hook?()
+                    syncs.add(1, ordering: .relaxed)
+                    try file.sync()
+                    synced.store(upTo, ordering: .relaxed)
+                } catch {
+                    logger.critical("the WAL could not be synced to disk; the writes waiting for it fail", metadata: ["error": "\(error)"])
+                    failure = SQLiteError(
+                        code: SQLITE_IOERR, message: "the write was committed but could not be made durable: \(error)")
+                }
+            }
+            for entry in waiting { entry.answer(failure) }
+        }
+    }
+
+    /// Everything waiting for a sync, and the test hook; waits while nothing does; nil once closed and drained.
+    private func next() async -> ([Waiting], (@Sendable () async throws -> Void)?)? {
+        while true {
+            let taken = state.withLock { state -> ([Waiting], (@Sendable () async throws -> Void)?)? in
+                guard !state.waiting.isEmpty else { return nil }
+                defer { state.waiting = [] }
+                return (state.waiting, state.beforeSync)
+            }
+            if let taken { return taken }
+            let more = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+                let now = state.withLock { state -> Bool? in
+                    if !state.waiting.isEmpty { return true }
+                    if state.closed { return false }
+                    state.idle = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+            if !more { return nil }
+        }
+    }
+}
+
+/// A descriptor of SQLite's WAL file of our own, to `fdatasync` it (an `fdatasync` flushes the file, whatever
+/// descriptor it is called on). Should the file be replaced (SQLite deletes the WAL when its last connection
+/// closes, after copying all of it into the database file), the new one is opened.
+final class WALFile: @unchecked Sendable {
+    let path: String
+    private var descriptor: Int32 = -1
+    private var device: UInt64 = 0
+    private var inode: UInt64 = 0
+    /// Times the file was opened (a replaced file is opened again).
+    private(set) var opens = 0
+
+    init(path: String) { self.path = path }
+
+    deinit { close() }
+
+    /// Flushes the file's written data to disk. Used by one thread at a time.
+    func sync() throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw Self.failure("stat", path) }
+        if descriptor < 0 || UInt64(status.st_dev) != device || UInt64(status.st_ino) != inode {
+            close()
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw Self.failure("open", path) }
+            guard fstat(opened, &status) == 0 else {
+                let error = Self.failure("fstat", path)
+                _ = Glibc.close(opened)
+                throw error
+            }
+            descriptor = opened
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            opens += 1
+            // A file created since the directory was last flushed needs its directory entry on disk too.
+            let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+            let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if directoryDescriptor >= 0 {
+                defer { _ = Glibc.close(directoryDescriptor) }
+                guard fsync(directoryDescriptor) == 0 else { throw Self.failure("fsync", directory) }
+            }
+        }
+        guard fdatasync(descriptor) == 0 else { throw Self.failure("fdatasync", path) }
+    }
+
+    func close() {
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        descriptor = -1
+    }
+
+    private static func failure(_ call: String, _ path: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_IOERR, message: "\(call) \(path): \(String(cString: strerror(errno)))")
+    }
+}

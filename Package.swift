@@ -102,7 +102,10 @@ let package = Package(
         .target(name: "Conversations", dependencies: ["Contracts", "Platform"], path: "Modules/Conversations", swiftSettings: swiftSettings),
         .target(
             name: "Workouts",
-            dependencies: ["Contracts", "Platform", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "Contracts", "Platform", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Modules/Workouts",
             resources: [.copy("Resources/exercise-catalog.json")],
             swiftSettings: swiftSettings

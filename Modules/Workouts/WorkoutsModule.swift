@@ -16,6 +16,7 @@ public struct WorkoutsModule: Sendable {
     public let planLibrary: SQLPlanLibrary
     public let trainingLog: SQLTrainingLog
     public let activeWorkoutControl: SQLActiveWorkoutControl
+    let idempotencyRetention: IdempotencyRetention
 
     public init(database: Database, clock: any WallClock, ids: any IDGenerator) {
         let catalog = SQLExerciseCatalog(database: database)
@@ -30,6 +31,7 @@ public struct WorkoutsModule: Sendable {
         self.planLibrary = SQLPlanLibrary(templates: templates, routines: routines)
         self.trainingLog = SQLTrainingLog(history: history)
         self.activeWorkoutControl = SQLActiveWorkoutControl(active: active)
+        self.idempotencyRetention = IdempotencyRetention(database: database, clock: clock)
     }
 
     public static let migrations = WorkoutsMigrations.all
@@ -45,7 +47,7 @@ public struct WorkoutsModule: Sendable {
     public var plugin: ModulePlugin {
         ModulePlugin(
             name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(), eventHandlers: [cursorHandler],
-            eraser: eraser)
+            services: [IdempotencyPurger(retention: idempotencyRetention)], eraser: eraser)
     }
 }
 

@@ -1,0 +1,73 @@
+import Contracts
+import Foundation
+import Logging
+import Platform
+import ServiceLifecycle
+
+/// Keeps `workouts_idempotency` bounded: every write with a key stores its answer (a few hundred bytes), and
+/// without an end the table would grow by one row per logged set forever.
+///
+/// A record is kept for `period` (7 days), far longer than a client retries: a retry comes seconds to hours
+/// later, even from a phone that logged a whole workout offline. After that the same key counts as new, which
+/// changes nothing that matters: logging a set again writes the same values into the same set; a late retry of
+/// a start while that workout is still running gets `CONFLICT` with its id, and one for a finished workout would
+/// start an empty one, as any new request does.
+struct IdempotencyRetention: Sendable {
+    static let period: TimeInterval = 7 * 86_400
+    /// Records deleted per transaction: each is one short write between the users' writes, never a long lock.
+    static let chunk = 1_000
+
+    let database: Database
+    let clock: any WallClock
+
+    /// The oldest expired records first, `chunk` at a time (by the `created_at` index).
+    static let deleteExpired = FixedSQL(
+        sqlite: """
+            DELETE FROM workouts_idempotency WHERE rowid IN
+                (SELECT rowid FROM workouts_idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)
+            RETURNING created_at
+            """,
+        // Replicas purging at the same moment take different rows instead of waiting on each other's.
+        postgres: """
+            DELETE FROM workouts_idempotency WHERE (user_id, idempotency_key) IN
+                (SELECT user_id, idempotency_key FROM workouts_idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?
+                 FOR UPDATE SKIP LOCKED)
+            RETURNING created_at
+            """)
+
+    /// Deletes every record older than `period`, one chunk per transaction; returns how many.
+    func purgeExpired(chunk: Int = Self.chunk) async throws -> Int {
+        let cutoff = clock.now().addingTimeInterval(-Self.period).millisecondsSince1970
+        var removed = 0
+        while true {
+            let deleted = try await database.transaction { tx in
+                try await tx.sql.all(Self.deleteExpired(SQLValue(cutoff), SQLValue(chunk))).count
+            }
+            removed += deleted
+            if deleted < chunk { return removed }
+        }
+    }
+}
+
+/// Purges expired idempotency records at start and then every ten minutes; stops with the server.
+struct IdempotencyPurger: Service {
+    let retention: IdempotencyRetention
+    var interval: Duration = .seconds(600)
+    let logger = Logger(label: "workouts.idempotency")
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let removed = try await retention.purgeExpired()
+                    if removed > 0 {
+                        logger.info("expired idempotency records removed", metadata: ["event": "idempotency_purged", "count": "\(removed)"])
+                    }
+                } catch {
+                    logger.error("purging idempotency records failed", metadata: ["event": "idempotency_purge_failed", "error": "\(error)"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}

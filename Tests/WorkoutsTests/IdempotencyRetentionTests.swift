@@ -1,0 +1,61 @@
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import SQLKit
+import Testing
+import TestSupport
+@testable import Workouts
+
+/// Idempotency records expire after seven days (`IdempotencyRetention`), so the table does not grow by one row
+/// per logged set forever; younger records keep answering their repeats.
+@Suite struct IdempotencyRetentionTests {
+    static func keys(_ db: Database) async throws -> [String] {
+        try await db.sql.raw("SELECT idempotency_key FROM workouts_idempotency ORDER BY idempotency_key")
+            .all(decodingColumn: "idempotency_key", as: String.self)
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func expiredRecordsArePurgedAndYoungOnesStillAnswer(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let clock = FakeWallClock()
+            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: "start").value()
+            let added = try await module.active.addExercise(
+                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 4), key: "add"
+            ).value()
+            let instance = added.exercises[0].instanceId
+            let sets = added.exercises[0].sets.map(\.id)
+            func log(_ index: Int, key: String) async throws -> [UInt8] {
+                try await module.active.logSet(
+                    userId: "u",
+                    request: .init(workoutId: started.id, exerciseInstanceId: instance, setId: sets[index], weightKg: 100, reps: index + 1),
+                    key: key
+                ).json
+            }
+            for index in 0..<3 { _ = try await log(index, key: "old-\(index)") }
+            clock.advance(by: 6 * 86_400)
+            let young = try await log(3, key: "young")
+            clock.advance(by: 86_400 + 1)  // the first five records are now older than seven days
+
+            #expect(try await module.idempotencyRetention.purgeExpired(chunk: 2) == 5, "three chunks: 2, 2, 1")
+            #expect(try await Self.keys(db) == ["young"])
+            #expect(try await module.idempotencyRetention.purgeExpired() == 0)
+
+            // The young key still answers its repeat with the first answer and changes nothing.
+            let version = try #require(try await module.active.active(userId: "u")).version
+            #expect(try await log(3, key: "young") == young)
+            #expect(try #require(try await module.active.active(userId: "u")).version == version)
+            // The workout itself is untouched by the purge.
+            #expect(try #require(try await module.active.active(userId: "u")).exercises[0].sets.map(\.reps) == [1, 2, 3, 4])
+        }
+    }
+
+    /// The server runs the purge as a service of the Workouts plugin.
+    @Test func thePluginRunsThePurger() async throws {
+        try await TestDatabases.with(.sqlite, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            #expect(module.plugin.services.contains { $0 is IdempotencyPurger })
+        }
+    }
+}

@@ -61,6 +61,16 @@ struct WorkoutsContext: Sendable {
         return answer
     }
 
+    /// On PostgreSQL, makes requests with the same key of one user wait for each other, for a write that has no
+    /// row to lock first (a create): a retry racing its original would otherwise run the body too and then fail
+    /// on the key's row instead of answering the first result. SQLite's single writer already serializes them.
+    func serializeKey(_ tx: Transaction, userId: String, key: String?) async throws {
+        guard let key, database.engine == .postgres else { return }
+        try await tx.sql.run(Self.lockKey(SQLValue(userId), SQLValue(key)))
+    }
+
+    static let lockKey = FixedSQL("SELECT pg_advisory_xact_lock(74102, hashtext(?::text || chr(10) || ?::text))")
+
     static let storedAnswer = FixedSQL(
         "SELECT request_hash, response, response_format FROM workouts_idempotency WHERE user_id = ? AND idempotency_key = ?")
     static let storeAnswer = FixedSQL(

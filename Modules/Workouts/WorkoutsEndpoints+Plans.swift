@@ -2,6 +2,22 @@ import Contracts
 import Foundation
 import Platform
 
+/// A create request: the draft's fields and an optional `idempotency_key`, so that a client retrying a create
+/// whose answer it lost gets the first answer instead of a second template or routine.
+struct CreateInput<Draft: Decodable & Sendable>: Decodable, Sendable {
+    var draft: Draft
+    var idempotencyKey: String?
+
+    private enum Keys: String, CodingKey {
+        case idempotencyKey = "idempotency_key"
+    }
+
+    init(from decoder: any Decoder) throws {
+        draft = try Draft(from: decoder)
+        idempotencyKey = try decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .idempotencyKey)
+    }
+}
+
 struct SearchExercisesInput: Decodable, Sendable {
     var query: String?
     var muscle: String?
@@ -175,11 +191,14 @@ extension WorkoutsModule {
             .rpc(
                 "createTemplate", access: .user, tag: tag, summary: "Create a workout template.",
                 request: Schema.object(
-                    ["name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000), "exercises": Schema.array(WorkoutsSchemas.exerciseDraft)],
+                    [
+                        "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000),
+                        "exercises": Schema.array(WorkoutsSchemas.exerciseDraft), "idempotency_key": WorkoutsSchemas.idempotencyKey,
+                    ],
                     required: ["name", "exercises"]),
-                response: WorkoutsSchemas.template, input: TemplateDraft.self
+                response: WorkoutsSchemas.template, input: CreateInput<TemplateDraft>.self
             ) { input, call in
-                try await templates.create(userId: try call.userId(), draft: input)
+                try await templates.create(userId: try call.userId(), draft: input.draft, key: input.idempotencyKey).encoded
             },
             .rpc(
                 "getTemplates", access: .user, tag: tag, readOnly: true, summary: "The user's templates.", request: Schema.empty,
@@ -214,9 +233,10 @@ extension WorkoutsModule {
             },
             .rpc(
                 "createRoutine", access: .user, tag: tag, summary: "Create a routine: an ordered cycle of the user's templates.",
-                request: Schema.object(routineProperties, required: ["name"]), response: WorkoutsSchemas.routine, input: RoutineDraft.self
+                request: Schema.object(routineProperties.merging(["idempotency_key": WorkoutsSchemas.idempotencyKey]) { _, new in new }, required: ["name"]),
+                response: WorkoutsSchemas.routine, input: CreateInput<RoutineDraft>.self
             ) { input, call in
-                try await routines.create(userId: try call.userId(), draft: input)
+                try await routines.create(userId: try call.userId(), draft: input.draft, key: input.idempotencyKey).encoded
             },
             .rpc(
                 "getRoutines", access: .user, tag: tag, readOnly: true, summary: "The user's routines.", request: Schema.empty,

@@ -75,15 +75,25 @@ struct RoutineService: Sendable {
     let context: WorkoutsContext
 
     func create(userId: String, draft: RoutineDraft) async throws -> Routine {
+        try await create(userId: userId, draft: draft, key: nil).value()
+    }
+
+    /// Creates a routine; idempotent under `key` (a repeat answers the first routine and creates none).
+    func create(userId: String, draft: RoutineDraft, key: String?) async throws -> IdempotentAnswer<Routine> {
         let name = try WorkoutsValidation.name(draft.name)
         let description = try WorkoutsValidation.description(draft.description)
         let frequency = try Self.frequency(draft.frequency)
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "createRoutine", request: draft)
         let context = self.context
         return try await context.database.transaction { tx in
-            try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql, engine: context.database.engine)
-            return try await Self.insert(
-                userId: userId, name: name, description: description, templateIds: draft.templateIds, frequency: frequency,
-                context: context, sql: tx.sql)
+            try await context.serializeKey(tx, userId: userId, key: key)
+            return try await context.idempotent(tx, userId: userId, key: key, operation: "createRoutine", fingerprint: fingerprint) {
+                try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql, engine: context.database.engine)
+                return try await Self.insert(
+                    userId: userId, name: name, description: description, templateIds: draft.templateIds, frequency: frequency,
+                    context: context, sql: tx.sql)
+            }
         }
     }
 

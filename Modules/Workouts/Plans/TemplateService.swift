@@ -36,12 +36,22 @@ struct TemplateService: Sendable {
     let context: WorkoutsContext
 
     func create(userId: String, draft: TemplateDraft) async throws -> WorkoutTemplate {
+        try await create(userId: userId, draft: draft, key: nil).value()
+    }
+
+    /// Creates a template; idempotent under `key` (a repeat answers the first template and creates none).
+    func create(userId: String, draft: TemplateDraft, key: String?) async throws -> IdempotentAnswer<WorkoutTemplate> {
         let exercises = try await resolve(draft.exercises)
         let name = try WorkoutsValidation.name(draft.name)
         let description = try WorkoutsValidation.description(draft.description)
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "createTemplate", request: draft)
         let context = self.context
         return try await context.database.transaction { tx in
-            try await Self.insert(userId: userId, name: name, description: description, exercises: exercises, context: context, sql: tx.sql)
+            try await context.serializeKey(tx, userId: userId, key: key)
+            return try await context.idempotent(tx, userId: userId, key: key, operation: "createTemplate", fingerprint: fingerprint) {
+                try await Self.insert(userId: userId, name: name, description: description, exercises: exercises, context: context, sql: tx.sql)
+            }
         }
     }
 

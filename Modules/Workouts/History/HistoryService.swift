@@ -134,7 +134,8 @@ struct HistoryService: Sendable {
             ).run()
             try await tx.publish(
                 WorkoutEdited(userId: userId, workoutId: id, editedAt: workout.updatedAt),
-                id: "workout-edited:\(id):\(workout.updatedAt.millisecondsSince1970)", occurredAt: workout.updatedAt)
+                // Its own id: two edits within one millisecond are two events.
+                id: "workout-edited:\(id):\(context.ids.makeID())", occurredAt: workout.updatedAt)
             return workout
         }
     }

@@ -1,0 +1,27 @@
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import SQLKit
+import Testing
+import TestSupport
+@testable import Workouts
+
+@Suite struct HistoryEventsTests {
+    /// Every edit of a completed workout publishes its own `WorkoutEdited`, even two within one millisecond
+    /// (the clock here never moves): before, the second had the first's outbox id and its edit failed.
+    @Test(arguments: TestDatabases.engines)
+    func twoEditsInOneMillisecondAreTwoEvents(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)]) { db in
+            let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
+            let completed = try await module.active.complete(userId: "u", workoutId: started.id, key: nil).value()
+            _ = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "First"))
+            let second = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "Second"))
+            #expect(second.name == "Second")
+            let edits = try await db.sql.raw("SELECT id FROM platform_outbox WHERE type = \(bind: WorkoutEdited.eventType)")
+                .all(decodingColumn: "id", as: String.self)
+            #expect(edits.count == 2)
+        }
+    }
+}

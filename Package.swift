@@ -103,8 +103,7 @@ let package = Package(
         .target(
             name: "Workouts",
             dependencies: [
-                "Contracts", "Platform", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+                "Contracts", "Platform", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Modules/Workouts",
             resources: [.copy("Resources/exercise-catalog.json")],

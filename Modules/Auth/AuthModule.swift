@@ -45,7 +45,7 @@ public struct AuthModule: Sendable {
         ModulePlugin(
             name: "auth", migrations: Self.migrations,
             endpoints: AuthEndpoints.make(service: service, signingKey: tokens.signingKey) + AuthEndpoints.identity(service: service),
-            services: [UnconfirmedAccountPurger(service: service), mailSender], eraser: eraser)
+            services: [service.unconfirmedAccountPurger, mailSender], eraser: eraser)
     }
 
     /// The account-deletion job, given every module's eraser (the composition root collects them).

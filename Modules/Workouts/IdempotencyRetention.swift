@@ -2,7 +2,6 @@ import Contracts
 import Foundation
 import Logging
 import Platform
-import ServiceLifecycle
 
 /// Keeps `workouts_idempotency` bounded: every write with a key stores its answer (a few hundred bytes), and
 /// without an end the table would grow by one row per logged set forever.
@@ -49,24 +48,14 @@ struct IdempotencyRetention: Sendable {
     }
 }
 
-/// Purges expired idempotency records at start and then every ten minutes; stops with the server.
-struct IdempotencyPurger: Service {
-    let retention: IdempotencyRetention
-    var interval: Duration = .seconds(600)
-    let logger = Logger(label: "workouts.idempotency")
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    let removed = try await retention.purgeExpired()
-                    if removed > 0 {
-                        logger.info("expired idempotency records removed", metadata: ["event": "idempotency_purged", "count": "\(removed)"])
-                    }
-                } catch {
-                    logger.error("purging idempotency records failed", metadata: ["event": "idempotency_purge_failed", "error": "\(error)"])
-                }
-                try? await Task.sleep(for: interval)
+extension IdempotencyRetention {
+    /// Purges expired records at start and then every ten minutes; stops with the server.
+    var purger: PeriodicTask {
+        let logger = Logger(label: "workouts.idempotency")
+        return PeriodicTask(name: "idempotency_purge", interval: .seconds(600), logger: logger) { [self] in
+            let removed = try await purgeExpired()
+            if removed > 0 {
+                logger.info("expired idempotency records removed", metadata: ["event": "idempotency_purged", "count": "\(removed)"])
             }
         }
     }

@@ -47,7 +47,7 @@ public struct WorkoutsModule: Sendable {
     public var plugin: ModulePlugin {
         ModulePlugin(
             name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(), eventHandlers: [cursorHandler],
-            services: [IdempotencyPurger(retention: idempotencyRetention)], eraser: eraser)
+            services: [idempotencyRetention.purger], eraser: eraser)
     }
 }
 

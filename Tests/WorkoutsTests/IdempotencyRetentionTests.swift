@@ -55,7 +55,7 @@ import TestSupport
     @Test func thePluginRunsThePurger() async throws {
         try await TestDatabases.with(.sqlite, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
-            #expect(module.plugin.services.contains { $0 is IdempotencyPurger })
+            #expect(module.plugin.services.contains { ($0 as? PeriodicTask)?.name == "idempotency_purge" })
         }
     }
 }

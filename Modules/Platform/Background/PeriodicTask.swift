@@ -1,0 +1,32 @@
+import Logging
+import ServiceLifecycle
+
+/// Housekeeping run at start and then every `interval` until the server shuts down gracefully (a module's
+/// purge of expired rows, for example). A run that fails is logged as `<name>_failed` and the next run comes on
+/// time. Every replica runs its own, so the work must be safe to run concurrently.
+public struct PeriodicTask: Service {
+    public let name: String
+    public let interval: Duration
+    private let logger: Logger
+    private let work: @Sendable () async throws -> Void
+
+    public init(name: String, interval: Duration, logger: Logger, work: @escaping @Sendable () async throws -> Void) {
+        self.name = name
+        self.interval = interval
+        self.logger = logger
+        self.work = work
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await work()
+                } catch {
+                    logger.error("periodic task failed", metadata: ["event": "\(name)_failed", "task": "\(name)", "error": "\(error)"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}

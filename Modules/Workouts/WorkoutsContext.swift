@@ -34,11 +34,17 @@ struct WorkoutsContext: Sendable {
     ///
     /// `prefetched`: the stored answer's columns (`request_hash`, `response`, `response_format`, NULL when there
     /// is none) already read along with something else, to spare the lookup.
+    ///
+    /// `serialized`: for a write that has no row to lock first (a create). On PostgreSQL, requests of one user with
+    /// the same key then wait for each other (a transaction advisory lock): a retry racing its original would
+    /// otherwise run the body too and fail on the key's row instead of answering the first result. SQLite's
+    /// single writer already serializes them.
     func idempotent<R: Codable & Sendable>(
         _ tx: Transaction, userId: String, key: String?, operation: String, fingerprint: String, prefetched: (any SQLRow)? = nil,
-        _ body: () async throws -> R
+        serialized: Bool = false, _ body: () async throws -> R
     ) async throws -> IdempotentAnswer<R> {
         guard let key else { return try IdempotentAnswer(fresh: try await body()) }
+        if serialized, database.engine == .postgres { try await tx.sql.run(Self.lockKey(SQLValue(userId), SQLValue(key))) }
         let row: (any SQLRow)?
         if let prefetched { row = prefetched } else { row = try await tx.sql.first(Self.storedAnswer(SQLValue(userId), SQLValue(key))) }
         if let row, let hash = try row.decode(column: "request_hash", as: String?.self) {
@@ -61,14 +67,7 @@ struct WorkoutsContext: Sendable {
         return answer
     }
 
-    /// On PostgreSQL, makes requests with the same key of one user wait for each other, for a write that has no
-    /// row to lock first (a create): a retry racing its original would otherwise run the body too and then fail
-    /// on the key's row instead of answering the first result. SQLite's single writer already serializes them.
-    func serializeKey(_ tx: Transaction, userId: String, key: String?) async throws {
-        guard let key, database.engine == .postgres else { return }
-        try await tx.sql.run(Self.lockKey(SQLValue(userId), SQLValue(key)))
-    }
-
+    /// A transaction-scoped PostgreSQL advisory lock on one user's idempotency key (`serialized`).
     static let lockKey = FixedSQL("SELECT pg_advisory_xact_lock(74102, hashtext(?::text || chr(10) || ?::text))")
 
     static let storedAnswer = FixedSQL(

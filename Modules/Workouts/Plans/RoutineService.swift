@@ -87,8 +87,7 @@ struct RoutineService: Sendable {
         let fingerprint = try WorkoutsContext.requestFingerprint(operation: "createRoutine", request: draft)
         let context = self.context
         return try await context.database.transaction { tx in
-            try await context.serializeKey(tx, userId: userId, key: key)
-            return try await context.idempotent(tx, userId: userId, key: key, operation: "createRoutine", fingerprint: fingerprint) {
+            try await context.idempotent(tx, userId: userId, key: key, operation: "createRoutine", fingerprint: fingerprint, serialized: true) {
                 try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql, engine: context.database.engine)
                 return try await Self.insert(
                     userId: userId, name: name, description: description, templateIds: draft.templateIds, frequency: frequency,

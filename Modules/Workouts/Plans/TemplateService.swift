@@ -48,8 +48,7 @@ struct TemplateService: Sendable {
         let fingerprint = try WorkoutsContext.requestFingerprint(operation: "createTemplate", request: draft)
         let context = self.context
         return try await context.database.transaction { tx in
-            try await context.serializeKey(tx, userId: userId, key: key)
-            return try await context.idempotent(tx, userId: userId, key: key, operation: "createTemplate", fingerprint: fingerprint) {
+            try await context.idempotent(tx, userId: userId, key: key, operation: "createTemplate", fingerprint: fingerprint, serialized: true) {
                 try await Self.insert(userId: userId, name: name, description: description, exercises: exercises, context: context, sql: tx.sql)
             }
         }

@@ -15,13 +15,19 @@ import TestSupport
 /// A server started with a test root configured accepts and rejects signed notifications as Apple's verifier
 /// would, and keeps the subscription state clients read.
 @Suite struct SubscriptionFlowTests {
-    /// The server's App Store settings: the PKI's root in a PEM file, the test bundle id, Sandbox.
-    static func environment(trusting pki: AppStoreTestPKI) throws -> [String: String] {
+    /// A server with the App Store settings of `pki`: its root in a PEM file (removed afterwards), the test
+    /// bundle id, Sandbox.
+    static func withServer(
+        _ engine: SQLEngine, trusting pki: AppStoreTestPKI, clock: any WallClock = SystemClock(),
+        _ body: @escaping @Sendable (PovverServer, any TestClientProtocol) async throws -> Void
+    ) async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("appstore-root-\(UUID().uuidString).pem")
         try Data(pki.rootPEM.utf8).write(to: file)
-        return [
+        defer { try? FileManager.default.removeItem(at: file) }
+        let environment = [
             "POVVER_APPSTORE_ROOT_CERTS": file.path, "POVVER_APPSTORE_BUNDLE_ID": AppStoreTestPKI.bundleID, "POVVER_APPSTORE_ENVIRONMENT": "Sandbox",
         ]
+        try await TestServer.with(engine, environment: environment, clock: clock, body)
     }
 
     static func notification(_ pki: AppStoreTestPKI, _ type: String, token: String?, otid: String = "2000000000000001", at offset: TimeInterval = 0, offerType: Int? = nil, uuid: String = UUID().uuidString) -> String {
@@ -36,7 +42,7 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func purchaseWebhookStatusAndSync(engine: SQLEngine) async throws {
         let pki = try AppStoreTestPKI()
-        try await TestServer.with(engine, environment: try Self.environment(trusting: pki)) { server, client in
+        try await Self.withServer(engine, trusting: pki) { server, client in
             let signUp = try await client.call("signUp", ["email": "payer@example.com", "password": "password-1"])
             let token = try #require(signUp.accessToken)
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
@@ -120,7 +126,7 @@ import TestSupport
     func notificationsFindNewAndOlderAccounts(engine: SQLEngine) async throws {
         let pki = try AppStoreTestPKI()
         let clock = FakeWallClock(Date())
-        try await TestServer.with(engine, environment: try Self.environment(trusting: pki), clock: clock) { server, client in
+        try await Self.withServer(engine, trusting: pki, clock: clock) { server, client in
             func count(_ condition: SQLQueryString) async throws -> Int {
                 try await server.database.sql.raw("SELECT COUNT(*) AS n FROM \(condition)").first(decodingColumn: "n", as: Int.self) ?? 0
             }
@@ -171,7 +177,7 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func subscriptionTool(engine: SQLEngine) async throws {
         let pki = try AppStoreTestPKI()
-        try await TestServer.with(engine, environment: try Self.environment(trusting: pki)) { server, client in
+        try await Self.withServer(engine, trusting: pki) { server, client in
             let tool = SubscriptionTool(server: server)
             let signUp = try await client.call("signUp", ["email": "beta@example.com", "password": "password-1"])
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)

@@ -16,10 +16,11 @@ enum TestServer {
         _ body: @escaping @Sendable (PovverServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let location = try await TestDatabases.makeLocation(engine)
-        var config = try AppConfig.fromEnvironment(["POVVER_BCRYPT_COST": "4", "POVVER_SERVICE_API_KEYS": "test-service-key"].merging(environment) { _, new in new })
-        config.database = location
-        let server = try await PovverServer.build(config: config, logger: TestDatabases.logger, clock: clock, signingKey: .generate())
         do {
+            var config = try AppConfig.fromEnvironment(["POVVER_BCRYPT_COST": "4", "POVVER_SERVICE_API_KEYS": "test-service-key"].merging(environment) { _, new in new })
+            config.database = location
+            // A server that refuses to start has closed its database; its file still goes.
+            let server = try await PovverServer.build(config: config, logger: TestDatabases.logger, clock: clock, signingKey: .generate())
             try await server.application().test(.router) { client in try await body(server, client) }
         } catch {
             try? await TestDatabases.dispose(location)

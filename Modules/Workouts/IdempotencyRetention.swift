@@ -19,14 +19,22 @@ struct IdempotencyRetention: Sendable {
     let database: Database
     let clock: any WallClock
 
-    /// The oldest expired records first, `chunk` at a time (by the `created_at` index).
+    /// The oldest expired records first, `chunk` at a time.
+    ///
+    /// SQLite goes by insertion order, which needs no index: a new record's rowid is larger than that of every
+    /// record present, so the lowest are the oldest. Each step looks at the `chunk` oldest and deletes those
+    /// expired. (An index on `created_at` cost every commit of logged sets one more page of WAL.) Should the
+    /// clock have gone back, a record stamped later than its successors stays in the window while the expired
+    /// ones around it go; only `chunk` such records in a row would end a run early.
+    ///
+    /// PostgreSQL goes by the `created_at` index: replicas purging at the same moment take different rows
+    /// instead of waiting on each other's.
     static let deleteExpired = FixedSQL(
         sqlite: """
-            DELETE FROM workouts_idempotency WHERE rowid IN
-                (SELECT rowid FROM workouts_idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)
+            DELETE FROM workouts_idempotency WHERE created_at < ? AND rowid IN
+                (SELECT rowid FROM workouts_idempotency ORDER BY rowid LIMIT ?)
             RETURNING created_at
             """,
-        // Replicas purging at the same moment take different rows instead of waiting on each other's.
         postgres: """
             DELETE FROM workouts_idempotency WHERE (user_id, idempotency_key) IN
                 (SELECT user_id, idempotency_key FROM workouts_idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?
@@ -34,7 +42,8 @@ struct IdempotencyRetention: Sendable {
             RETURNING created_at
             """)
 
-    /// Deletes every record older than `period`, one chunk per transaction; returns how many.
+    /// Deletes every record older than `period`, one chunk per transaction, until a step finds none (on SQLite a
+    /// window of `chunk` records may hold younger ones among the expired); returns how many.
     func purgeExpired(chunk: Int = Self.chunk) async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-Self.period).millisecondsSince1970
         var removed = 0
@@ -43,7 +52,7 @@ struct IdempotencyRetention: Sendable {
                 try await tx.sql.all(Self.deleteExpired(SQLValue(cutoff), SQLValue(chunk))).count
             }
             removed += deleted
-            if deleted < chunk { return removed }
+            if deleted == 0 { return removed }
         }
     }
 }

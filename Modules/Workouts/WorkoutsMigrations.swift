@@ -150,5 +150,10 @@ enum WorkoutsMigrations {
         Migration(version: 5, name: "idempotency records expire") { _ in
             ["CREATE INDEX workouts_idempotency_created ON workouts_idempotency (created_at)"]
         },
+        // SQLite purges by insertion order (rowid) instead: the index put one more page in the WAL of every
+        // commit of logged sets. PostgreSQL keeps it.
+        Migration(version: 6, name: "SQLite purges idempotency records by insertion order") { engine in
+            engine == .sqlite ? ["DROP INDEX IF EXISTS workouts_idempotency_created"] : []
+        },
     ]
 }

@@ -51,6 +51,42 @@ import TestSupport
         }
     }
 
+    /// A record stamped in the future (the clock went back after it) does not shield the expired records
+    /// written after it. SQLite purges by insertion order, without an index on `created_at`.
+    @Test(arguments: TestDatabases.engines)
+    func aRecordFromAClockAheadDoesNotStopThePurge(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let start = Date(timeIntervalSince1970: 1_767_225_600)
+            let clock = FakeWallClock(start)
+            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: "start").value()
+            let added = try await module.active.addExercise(
+                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 4), key: "add"
+            ).value()
+            func log(_ index: Int, key: String) async throws {
+                _ = try await module.active.logSet(
+                    userId: "u",
+                    request: .init(
+                        workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[index].id,
+                        weightKg: 60, reps: 5),
+                    key: key)
+            }
+            clock.set(start.addingTimeInterval(30 * 86_400))
+            try await log(0, key: "ahead")
+            clock.set(start.addingTimeInterval(60))
+            for index in 1..<4 { try await log(index, key: "behind-\(index)") }
+            clock.set(start.addingTimeInterval(8 * 86_400))
+
+            #expect(try await module.idempotencyRetention.purgeExpired(chunk: 2) == 5)
+            #expect(try await Self.keys(db) == ["ahead"])
+            if engine == .sqlite {
+                let indexes = try await db.sql.raw("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'workouts_idempotency'")
+                    .all(decodingColumn: "name", as: String.self)
+                #expect(!indexes.contains("workouts_idempotency_created"))
+            }
+        }
+    }
+
     /// The server runs the purge as a service of the Workouts plugin.
     @Test func thePluginRunsThePurger() async throws {
         try await TestDatabases.with(.sqlite, migrate: [("workouts", WorkoutsModule.migrations)]) { db in

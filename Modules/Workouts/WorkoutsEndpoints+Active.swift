@@ -17,7 +17,7 @@ struct StartWorkoutInput: Decodable, Sendable {
 }
 
 /// A request's `workout_id`, also read from the seed clients' camelCase `workoutId` (API.md, "Field naming").
-/// Without either the error names `workout_id`.
+/// Without either the error names `workout_id`; both with different values is `INVALID_ARGUMENT`.
 enum WorkoutIDField {
     private enum Keys: String, CodingKey {
         case workoutId = "workout_id"
@@ -26,7 +26,7 @@ enum WorkoutIDField {
 
     static func decode(from decoder: any Decoder) throws -> String {
         let container = try decoder.container(keyedBy: Keys.self)
-        return try container.decodeIfPresent(String.self, forKey: .alias) ?? container.decode(String.self, forKey: .workoutId)
+        return try container.decode(String.self, forKey: .workoutId, alias: .alias)
     }
 }
 
@@ -55,11 +55,7 @@ struct LogSetInput: Decodable, Sendable, Equatable {
         exerciseInstanceId = try container.decode(String.self, forKey: .exerciseInstanceId)
         setId = try container.decode(String.self, forKey: .setId)
         // Legacy clients send `weight`, always kilograms.
-        if let weight = try container.decodeIfPresent(Double.self, forKey: .weightKg) {
-            weightKg = weight
-        } else {
-            weightKg = try container.decode(Double.self, forKey: .weight)
-        }
+        weightKg = try container.decode(Double.self, forKey: .weightKg, alias: .weight)
         reps = try container.decode(Int.self, forKey: .reps)
         rir = try container.decodeIfPresent(Int.self, forKey: .rir)
         idempotencyKey = try container.decode(String.self, forKey: .idempotencyKey)
@@ -68,24 +64,32 @@ struct LogSetInput: Decodable, Sendable, Equatable {
 
 extension LogSetInput: FlatJSONDecodable {
     /// What `init(from:)` reads, from a flat object; nil for anything else (JSONDecoder then decodes, and
-    /// words the error).
+    /// words the error), a field and its alias with different values included.
     init?(flat: FlatJSONObject) {
-        switch flat["workoutId"] {
-        case .string(let id): workoutId = id
-        case .null, nil:
+        switch (flat["workout_id"], flat["workoutId"]) {
+        case (.string, .null), (.string, nil):
             guard let id = flat.string("workout_id") else { return nil }
+            workoutId = id
+        case (.null, .string), (nil, .string):
+            guard let id = flat.string("workoutId") else { return nil }
+            workoutId = id
+        case (.string, .string):
+            guard let id = flat.string("workout_id"), flat.string("workoutId") == id else { return nil }
             workoutId = id
         default: return nil
         }
         guard let instance = flat.string("exercise_instance_id"), let set = flat.string("set_id"), let reps = flat.integer("reps"),
             let key = flat.string("idempotency_key")
         else { return nil }
-        switch flat["weight_kg"] {
-        case .number:
+        switch (flat["weight_kg"], flat["weight"]) {
+        case (.number, .null), (.number, nil):
             guard let weight = flat.double("weight_kg") else { return nil }
             weightKg = weight
-        case .null, nil:
+        case (.null, .number), (nil, .number):
             guard let weight = flat.double("weight") else { return nil }
+            weightKg = weight
+        case (.number, .number):
+            guard let weight = flat.double("weight_kg"), flat.double("weight") == weight else { return nil }
             weightKg = weight
         default: return nil
         }

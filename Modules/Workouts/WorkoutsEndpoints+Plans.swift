@@ -102,8 +102,7 @@ struct PatchRoutineInput: Decodable, Sendable {
             name = try container.decodeIfPresent(String.self, forKey: .name)
             description = try container.decodeIfPresent(String.self, forKey: .description)
             frequency = try container.decodeIfPresent(Int.self, forKey: .frequency)
-            templateIds = try container.decodeIfPresent([String].self, forKey: .templateIds)
-                ?? container.decodeIfPresent([String].self, forKey: .legacyTemplateIds)
+            templateIds = try container.decodeIfPresent([String].self, forKey: .templateIds, alias: .legacyTemplateIds)
         }
     }
 

@@ -88,6 +88,53 @@ import TestSupport
         }
     }
 
+    /// A field and its alias (`workout_id` / `workoutId`, `weight_kg` / legacy `weight`, `template_ids` / legacy
+    /// `templateIds`) sent with different values: `INVALID_ARGUMENT` naming the field, nothing changes. The same
+    /// value under both names is accepted.
+    @Test(arguments: TestDatabases.engines)
+    func aFieldAndItsAliasMustAgree(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("alias@example.com")
+            let workout = try await client.call("startActiveWorkout", ["name": "Alias", "idempotency_key": "s1"], token: token)
+            let workoutId = try #require(workout.data["id"] as? String)
+            let curl = try Self.exercise(
+                try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.curl, "sets": 1, "idempotency_key": "a1"], token: token).data)
+            let set: [String: Any] = ["exercise_instance_id": curl.instanceId, "set_id": curl.setIds[0], "reps": 10]
+
+            func expectRefused(_ name: String, _ body: [String: Any], field: String) async throws {
+                let reply = try await client.call(name, body, token: token)
+                #expect(reply.status == .badRequest && reply.errorCode == "INVALID_ARGUMENT", "\(name): \(reply.json)")
+                #expect(reply.errorDetails?["field"] as? String == field, "\(name): \(reply.json)")
+            }
+            try await expectRefused(
+                "logSet", set.merging(["workout_id": workoutId, "workoutId": "other", "weight_kg": 12, "idempotency_key": "l1"]) { a, _ in a },
+                field: "workout_id")
+            try await expectRefused(
+                "logSet", set.merging(["workout_id": workoutId, "weight_kg": 12, "weight": 14, "idempotency_key": "l2"]) { a, _ in a }, field: "weight_kg")
+            try await expectRefused("getWorkout", ["workout_id": workoutId, "workoutId": "other"], field: "workout_id")
+            try await expectRefused("cancelActiveWorkout", ["workoutId": workoutId, "workout_id": "other", "idempotency_key": "c1"], field: "workout_id")
+            let active = try await client.call("getActiveWorkout", token: token)
+            #expect(active.data["version"] as? Int == 2, "nothing was written")
+            #expect(try Self.set(curl.setIds[0], in: active.data)?["reps"] is NSNull)
+
+            // The same value under both names.
+            let logged = try await client.call(
+                "logSet", set.merging(["workout_id": workoutId, "workoutId": workoutId, "weight_kg": 12, "weight": 12.0, "idempotency_key": "l3"]) { a, _ in a },
+                token: token)
+            #expect(logged.status == .ok, "\(logged.json)")
+            #expect((logged.data["set"] as? [String: Any])?["weight_kg"] as? Double == 12)
+
+            let template = try await Self.template(client, "T", exercise: Self.squat, token: token)
+            let other = try await Self.template(client, "U", exercise: Self.squat, token: token)
+            try await expectRefused("createRoutine", ["name": "R", "template_ids": [template], "templateIds": [other]], field: "template_ids")
+            #expect((try await client.call("getRoutines", token: token).data["items"] as? [Any])?.isEmpty == true)
+            let routine = try await client.call("createRoutine", ["name": "R", "template_ids": [template], "templateIds": [template]], token: token)
+            #expect(routine.status == .ok && routine.data["template_ids"] as? [String] == [template])
+            let routineId = try #require(routine.data["id"] as? String)
+            try await expectRefused("patchRoutine", ["routine_id": routineId, "template_ids": [template], "templateIds": [other]], field: "template_ids")
+        }
+    }
+
     /// Routine [A, B, C]: A done, B started from the routine, B deleted while it runs, B completed. The cursor
     /// continues with C (the template that took B's slot), not A.
     @Test(arguments: TestDatabases.engines)

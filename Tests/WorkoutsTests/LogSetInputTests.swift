@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 import Platform
 import Testing
@@ -39,6 +40,26 @@ import Testing
         ] {
             #expect(Self.fast(text) == nil, "\(text)")
         }
+    }
+
+    /// A field and its alias with different values: the fast reader declines and JSONDecoder refuses, naming the
+    /// field; with the same value both read it.
+    @Test func aFieldAndItsAliasMustAgree() throws {
+        for (text, field) in [
+            (#"{"workout_id":"w","workoutId":"v","exercise_instance_id":"e","set_id":"s","weight_kg":1,"reps":8,"idempotency_key":"k"}"#, "workout_id"),
+            (#"{"workout_id":"w","exercise_instance_id":"e","set_id":"s","weight_kg":1,"weight":2,"reps":8,"idempotency_key":"k"}"#, "weight_kg"),
+        ] {
+            #expect(Self.fast(text) == nil, "\(text)")
+            do {
+                _ = try JSONCoding.makeDecoder().decode(LogSetInput.self, from: Data(text.utf8))
+                Issue.record("decoded \(text)")
+            } catch let error as ServiceError {
+                #expect(error.code == .invalidArgument && error.details["field"] == field, "\(error)")
+            }
+        }
+        let agreeing = #"{"workout_id":"w","workoutId":"w","exercise_instance_id":"e","set_id":"s","weight_kg":2,"weight":2.0,"reps":8,"idempotency_key":"k"}"#
+        let input = try #require(Self.fast(agreeing))
+        #expect(input == Self.decoded(agreeing) && input.workoutId == "w" && input.weightKg == 2)
     }
 
     /// Random bodies: shuffled keys, spacing, escapes, unknown keys, nulls, every number form.

@@ -45,7 +45,7 @@ struct WorkoutChanges: Codable, Sendable, Equatable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            weightKg = try container.decodeIfPresent(Double.self, forKey: .weightKg) ?? container.decodeIfPresent(Double.self, forKey: .weight)
+            weightKg = try container.decodeIfPresent(Double.self, forKey: .weightKg, alias: .weight)
             reps = try container.decode(Int.self, forKey: .reps)
             rir = try container.decodeIfPresent(Int.self, forKey: .rir)
         }

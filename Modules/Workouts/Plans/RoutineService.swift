@@ -28,13 +28,7 @@ public struct RoutineDraft: Codable, Sendable, Equatable {
         name = try container.decode(String.self, forKey: .name)
         description = try container.decodeIfPresent(String.self, forKey: .description)
         frequency = try container.decodeIfPresent(Int.self, forKey: .frequency)
-        if let ids = try container.decodeIfPresent([String].self, forKey: .templateIds) {
-            templateIds = ids
-        } else if let ids = try container.decodeIfPresent([String].self, forKey: .legacyTemplateIds) {
-            templateIds = ids
-        } else {
-            throw DecodingError.keyNotFound(CodingKeys.templateIds, .init(codingPath: container.codingPath, debugDescription: "missing"))
-        }
+        templateIds = try container.decode([String].self, forKey: .templateIds, alias: .legacyTemplateIds)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -13,11 +13,7 @@ struct WebhookInput: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let value = try container.decodeIfPresent(String.self, forKey: .snake) {
-            signedPayload = value
-        } else {
-            signedPayload = try container.decode(String.self, forKey: .signedPayload)
-        }
+        signedPayload = try container.decode(String.self, forKey: .signedPayload, alias: .snake)
     }
 }
 
@@ -32,11 +28,7 @@ struct SyncInput: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let value = try container.decodeIfPresent(String.self, forKey: .camel) {
-            signedTransaction = value
-        } else {
-            signedTransaction = try container.decode(String.self, forKey: .signedTransaction)
-        }
+        signedTransaction = try container.decode(String.self, forKey: .signedTransaction, alias: .camel)
     }
 }
 

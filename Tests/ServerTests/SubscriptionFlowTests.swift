@@ -82,6 +82,10 @@ import TestSupport
             let foreign = try await client.call("appStoreWebhook", ["signedPayload": Self.notification(stranger, "EXPIRED", token: appAccountToken)])
             #expect(foreign.status == .badRequest && foreign.errorDetails?["reason"] as? String == "untrusted_chain")
             #expect(try await client.call("appStoreWebhook", ["payload": "x"]).status == .badRequest)
+            let twoPayloads = try await client.call("appStoreWebhook", ["signedPayload": subscribed, "signed_payload": spliced])
+            #expect(twoPayloads.status == .badRequest && twoPayloads.errorDetails?["field"] as? String == "signedPayload")
+            let twoTransactions = try await client.call("syncSubscription", ["signed_transaction": "a.b.c", "signedTransaction": "d.e.f"], token: token)
+            #expect(twoTransactions.status == .badRequest && twoTransactions.errorDetails?["field"] as? String == "signed_transaction")
             #expect(try await client.call("getSubscriptionStatus", token: token).data["status"] as? String == "trial")
 
             // The client syncs its StoreKit 2 transaction after the trial converts.

@@ -365,11 +365,11 @@ extension WorkoutsModule {
                 try await history.update(userId: try call.userId(), id: input.workoutId, changes: input.changes)
             },
             .rpc(
-                "deleteWorkout", access: .user, tag: tag, summary: "Delete a completed workout.",
-                request: Schema.object(["workout_id": Schema.string], required: ["workout_id"]), response: Schema.empty, input: WorkoutIDInput.self
+                "deleteWorkout", access: .user, tag: tag, summary: "Delete a completed workout; answers it as it was.",
+                request: Schema.object(["workout_id": Schema.string], required: ["workout_id"]), response: WorkoutsSchemas.completedWorkout,
+                input: WorkoutIDInput.self
             ) { input, call in
                 try await history.delete(userId: try call.userId(), id: input.workoutId)
-                return EmptyResult()
             },
         ]
     }

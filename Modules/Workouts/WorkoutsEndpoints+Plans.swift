@@ -224,11 +224,11 @@ extension WorkoutsModule {
                 try await templates.patch(userId: try call.userId(), id: input.templateId, expectedVersion: input.expectedVersion, changes: input.changes)
             },
             .rpc(
-                "deleteTemplate", access: .user, tag: tag, summary: "Delete a template; routines that list it drop it.",
-                request: Schema.object(["template_id": Schema.string], required: ["template_id"]), response: Schema.empty, input: TemplateIDInput.self
+                "deleteTemplate", access: .user, tag: tag, summary: "Delete a template; routines that list it drop it. Answers it as it was.",
+                request: Schema.object(["template_id": Schema.string], required: ["template_id"]), response: WorkoutsSchemas.template,
+                input: TemplateIDInput.self
             ) { input, call in
                 try await templates.delete(userId: try call.userId(), id: input.templateId)
-                return EmptyResult()
             },
             .rpc(
                 "createRoutine", access: .user, tag: tag, summary: "Create a routine: an ordered cycle of the user's templates.",
@@ -262,11 +262,11 @@ extension WorkoutsModule {
                     description: input.changes.description, templateIds: input.changes.templateIds, frequency: input.changes.frequency)
             },
             .rpc(
-                "deleteRoutine", access: .user, tag: tag, summary: "Delete a routine (no longer active if it was).",
-                request: Schema.object(["routine_id": Schema.string], required: ["routine_id"]), response: Schema.empty, input: RoutineIDInput.self
+                "deleteRoutine", access: .user, tag: tag, summary: "Delete a routine (no longer active if it was). Answers it as it was.",
+                request: Schema.object(["routine_id": Schema.string], required: ["routine_id"]), response: WorkoutsSchemas.routine,
+                input: RoutineIDInput.self
             ) { input, call in
                 try await routines.delete(userId: try call.userId(), id: input.routineId)
-                return EmptyResult()
             },
             .rpc(
                 "setActiveRoutine", access: .user, tag: tag, summary: "Make a routine the active one (null clears it).",

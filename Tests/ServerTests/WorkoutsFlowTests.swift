@@ -355,11 +355,15 @@ extension TestClientProtocol {
             let routine = try await client.call("createRoutine", ["name": "AB", "template_ids": [aId, bId]], token: token)
             let routineId = try #require(routine.data["id"] as? String)
             _ = try await client.call("setActiveRoutine", ["routine_id": routineId], token: token)
-            #expect(try await client.call("deleteTemplate", ["template_id": aId], token: token).status == .ok)
+            let deletedTemplate = try await client.call("deleteTemplate", ["template_id": aId], token: token)
+            #expect(deletedTemplate.status == .ok && deletedTemplate.data["id"] as? String == aId, "a delete answers what it deleted")
+            #expect(try await client.call("deleteTemplate", ["template_id": aId], token: token).status == .notFound)
             let after = try await client.call("getRoutine", ["routine_id": routineId], token: token)
             #expect(after.data["template_ids"] as? [String] == [bId], "deleting a template removes it from routines")
             #expect((try await client.call("getNextWorkout", token: token).data["template"] as? [String: Any])?["id"] as? String == bId)
-            #expect(try await client.call("deleteRoutine", ["routine_id": routineId], token: token).status == .ok)
+            let deletedRoutine = try await client.call("deleteRoutine", ["routine_id": routineId], token: token)
+            #expect(deletedRoutine.status == .ok && deletedRoutine.data["id"] as? String == routineId)
+            #expect(deletedRoutine.data["template_ids"] as? [String] == [bId])
             #expect(try await client.call("getNextWorkout", token: token).errorCode == "FAILED_PRECONDITION")
         }
     }
@@ -400,7 +404,9 @@ extension TestClientProtocol {
             #expect((analytics["totals"] as? [String: Any])?["volume"] as? Double == 300)
             #expect((analytics["exercises"] as? [[String: Any]])?.first?["exercise_id"] as? String == Self.bench)
 
-            #expect(try await client.call("deleteWorkout", ["workout_id": ids[1]], token: token).status == .ok)
+            let deletedWorkout = try await client.call("deleteWorkout", ["workout_id": ids[1]], token: token)
+            #expect(deletedWorkout.status == .ok && deletedWorkout.data["id"] as? String == ids[1])
+            #expect(((deletedWorkout.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["volume"] as? Double == 100, "the deleted workout as it was")
             #expect(try await client.call("getWorkout", ["workout_id": ids[1]], token: token).status == .notFound)
             let events = try await server.database.sql.raw("SELECT type FROM platform_outbox ORDER BY seq").all(decodingColumn: "type", as: String.self)
             #expect(events.filter { $0 == WorkoutCompleted.eventType }.count == 3)

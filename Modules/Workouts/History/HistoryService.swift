@@ -140,15 +140,19 @@ struct HistoryService: Sendable {
         }
     }
 
-    func delete(userId: String, id: String) async throws {
+    /// Deletes the archived workout and publishes `WorkoutDeleted`; returns it as it was.
+    @discardableResult
+    func delete(userId: String, id: String) async throws -> CompletedWorkout {
         let context = self.context
-        try await context.database.transaction { tx in
-            let deleted = try await tx.sql.raw(
-                "DELETE FROM workouts_history WHERE id = \(bind: id) AND user_id = \(bind: userId) RETURNING id"
-            ).all()
-            guard !deleted.isEmpty else { throw ServiceError(.notFound, "That workout does not exist.", details: ["id": id]) }
+        return try await context.database.transaction { tx in
+            guard
+                let document = try await tx.sql.raw(
+                    "DELETE FROM workouts_history WHERE id = \(bind: id) AND user_id = \(bind: userId) RETURNING document"
+                ).first(decodingColumn: "document", as: String.self)
+            else { throw ServiceError(.notFound, "That workout does not exist.", details: ["id": id]) }
             let now = context.clock.now()
             try await tx.publish(WorkoutDeleted(userId: userId, workoutId: id, deletedAt: now), id: "workout-deleted:\(id)", occurredAt: now)
+            return try JSONCoding.load(CompletedWorkout.self, from: document)
         }
     }
 }

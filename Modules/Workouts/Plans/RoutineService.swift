@@ -149,14 +149,17 @@ struct RoutineService: Sendable {
         }
     }
 
-    func delete(userId: String, id: String) async throws {
+    /// Deletes the routine (and clears it as the active one); returns it as it was.
+    @discardableResult
+    func delete(userId: String, id: String) async throws -> Routine {
         let context = self.context
-        try await context.database.transaction { tx in
-            _ = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
+        return try await context.database.transaction { tx in
+            let stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
             try await tx.sql.raw("DELETE FROM workouts_routines WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
             try await tx.sql.raw(
                 "UPDATE workouts_user_settings SET active_routine_id = NULL WHERE user_id = \(bind: userId) AND active_routine_id = \(bind: id)"
             ).run()
+            return stored.routine
         }
     }
 

@@ -119,10 +119,13 @@ struct TemplateService: Sendable {
 
     /// Deletes a template and takes it out of every routine of the user that lists it (those routines get a
     /// new version); a routine's cursor on it falls back to the position it held.
-    func delete(userId: String, id: String) async throws {
+    /// Deletes the template (and takes it out of the user's routines); returns it as it was.
+    @discardableResult
+    func delete(userId: String, id: String) async throws -> WorkoutTemplate {
         let context = self.context
-        try await context.database.transaction { tx in
-            _ = try await context.document(WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
+        return try await context.database.transaction { tx in
+            let template = try await context.document(
+                WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
             try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
             let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId)\(context.forUpdate)")
                 .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
@@ -132,6 +135,7 @@ struct TemplateService: Sendable {
                 routine.routine.updatedAt = context.clock.now()
                 try await RoutineService.save(routine, sql: tx.sql)
             }
+            return template
         }
     }
 

@@ -19,19 +19,14 @@ final class SQLiteWALSync: Sendable {
         let answer: @Sendable ((any Error)?) -> Void
     }
 
-    private struct State {
-        var waiting: [Waiting] = []
-        /// Commits of the writer so far.
-        var committed = 0
-        /// The syncer task, parked while nothing waits: resumed with true for work, false to stop.
-        var idle: UnsafeContinuation<Bool, Never>?
-        var closed = false
-        var task: Task<Void, Never>?
-        /// Called before each `fdatasync` (tests hold or fail syncs with it).
-        var beforeSync: (@Sendable () async throws -> Void)?
-    }
-
-    private let state = Mutex(State())
+    /// The answers waiting for a sync; the syncer task parks while there are none.
+    private let queue = SingleConsumerQueue<Waiting>()
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Commits of the writer so far. Counted once the commit's frames are written, so a sync begun after
+    /// reading the count covers them.
+    private let commits = Atomic<Int>(0)
+    /// Called before each `fdatasync` (tests hold or fail syncs with it).
+    private let beforeSync = Mutex<(@Sendable () async throws -> Void)?>(nil)
     /// Commits known to be on disk (every commit counted before the latest successful sync began).
     private let synced = Atomic<Int>(0)
     private let syncs = Atomic<Int>(0)
@@ -43,34 +38,27 @@ final class SQLiteWALSync: Sendable {
     init(path: String, logger: Logger) {
         file = WALFile(path: path)
         self.logger = logger
-        let task = Task(executorPreference: executor) { [self] in await self.syncLoop() }
-        state.withLock { $0.task = task }
+        let syncer = Task(executorPreference: executor) { [self] in await self.syncLoop() }
+        task.withLock { $0 = syncer }
     }
 
-    /// The writer committed a transaction (call before `answer` for its writes).
+    /// The writer committed a transaction (call before `answer` for its writes, from the writer only).
     func committed() {
-        state.withLock { $0.committed += 1 }
+        commits.add(1, ordering: .sequentiallyConsistent)
     }
 
     /// Calls `answer` once every commit counted so far is on disk, with nil, or with the error that kept it
     /// from being made durable.
     func answer(_ answer: @escaping @Sendable ((any Error)?) -> Void) {
-        let (accepted, idle) = state.withLock { state -> (Bool, UnsafeContinuation<Bool, Never>?) in
-            guard !state.closed else { return (false, nil) }
-            state.waiting.append(Waiting(commits: state.committed, answer: answer))
-            defer { state.idle = nil }
-            return (true, state.idle)
-        }
-        guard accepted else {
+        guard queue.append(Waiting(commits: commits.load(ordering: .sequentiallyConsistent), answer: answer)) else {
             answer(SQLiteError(code: SQLITE_MISUSE, message: "the database is closed"))
             return
         }
-        idle?.resume(returning: true)
     }
 
     /// Commits the writer made so far, and how many of them are known to be on disk.
     var progress: (committed: Int, synced: Int) {
-        state.withLock { state in (state.committed, synced.load(ordering: .relaxed)) }
+        (commits.load(ordering: .sequentiallyConsistent), synced.load(ordering: .relaxed))
     }
 
     /// `fdatasync` calls so far.
@@ -78,31 +66,29 @@ final class SQLiteWALSync: Sendable {
 
     /// Runs `hook` before each sync from now on; a hook that throws fails the sync.
     func beforeEachSync(_ hook: (@Sendable () async throws -> Void)?) {
-        state.withLock { $0.beforeSync = hook }
+        beforeSync.withLock { $0 = hook }
     }
 
     /// Syncs and answers what waits, then stops the thread. Call once, after the writer's last answer.
     func close() async {
-        let (task, idle) = state.withLock { state -> (Task<Void, Never>?, UnsafeContinuation<Bool, Never>?) in
-            state.closed = true
-            defer { state.idle = nil }
-            return (state.task, state.idle)
-        }
-        idle?.resume(returning: false)
-        await task?.value
+        queue.close()
+        await task.withLock { $0 }?.value
         file.close()
         await executor.shutdown()
     }
 
     private func syncLoop() async {
-        while let (waiting, hook) = await next() {
+        while let waiting = await queue.next({ queued in
+            defer { queued = [] }
+            return queued
+        }) {
             let needed = waiting.map(\.commits).max() ?? 0
             var failure: (any Error)?
             if synced.load(ordering: .relaxed) < needed {
                 // Every commit counted by now was written to the WAL before this sync begins.
-                let upTo = state.withLock { $0.committed }
+                let upTo = commits.load(ordering: .sequentiallyConsistent)
                 do {
-                    try await hook?()
+                    try await beforeSync.withLock({ $0 })?()
                     syncs.add(1, ordering: .relaxed)
                     try file.sync()
                     synced.store(upTo, ordering: .relaxed)
@@ -113,28 +99,6 @@ final class SQLiteWALSync: Sendable {
                 }
             }
             for entry in waiting { entry.answer(failure) }
-        }
-    }
-
-    /// Everything waiting for a sync, and the test hook; waits while nothing does; nil once closed and drained.
-    private func next() async -> ([Waiting], (@Sendable () async throws -> Void)?)? {
-        while true {
-            let taken = state.withLock { state -> ([Waiting], (@Sendable () async throws -> Void)?)? in
-                guard !state.waiting.isEmpty else { return nil }
-                defer { state.waiting = [] }
-                return (state.waiting, state.beforeSync)
-            }
-            if let taken { return taken }
-            let more = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-                let now = state.withLock { state -> Bool? in
-                    if !state.waiting.isEmpty { return true }
-                    if state.closed { return false }
-                    state.idle = continuation
-                    return nil
-                }
-                if let now { continuation.resume(returning: now) }
-            }
-            if !more { return nil }
         }
     }
 }

@@ -27,13 +27,6 @@ final class SQLiteWriteQueue: Sendable {
         let continuation: UnsafeContinuation<(any Error)?, Never>
     }
 
-    private struct State {
-        var queue: [Waiting] = []
-        /// The writer task, parked while the queue is empty: resumed with true for work, false to stop.
-        var idleWriter: UnsafeContinuation<Bool, Never>?
-        var closed = false
-        var writer: Task<Void, Never>?
-    }
 
     static let begin = FixedSQL("BEGIN IMMEDIATE")
     static let commit = FixedSQL("COMMIT")
@@ -41,7 +34,9 @@ final class SQLiteWriteQueue: Sendable {
 
     /// The most writes one transaction takes (bounds the wait of the first of them).
     let maxBatch: Int
-    private let state = Mutex(State())
+    /// The writes waiting for the writer task, which parks while there are none.
+    private let queue = SingleConsumerQueue<Waiting>()
+    private let writer = Mutex<Task<Void, Never>?>(nil)
     /// Where the writer opens its connection, and the database the writes' transactions belong to.
     private let pool: DirectSQLitePool
     private let executor: ThreadTaskExecutor
@@ -62,8 +57,8 @@ final class SQLiteWriteQueue: Sendable {
         self.executor = ThreadTaskExecutor()
         self.logger = logger
         self.onEventsCommitted = onEventsCommitted
-        let writer = Task(executorPreference: executor) { [self] in await self.writeLoop() }
-        state.withLock { $0.writer = writer }
+        let task = Task(executorPreference: executor) { [self] in await self.writeLoop() }
+        writer.withLock { $0 = task }
     }
 
     /// Runs `body` as (part of) a committed write transaction and returns its result once committed.
@@ -72,21 +67,16 @@ final class SQLiteWriteQueue: Sendable {
         // Unsafe continuations (no checking object per write): each is resumed exactly once, by the writer or
         // right here when the queue is closed.
         let failure = await withUnsafeContinuation { (continuation: UnsafeContinuation<(any Error)?, Never>) in
-            let (accepted, writer) = state.withLock { state -> (Bool, UnsafeContinuation<Bool, Never>?) in
-                guard !state.closed else { return (false, nil) }
-                state.queue.append(Waiting(write: write, continuation: continuation))
-                defer { state.idleWriter = nil }
-                return (true, state.idleWriter)
+            if !queue.append(Waiting(write: write, continuation: continuation)) {
+                continuation.resume(returning: SQLiteError(code: SQLITE_MISUSE, message: "the database is closed"))
             }
-            if !accepted { continuation.resume(returning: SQLiteError(code: SQLITE_MISUSE, message: "the database is closed")) }
-            writer?.resume(returning: true)
         }
         if let failure { throw failure }
         return try write.result()
     }
 
     /// How many writes wait for the writer (tests use it to line writes up behind a running one).
-    var waiting: Int { state.withLock { $0.queue.count } }
+    var waiting: Int { queue.count }
 
     /// SQLite transactions begun so far (one per batch, and one per write run again on its own).
     var transactionsBegun: Int { begun.load(ordering: .relaxed) }
@@ -95,13 +85,8 @@ final class SQLiteWriteQueue: Sendable {
     /// Runs what is queued and answers it, then stops the writer, the syncer and their threads. Writes submitted
     /// afterwards fail.
     func close() async {
-        let (writer, idle) = state.withLock { state -> (Task<Void, Never>?, UnsafeContinuation<Bool, Never>?) in
-            state.closed = true
-            defer { state.idleWriter = nil }
-            return (state.writer, state.idleWriter)
-        }
-        idle?.resume(returning: false)
-        await writer?.value
+        queue.close()
+        await writer.withLock { $0 }?.value
         await executor.shutdown()
     }
 
@@ -160,27 +145,14 @@ final class SQLiteWriteQueue: Sendable {
     /// The next writes to run together: a write that is not batchable alone, else the batchable writes at the
     /// head of the queue. Waits while the queue is empty; nil once closed and drained.
     private func nextBatch() async -> [Waiting]? {
-        while true {
-            let batch = state.withLock { state -> [Waiting]? in
-                guard let first = state.queue.first else { return nil }
-                var taken = 1
-                if first.write.batchable {
-                    while taken < state.queue.count, taken < maxBatch, state.queue[taken].write.batchable { taken += 1 }
-                }
-                defer { state.queue.removeFirst(taken) }
-                return Array(state.queue.prefix(taken))
+        let maxBatch = self.maxBatch
+        return await queue.next { queued in
+            var taken = 1
+            if queued[0].write.batchable {
+                while taken < queued.count, taken < maxBatch, queued[taken].write.batchable { taken += 1 }
             }
-            if let batch { return batch }
-            let more = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-                let now = state.withLock { state -> Bool? in
-                    if !state.queue.isEmpty { return true }
-                    if state.closed { return false }
-                    state.idleWriter = continuation
-                    return nil
-                }
-                if let now { continuation.resume(returning: now) }
-            }
-            if !more { return nil }
+            defer { queued.removeFirst(taken) }
+            return Array(queued.prefix(taken))
         }
     }
 

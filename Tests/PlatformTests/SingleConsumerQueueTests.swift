@@ -1,0 +1,32 @@
+@testable import Platform
+import Testing
+
+@Suite struct SingleConsumerQueueTests {
+    /// A parked consumer wakes for what is appended; it takes what it chooses and the rest waits for the next
+    /// take. Closing refuses new elements, lets the consumer drain what is left, then ends it.
+    @Test func aParkedConsumerWakesTakesAndDrainsAfterClose() async throws {
+        let queue = SingleConsumerQueue<Int>()
+        let consumer = Task { () -> [[Int]] in
+            var takes: [[Int]] = []
+            while let taken = await queue.next({ items -> [Int] in
+                let first = Array(items.prefix(2))
+                items.removeFirst(first.count)
+                return first
+            }) {
+                takes.append(taken)
+            }
+            return takes
+        }
+        // Let the consumer park on the empty queue before anything comes.
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(queue.append(1))
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(queue.count == 0, "the parked consumer woke and took it")
+        for value in 2...6 { #expect(queue.append(value)) }
+        queue.close()
+        #expect(!queue.append(7), "closed: refused")
+        let takes = await consumer.value
+        #expect(takes.flatMap { $0 } == [1, 2, 3, 4, 5, 6], "everything queued before the close was taken, in order")
+        #expect(takes.allSatisfy { $0.count <= 2 })
+    }
+}

@@ -3,7 +3,8 @@ import Foundation
 import Platform
 import SwiftASN1
 import Synchronization
-import X509
+// The chain is judged at the payload's signed date, as Apple's own verifier does (not at the time of the call).
+@_spi(FixedExpiryValidationTime) import X509
 
 /// Verifies App Store signed data (compact JWS with an `x5c` header), as Apple's App Store Server Library does:
 ///
@@ -90,7 +91,7 @@ public struct AppStoreSignedDataVerifier: Sendable {
         guard leaf.extensions[oid: Self.leafMarkerOID] != nil else { throw .missingMarker("leaf") }
         guard intermediate.extensions[oid: Self.intermediateMarkerOID] != nil else { throw .missingMarker("intermediate") }
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
-            RFC5280Policy(validationTime: date)
+            RFC5280Policy(fixedExpiryValidationTime: date)
             AppleChainShapePolicy()
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore([intermediate]))

@@ -66,33 +66,12 @@ extension LogSetInput: FlatJSONDecodable {
     /// What `init(from:)` reads, from a flat object; nil for anything else (JSONDecoder then decodes, and
     /// words the error), a field and its alias with different values included.
     init?(flat: FlatJSONObject) {
-        switch (flat["workout_id"], flat["workoutId"]) {
-        case (.string, .null), (.string, nil):
-            guard let id = flat.string("workout_id") else { return nil }
-            workoutId = id
-        case (.null, .string), (nil, .string):
-            guard let id = flat.string("workoutId") else { return nil }
-            workoutId = id
-        case (.string, .string):
-            guard let id = flat.string("workout_id"), flat.string("workoutId") == id else { return nil }
-            workoutId = id
-        default: return nil
-        }
-        guard let instance = flat.string("exercise_instance_id"), let set = flat.string("set_id"), let reps = flat.integer("reps"),
-            let key = flat.string("idempotency_key")
+        guard let id = Self.aliased(flat, "workout_id", "workoutId", read: flat.string),
+            let instance = flat.string("exercise_instance_id"), let set = flat.string("set_id"), let reps = flat.integer("reps"),
+            let key = flat.string("idempotency_key"), let weight = Self.aliased(flat, "weight_kg", "weight", read: flat.double)
         else { return nil }
-        switch (flat["weight_kg"], flat["weight"]) {
-        case (.number, .null), (.number, nil):
-            guard let weight = flat.double("weight_kg") else { return nil }
-            weightKg = weight
-        case (.null, .number), (nil, .number):
-            guard let weight = flat.double("weight") else { return nil }
-            weightKg = weight
-        case (.number, .number):
-            guard let weight = flat.double("weight_kg"), flat.double("weight") == weight else { return nil }
-            weightKg = weight
-        default: return nil
-        }
+        workoutId = id
+        weightKg = weight
         switch flat["rir"] {
         case .null, nil: rir = nil
         case .number:
@@ -104,6 +83,23 @@ extension LogSetInput: FlatJSONDecodable {
         setId = set
         self.reps = reps
         idempotencyKey = key
+    }
+
+    /// A field sent under `key`, `alias` or both (then with the same value), as `decode(_:forKey:alias:)` reads
+    /// it; nil when missing, null under both names, unreadable, or differing.
+    private static func aliased<T: Equatable>(_ flat: FlatJSONObject, _ key: String, _ alias: String, read: (String) -> T?) -> T? {
+        func value(_ name: String) -> T?? {
+            switch flat[name] {
+            case .null, nil: return .some(nil)
+            default: return read(name).map { .some($0) }  // nil: present but unreadable
+            }
+        }
+        guard let first = value(key), let second = value(alias) else { return nil }
+        switch (first, second) {
+        case (let value?, nil), (nil, let value?): return value
+        case (let value?, let other?): return value == other ? value : nil
+        case (nil, nil): return nil
+        }
     }
 }
 

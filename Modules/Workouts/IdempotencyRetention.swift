@@ -60,12 +60,8 @@ struct IdempotencyRetention: Sendable {
 extension IdempotencyRetention {
     /// Purges expired records at start and then every ten minutes; stops with the server.
     var purger: PeriodicTask {
-        let logger = Logger(label: "workouts.idempotency")
-        return PeriodicTask(name: "idempotency_purge", interval: .seconds(600), logger: logger) { [self] in
-            let removed = try await purgeExpired()
-            if removed > 0 {
-                logger.info("expired idempotency records removed", metadata: ["event": "idempotency_purged", "count": "\(removed)"])
-            }
-        }
+        PeriodicTask.purge(
+            name: "idempotency_purge", logger: Logger(label: "workouts.idempotency"), message: "expired idempotency records removed"
+        ) { [self] in try await purgeExpired() }
     }
 }

@@ -17,6 +17,18 @@ public struct PeriodicTask: Service {
         self.work = work
     }
 
+    /// A purge: `work` deletes what expired and returns how many rows; a run that removed any logs `message`
+    /// with the count as `<name>d`.
+    public static func purge(
+        name: String, interval: Duration = .seconds(600), logger: Logger, message: Logger.Message,
+        _ work: @escaping @Sendable () async throws -> Int
+    ) -> PeriodicTask {
+        PeriodicTask(name: name, interval: interval, logger: logger) {
+            let removed = try await work()
+            if removed > 0 { logger.info(message, metadata: ["event": "\(name)d", "count": "\(removed)"]) }
+        }
+    }
+
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {

@@ -339,7 +339,8 @@ import TestSupport
         try await TestDatabases.dispose(location)
     }
 
-    /// The syncer's own descriptor of the WAL follows the file should SQLite replace it.
+    /// The syncer's own descriptor of the WAL follows the file should SQLite replace it, which it can only do
+    /// while the writer has no connection open: the path is looked up again once the writer opens one.
     @Test func theWALFileIsOpenedAgainWhenReplaced() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("walfile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -353,9 +354,19 @@ import TestSupport
         try FileManager.default.removeItem(atPath: path)
         try Data("two".utf8).write(to: URL(fileURLWithPath: path))
         try file.sync()
+        #expect(file.opens == 1)  // not looked up before every sync
+        file.mayHaveBeenReplaced()
+        try file.sync()
+        #expect(file.opens == 2)
+        try file.sync()
         #expect(file.opens == 2)
         try FileManager.default.removeItem(atPath: path)
+        file.mayHaveBeenReplaced()
         #expect(throws: SQLiteError.self) { try file.sync() }
+        #expect(throws: SQLiteError.self) { try file.sync() }  // a failed look-up is tried again
+        try Data("three".utf8).write(to: URL(fileURLWithPath: path))
+        try file.sync()
+        #expect(file.opens == 3)
         file.close()
     }
 

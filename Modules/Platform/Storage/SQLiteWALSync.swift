@@ -42,6 +42,12 @@ final class SQLiteWALSync: Sendable {
         task.withLock { $0 = syncer }
     }
 
+    /// The writer opened a connection (call before its first commit): SQLite may have replaced the WAL file
+    /// while the writer had none open, so the next sync looks the file up again.
+    func connectionOpened() {
+        file.mayHaveBeenReplaced()
+    }
+
     /// The writer committed a transaction (call before `answer` for its writes, from the writer only).
     func committed() {
         commits.add(1, ordering: .sequentiallyConsistent)
@@ -106,8 +112,15 @@ final class SQLiteWALSync: Sendable {
 /// A descriptor of SQLite's WAL file of our own, to `fdatasync` it (an `fdatasync` flushes the file, whatever
 /// descriptor it is called on). Should the file be replaced (SQLite deletes the WAL when its last connection
 /// closes, after copying all of it into the database file), the new one is opened.
+///
+/// The path is looked up only when the file may have been replaced, not before every sync: SQLite cannot
+/// replace the WAL while the writer's connection is open, and a `stat` per sync is not free. The kernel then
+/// gives the file's next write a fine-grained modification time, so on ext4 every `fdatasync` also had to
+/// write the file's inode (a second disk write per sync).
 final class WALFile: @unchecked Sendable {
     let path: String
+    /// Set from any thread when the file at `path` may no longer be the one open.
+    private let lookUp = Atomic<Bool>(true)
     private var descriptor: Int32 = -1
     private var device: UInt64 = 0
     private var inode: UInt64 = 0
@@ -118,8 +131,26 @@ final class WALFile: @unchecked Sendable {
 
     deinit { close() }
 
+    /// The next `sync` looks the path up again (and opens the file there if it is another one).
+    func mayHaveBeenReplaced() {
+        lookUp.store(true, ordering: .sequentiallyConsistent)
+    }
+
     /// Flushes the file's written data to disk. Used by one thread at a time.
     func sync() throws {
+        if descriptor < 0 || lookUp.exchange(false, ordering: .sequentiallyConsistent) {
+            do {
+                try openIfReplaced()
+            } catch {
+                mayHaveBeenReplaced()
+                throw error
+            }
+        }
+        guard fdatasync(descriptor) == 0 else { throw Self.failure("fdatasync", path) }
+    }
+
+    /// Opens the file at `path` unless it is the one open.
+    private func openIfReplaced() throws {
         var status = stat()
         guard stat(path, &status) == 0 else { throw Self.failure("stat", path) }
         if descriptor < 0 || UInt64(status.st_dev) != device || UInt64(status.st_ino) != inode {
@@ -131,19 +162,23 @@ final class WALFile: @unchecked Sendable {
                 _ = Glibc.close(opened)
                 throw error
             }
-            descriptor = opened
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-            opens += 1
-            // A file created since the directory was last flushed needs its directory entry on disk too.
+            // A file created since the directory was last flushed needs its directory entry on disk too (before
+            // the file is taken as open, so a failed flush is tried again with the next sync).
             let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
             let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if directoryDescriptor >= 0 {
                 defer { _ = Glibc.close(directoryDescriptor) }
-                guard fsync(directoryDescriptor) == 0 else { throw Self.failure("fsync", directory) }
+                guard fsync(directoryDescriptor) == 0 else {
+                    let error = Self.failure("fsync", directory)
+                    _ = Glibc.close(opened)
+                    throw error
+                }
             }
+            descriptor = opened
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            opens += 1
         }
-        guard fdatasync(descriptor) == 0 else { throw Self.failure("fdatasync", path) }
     }
 
     func close() {

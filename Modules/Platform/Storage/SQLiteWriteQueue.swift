@@ -100,6 +100,7 @@ final class SQLiteWriteQueue: Sendable {
             connection.close()
             throw error
         }
+        walSync.connectionOpened()
         return connection
     }
 

@@ -195,6 +195,7 @@ let package = Package(
             dependencies: [
                 "Contracts", "Platform", "Fakes", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             path: "Tests/PlatformTests",
             swiftSettings: swiftSettings

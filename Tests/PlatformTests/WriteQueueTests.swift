@@ -461,6 +461,34 @@ import TestSupport
         }
     }
 
+    /// Once a run copied the whole WAL the checkpointer waits for the next commit instead of looking every
+    /// 20 ms (an idle server is not woken for nothing); a commit brings the looks back, and its run.
+    @Test func anIdleCheckpointerWaitsForACommit() async throws {
+        try await Self.withNotes(walRestartFrames: 2_000, checkpointInterval: .milliseconds(100)) { db, _ in
+            // The migrations' commits are copied within the interval; then the looks stop.
+            let deadline = ContinuousClock.now + .seconds(10)
+            var looks = db.sqliteCheckpointLooks
+            while true {
+                try await Task.sleep(for: .milliseconds(200))
+                if db.sqliteCheckpointLooks == looks { break }
+                looks = db.sqliteCheckpointLooks
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the checkpointer kept looking with nothing committed")
+                    return
+                }
+            }
+            let runs = db.sqliteCheckpointRuns
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(db.sqliteCheckpointLooks == looks)
+            #expect(db.sqliteCheckpointRuns == runs)
+            try await db.transaction { tx in try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('idle', 'x')").run() }
+            let copied = ContinuousClock.now + .seconds(10)
+            while db.sqliteCheckpointRuns == runs, ContinuousClock.now < copied { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(db.sqliteCheckpointRuns == runs + 1)
+            #expect(db.sqliteCheckpointLooks > looks)
+        }
+    }
+
     /// Checkpoints (each ends with an fsync) follow the WAL's growth: none while nothing is written, none for a
     /// few small commits before the interval (a long one here), one soon after the WAL grew by a tenth of its
     /// restart length.

@@ -169,6 +169,12 @@ public final class Database: Sendable {
         return 0
     }
 
+    /// Periodic looks of SQLite's checkpointer so far (0 on PostgreSQL).
+    var sqliteCheckpointLooks: Int {
+        if case .sqlite(let pool, _) = pool { return pool.checkpointer.lookCount }
+        return 0
+    }
+
     /// Runs `body`'s reads on one connection in one read-only snapshot, so rows read by several statements
     /// agree with each other (never half of a concurrent write). Not queued behind writers.
     public func readTransaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {

@@ -77,8 +77,7 @@ final class DirectSQLiteConnection: @unchecked Sendable {
                 handle,
                 { context, _, _, frames in
                     let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context!).takeUnretainedValue()
-                    checkpointer.frames.store(Int(frames), ordering: .relaxed)
-                    checkpointer.commits.add(1, ordering: .relaxed)
+                    checkpointer.committed(frames: Int(frames))
                     return SQLITE_OK
                 }, Unmanaged.passUnretained(checkpointer).toOpaque())
         }

@@ -10,7 +10,8 @@ import VaporCSQLite
 /// also turns SQLite's automatic checkpoint off). A thread of this checkpointer's own copies committed frames
 /// back into the database file (a PASSIVE checkpoint: it waits for no reader or writer) once the WAL grew by
 /// `step` frames since its last run, or `interval` after that run when anything was committed since; it looks
-/// every `poll`. Each run ends with an `fsync` of the database file, so runs are counted by WAL growth rather
+/// every `poll` while something is left to copy, and once a run copied the whole WAL it waits for the next
+/// commit instead (an idle process is not woken every `poll`). Each run ends with an `fsync` of the database file, so runs are counted by WAL growth rather
 /// than by the clock: a trickle of writes costs one run a second, not one every few milliseconds, and under
 /// load a run copies each hot page once for many commits.
 /// Copying beside a running writer never catches up with it, though, and only a WAL whose every frame is
@@ -29,6 +30,15 @@ final class SQLiteCheckpointer: Sendable {
     /// Runs so far (periodic and drains).
     var runCount: Int { runs.load(ordering: .relaxed) }
     private let runs = Atomic<Int>(0)
+    /// Periodic looks so far (whether or not they found a run called for).
+    var lookCount: Int { looks.load(ordering: .relaxed) }
+    private let looks = Atomic<Int>(0)
+    /// Set while nothing is left to copy and the thread waits for a commit instead of looking every `poll`;
+    /// the commit that finds it set clears it and schedules the next look.
+    private let idle = Atomic<Bool>(false)
+    /// Set by `stop`: commits no longer schedule looks (there are none after the last write, but a stray one must
+    /// not reach a stopped thread).
+    private let stopping = Atomic<Bool>(false)
     private let poll: TimeAmount
     private let interval: TimeAmount
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -62,11 +72,38 @@ final class SQLiteCheckpointer: Sendable {
         loop.execute { self.scheduleNext() }
     }
 
+    /// A connection committed, leaving `frames` in the WAL (SQLite's WAL hook, on the committing thread).
+    func committed(frames: Int) {
+        self.frames.store(frames, ordering: .relaxed)
+        commits.add(1, ordering: .sequentiallyConsistent)
+        if idle.load(ordering: .sequentiallyConsistent), !stopping.load(ordering: .sequentiallyConsistent),
+            idle.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged
+        {
+            loop.execute { self.scheduleNext() }
+        }
+    }
+
+    /// Whether a run copied the whole WAL and nothing was committed since.
+    private func allCopied() -> Bool {
+        let commits = commits.load(ordering: .sequentiallyConsistent)
+        return state.withLock { $0.copiedUpTo == commits }
+    }
+
+    /// On the checkpointer's thread: the next look, or none until a commit while nothing is left to copy.
     private func scheduleNext() {
+        if allCopied() {
+            idle.store(true, ordering: .sequentiallyConsistent)
+            // A commit counted before `idle` was set did not see it: look again, and go on unless such a commit
+            // came (then take the idle flag back, unless that commit already did and scheduled the next look).
+            guard !allCopied(), idle.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged else {
+                return
+            }
+        }
         let nearRestart = frames.load(ordering: .relaxed) >= restartFrames * 3 / 4
         state.withLock { state in
             guard !state.stopped else { return }
             state.next = loop.scheduleTask(in: nearRestart ? .milliseconds(5) : poll) {
+                self.looks.add(1, ordering: .relaxed)
                 if self.due() { _ = self.checkpoint() }
                 self.scheduleNext()
             }
@@ -96,6 +133,7 @@ final class SQLiteCheckpointer: Sendable {
     /// Stops the thread and closes its connection. Call once, after the last write.
     func stop() async {
         _ = try? await loop.submit {
+            self.stopping.store(true, ordering: .sequentiallyConsistent)
             self.state.withLock { state in
                 state.stopped = true
                 state.next?.cancel()

@@ -51,7 +51,8 @@ import TestSupport
             let revokedAccess = try await client.call("getUser", token: secondAccess)
             #expect(revokedAccess.status == .unauthorized, "access tokens of the revoked session stop working")
 
-            let signUpSession = try await client.call("getUser", token: try #require(signUp.accessToken))
+            let signUpToken = try #require(signUp.accessToken)
+            let signUpSession = try await client.call("getUser", token: signUpToken)
             #expect(signUpSession.status == .ok, "other sessions are untouched")
         }
     }

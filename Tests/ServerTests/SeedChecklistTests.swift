@@ -106,12 +106,14 @@ import Testing
 
             // Provider button → cancel confirmation → back to login, no user created, no error.
             let other = try await client.call("signInWithIdp", try await idp(provider, sub: "sub-2", email: "cancel@example.com", clock: clock))
-            #expect(try await client.call("cancelAccountCreation", token: try #require(other.accessToken)).status == .ok)
+            let otherToken = try #require(other.accessToken)
+            #expect(try await client.call("cancelAccountCreation", token: otherToken).status == .ok)
             #expect(try await server.auth.service.adminUsers(email: "cancel@example.com").isEmpty)
 
             // Email user → sign out → provider with the same email → friendly collision message.
             let emailUser = try await client.call("signUp", ["email": "rae@example.com", "password": "password-1"])
-            _ = try await client.call("signOut", token: try #require(emailUser.accessToken))
+            let emailToken = try #require(emailUser.accessToken)
+            _ = try await client.call("signOut", token: emailToken)
             let collision = try await client.call("signInWithIdp", try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock))
             #expect(collision.errorCode == "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL")
             #expect(

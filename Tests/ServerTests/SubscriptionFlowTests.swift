@@ -149,7 +149,8 @@ import TestSupport
             #expect(try await client.call("appStoreWebhook", ["signedPayload": signed]).status == .ok)
             #expect(try await count("subscription_events WHERE user_id IS NULL") == 1)
             #expect(try await server.subscription.premiumGate.isPremium(userId: olderId) == false)
-            let status = try await client.call("getSubscriptionStatus", token: try #require(older.accessToken))
+            let olderToken = try #require(older.accessToken)
+            let status = try await client.call("getSubscriptionStatus", token: olderToken)
             #expect(status.data["status"] as? String == "active" && status.data["is_premium"] as? Bool == true)
             #expect(try await count("subscription_events WHERE user_id IS NULL") == 0)
         }

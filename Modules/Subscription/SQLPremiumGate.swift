@@ -15,6 +15,8 @@ public struct SQLPremiumGate: PremiumGate {
     let store: SubscriptionStore
     let clock: any WallClock
     let metrics: ServerMetrics?
+    static let expiryOverdue = ServerMetrics.MetricName(
+        "povver_subscription_expiry_overdue_total", help: "Premium checks that found the tier past its expiry without a downgrade.")
     let logger: Logger
 
     init(database: Database, clock: any WallClock, metrics: ServerMetrics?, logger: Logger) {
@@ -28,7 +30,7 @@ public struct SQLPremiumGate: PremiumGate {
     public func isPremium(userId: String) async throws -> Bool {
         guard let state = try await store.state(userId: userId, sql: database.sql) else { return false }
         if state.tier == .premium, let expires = state.expiresAt, clock.now().timeIntervalSince(expires) > Self.overdueAfter {
-            metrics?.increment("povver_subscription_expiry_overdue_total")
+            metrics?.increment(Self.expiryOverdue)
             logger.warning(
                 "premium tier past its expiry without a downgrade notification",
                 metadata: [

@@ -13,6 +13,8 @@ public struct SubscriptionService: Sendable {
     let clock: any WallClock
     let ids: any IDGenerator
     let metrics: ServerMetrics?
+    static let notifications = ServerMetrics.MetricName(
+        "povver_subscription_notifications_total", help: "App Store server notifications by outcome.")
     let logger: Logger
 
     init(
@@ -66,7 +68,7 @@ public struct SubscriptionService: Sendable {
         do {
             notification = try await verifier.verifyNotification(signedPayload)
         } catch {
-            metrics?.increment("povver_subscription_notifications_total", labels: [("outcome", "rejected")])
+            metrics?.increment(Self.notifications, labels: [("outcome", "rejected")])
             logger.warning(
                 "app store notification rejected", metadata: ["event": "subscription_notification_rejected", "reason": "\(error.reason)"])
             if error == .notConfigured {
@@ -105,7 +107,7 @@ public struct SubscriptionService: Sendable {
             try await self.store.updateEvent(id: eventId, userId: userId, outcome: outcome, state: after, sql: tx.sql)
             return WebhookOutcome(rawValue: outcome.rawValue) ?? .recorded
         }
-        metrics?.increment("povver_subscription_notifications_total", labels: [("outcome", outcome.rawValue)])
+        metrics?.increment(Self.notifications, labels: [("outcome", outcome.rawValue)])
         if outcome == .orphaned {
             logger.warning(
                 "app store notification for an unknown user kept as an orphan",

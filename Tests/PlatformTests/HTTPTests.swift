@@ -264,6 +264,9 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
             #expect(text.contains("povver_http_requests_total"))
             #expect(text.contains(#"endpoint="/echo""#))
             #expect(text.contains("povver_http_request_duration_seconds_bucket"))
+            // Each family says what it counts.
+            #expect(text.contains("# HELP povver_http_requests_total HTTP requests by endpoint, method and status."))
+            #expect(text.contains("# HELP povver_http_request_duration_seconds HTTP request latency by endpoint."))
         }
     }
 

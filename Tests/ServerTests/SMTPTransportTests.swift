@@ -40,15 +40,13 @@ final class LocalSMTPServer: Sendable {
 
     let port: Int
     let caFile: String?
-    private let process: Process
-    private let stdin: Pipe
+    private let process: ChildProcess
     private let output: Lines
 
-    private init(port: Int, caFile: String?, process: Process, stdin: Pipe, output: Lines) {
+    private init(port: Int, caFile: String?, process: ChildProcess, output: Lines) {
         self.port = port
         self.caFile = caFile
         self.process = process
-        self.stdin = stdin
         self.output = output
     }
 
@@ -59,14 +57,7 @@ final class LocalSMTPServer: Sendable {
 
     /// Runs `python3 arguments…` and answers whether it exited 0.
     static func python(_ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        ChildProcess.succeeds(["python3"] + arguments)
     }
 
     /// `swift test` works on a fresh machine: aiosmtpd comes from PyPI the first time it is missing.
@@ -83,20 +74,13 @@ final class LocalSMTPServer: Sendable {
         guard aiosmtpdAvailable else {
             throw TestFailure("python3 with aiosmtpd is needed (`python3 -m pip install aiosmtpd`), and pip could not install it")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "--mode", mode]
-        let stdout = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardInput = stdin
-        process.standardError = FileHandle.nullDevice
+        // The server stops when its standard input closes (or on SIGTERM).
+        let process = try ChildProcess(["python3", script, "--mode", mode], input: true, output: true)
         let output = Lines()
-        try process.run()
         // A thread of its own reads the server's output with blocking reads until EOF. (A `readabilityHandler`
         // leaves a dispatch read source behind when the pipe goes away with the process, and libdispatch can
         // crash on it later: `_dispatch_event_loop_drain`, seen once in CI.)
-        let reader = stdout.fileHandleForReading
+        let reader = process.output!
         Thread {
             while true {
                 let chunk = reader.availableData
@@ -108,12 +92,13 @@ final class LocalSMTPServer: Sendable {
             if let ready = output.all.first, ready.hasPrefix("READY ") {
                 struct Ready: Decodable { var port: Int; var ca: String? }
                 let info = try JSONDecoder().decode(Ready.self, from: Data(ready.dropFirst(6).utf8))
-                return LocalSMTPServer(port: info.port, caFile: info.ca, process: process, stdin: stdin, output: output)
+                return LocalSMTPServer(port: info.port, caFile: info.ca, process: process, output: output)
             }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         process.terminate()
+        process.waitUntilExit()
         throw TestFailure(
             "the local SMTP server did not start (is aiosmtpd installed? `python3 -m pip install aiosmtpd`; .ci/run installs it)")
     }
@@ -131,7 +116,7 @@ final class LocalSMTPServer: Sendable {
     }
 
     func stop() {
-        try? stdin.fileHandleForWriting.close()
+        try? process.input?.close()
         process.terminate()
         process.waitUntilExit()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Subscription
+import TestSupport
 import Testing
 
 /// `app_account_token` is UUID v5 of the user id in the DNS namespace and must equal what any other correct
@@ -37,18 +38,13 @@ import Testing
         guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:))
             ?? Self.which("python3")
         else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", "import json,sys,uuid; print(json.dumps([str(uuid.uuid5(uuid.NAMESPACE_DNS, n)) for n in json.load(sys.stdin)]))"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: names))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let process = try ChildProcess(
+            [python, "-c", "import json,sys,uuid; print(json.dumps([str(uuid.uuid5(uuid.NAMESPACE_DNS, n)) for n in json.load(sys.stdin)]))"],
+            input: true, output: true)
+        process.input!.write(try JSONSerialization.data(withJSONObject: names))
+        try process.input!.close()
+        let data = process.output!.readDataToEndOfFile()
+        #expect(process.waitUntilExit() == 0)
         let expected = try #require(try JSONSerialization.jsonObject(with: data) as? [String])
         #expect(expected == names.map(AppAccountToken.forUser))
     }

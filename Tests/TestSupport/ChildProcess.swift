@@ -39,24 +39,20 @@ public final class ChildProcess: @unchecked Sendable {
                 opened += ends
                 return (ends[0], ends[1])
             }
+            /// Gives the child `descriptor` from a pipe (returning the parent's end) or from /dev/null.
+            func connect(_ descriptor: Int32, piped: Bool, childReads: Bool) throws -> Int32? {
+                guard piped else {
+                    posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", childReads ? O_RDONLY : O_WRONLY, 0)
+                    return nil
+                }
+                let ends = try pipeEnds()
+                posix_spawn_file_actions_adddup2(&actions, childReads ? ends.read : ends.write, descriptor)
+                return childReads ? ends.write : ends.read
+            }
             do {
-                var inputEnd: Int32?
-                var outputEnd: Int32?
-                if wantsInput {
-                    let ends = try pipeEnds()
-                    posix_spawn_file_actions_adddup2(&actions, ends.read, 0)
-                    inputEnd = ends.write
-                } else {
-                    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-                }
-                if wantsOutput {
-                    let ends = try pipeEnds()
-                    posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
-                    outputEnd = ends.read
-                } else {
-                    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-                }
-                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+                let inputEnd = try connect(0, piped: wantsInput, childReads: true)
+                let outputEnd = try connect(1, piped: wantsOutput, childReads: false)
+                _ = try connect(2, piped: false, childReads: false)
                 var pid: pid_t = 0
                 let result = posix_spawnp(&pid, arguments[0]!, &actions, nil, arguments, environ)
                 guard result == 0 else { throw ChildProcessError("posix_spawnp \(String(cString: arguments[0]!)): \(String(cString: strerror(result)))") }

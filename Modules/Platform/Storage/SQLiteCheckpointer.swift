@@ -11,9 +11,9 @@ import VaporCSQLite
 /// back into the database file (a PASSIVE checkpoint: it waits for no reader or writer) once the WAL grew by
 /// `step` frames since its last run, or `interval` after that run when anything was committed since; it looks
 /// every `poll` while something is left to copy, and once a run copied the whole WAL it waits for the next
-/// commit instead (an idle process is not woken every `poll`). Each run ends with an `fsync` of the database file, so runs are counted by WAL growth rather
-/// than by the clock: a trickle of writes costs one run a second, not one every few milliseconds, and under
-/// load a run copies each hot page once for many commits.
+/// commit instead (an idle process is not woken every `poll`). Each run ends with an `fsync` of the database
+/// file, so runs are counted by WAL growth rather than by the clock: a trickle of writes costs one run a
+/// second, not one every few milliseconds, and under load a run copies each hot page once for many commits.
 /// Copying beside a running writer never catches up with it, though, and only a WAL whose every frame is
 /// back in the database file starts over from its beginning; so once the WAL holds `restartFrames`, the
 /// writer calls `drain()` between two transactions and waits while the last frames are copied (from three
@@ -36,9 +36,6 @@ final class SQLiteCheckpointer: Sendable {
     /// Set while nothing is left to copy and the thread waits for a commit instead of looking every `poll`;
     /// the commit that finds it set clears it and schedules the next look.
     private let idle = Atomic<Bool>(false)
-    /// Set by `stop`: commits no longer schedule looks (there are none after the last write, but a stray one must
-    /// not reach a stopped thread).
-    private let stopping = Atomic<Bool>(false)
     private let poll: TimeAmount
     private let interval: TimeAmount
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -76,8 +73,11 @@ final class SQLiteCheckpointer: Sendable {
     func committed(frames: Int) {
         self.frames.store(frames, ordering: .relaxed)
         commits.add(1, ordering: .sequentiallyConsistent)
-        if idle.load(ordering: .sequentiallyConsistent), !stopping.load(ordering: .sequentiallyConsistent),
-            idle.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged
+        // A stopped checkpointer takes no more looks (there are no commits after the last write, but a stray one
+        // must not reach a stopped thread).
+        if idle.load(ordering: .sequentiallyConsistent),
+            idle.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged,
+            !state.withLock({ $0.stopped })
         {
             loop.execute { self.scheduleNext() }
         }
@@ -133,7 +133,6 @@ final class SQLiteCheckpointer: Sendable {
     /// Stops the thread and closes its connection. Call once, after the last write.
     func stop() async {
         _ = try? await loop.submit {
-            self.stopping.store(true, ordering: .sequentiallyConsistent)
             self.state.withLock { state in
                 state.stopped = true
                 state.next?.cancel()

@@ -119,8 +119,9 @@ final class SQLiteWALSync: Sendable {
 /// write the file's inode (a second disk write per sync).
 final class WALFile: @unchecked Sendable {
     let path: String
-    /// Set from any thread when the file at `path` may no longer be the one open.
-    private let lookUp = Atomic<Bool>(true)
+    /// Set from any thread when the file at `path` may no longer be the one open (with none open yet, it is
+    /// looked up anyway).
+    private let lookUp = Atomic<Bool>(false)
     private var descriptor: Int32 = -1
     private var device: UInt64 = 0
     private var inode: UInt64 = 0

@@ -166,6 +166,38 @@ import TestSupport
         }
     }
 
+    /// Routine [A, B, C, D] with C done last. Deleting A, then C itself, then reordering what is left: D, which
+    /// followed C, stays next through every change (the cursor moves with the list, not a stale slot).
+    @Test(arguments: TestDatabases.engines)
+    func cursorSurvivesSuccessiveRemovalsAndAReorder(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("successive@example.com")
+            let a = try await Self.template(client, "A", exercise: Self.squat, token: token)
+            let b = try await Self.template(client, "B", exercise: Self.bench, token: token)
+            let c = try await Self.template(client, "C", exercise: Self.curl, token: token)
+            let d = try await Self.template(client, "D", exercise: Self.squat, token: token)
+            let routine = try await client.call("createRoutine", ["name": "ABCD", "template_ids": [a, b, c, d]], token: token)
+            let routineId = try #require(routine.data["id"] as? String)
+            for (index, template) in [a, b, c].enumerated() {
+                let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
+                #expect(started.data["source_template_id"] as? String == template)
+                try await Self.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
+                #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: template, token: token))
+            }
+            #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == d)
+
+            #expect(try await client.call("deleteTemplate", ["template_id": a], token: token).status == .ok)
+            #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == d)
+            #expect(try await client.call("deleteTemplate", ["template_id": c], token: token).status == .ok)
+            #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == d, "D followed C")
+            let reordered = try await client.call("patchRoutine", ["routine_id": routineId, "template_ids": [d, b]], token: token)
+            #expect(reordered.status == .ok, "\(reordered.json)")
+            #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == d, "still D, now first")
+            let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s-next"], token: token)
+            #expect(started.data["source_template_id"] as? String == d)
+        }
+    }
+
     /// Both `template_id` and `routine_id`: the template must be one of the routine's, else INVALID_ARGUMENT
     /// and nothing starts.
     @Test(arguments: TestDatabases.engines)

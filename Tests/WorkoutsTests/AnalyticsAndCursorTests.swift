@@ -85,6 +85,69 @@ import Testing
         #expect(RoutineService.nextIndex(stored(["a", "b", "a", "c"], last: "a", index: 0)) == 1)
     }
 
+    /// The template `nextIndex` names after the routine's templates were replaced, one list after another.
+    func next(after last: String, at index: Int, in ids: [String], then lists: [[String]]) -> String? {
+        var routine = stored(ids, last: last, index: index)
+        for list in lists { routine.replaceTemplates(with: list) }
+        return RoutineService.nextIndex(routine).map { routine.routine.templateIds[$0] }
+    }
+
+    @Test func successiveRemovalsKeepTheCycle() {
+        // c was completed; removing a and then c itself must still lead to d, which followed c.
+        #expect(next(after: "c", at: 2, in: ["a", "b", "c", "d"], then: [["b", "c", "d"]]) == "d")
+        #expect(next(after: "c", at: 2, in: ["a", "b", "c", "d"], then: [["b", "c", "d"], ["b", "d"]]) == "d")
+        #expect(next(after: "c", at: 2, in: ["a", "b", "c", "d"], then: [["b", "d"]]) == "d")
+        #expect(next(after: "d", at: 3, in: ["a", "b", "c", "d"], then: [["b", "c", "d"], ["b", "c"]]) == "b")
+    }
+
+    @Test func aReorderThenARemovalKeepsTheCycle() {
+        // b was completed; after a reorder c follows it (wrapping around), and still does once b is removed.
+        #expect(next(after: "b", at: 1, in: ["a", "b", "c"], then: [["c", "a", "b"]]) == "c")
+        #expect(next(after: "b", at: 1, in: ["a", "b", "c"], then: [["c", "a", "b"], ["c", "a"]]) == "c")
+        #expect(next(after: "a", at: 0, in: ["a", "b", "c"], then: [["b", "a", "c"], ["b", "c"]]) == "c")
+    }
+
+    @Test func aRepeatedTemplateKeepsItsOccurrence() {
+        // The second a was completed: c follows it, also once b (before it) is removed.
+        #expect(next(after: "a", at: 2, in: ["a", "b", "a", "c"], then: [["a", "a", "c"]]) == "c")
+        #expect(next(after: "a", at: 0, in: ["a", "b", "a", "c"], then: [["a", "a", "c"]]) == "a")
+        // Fewer occurrences than before: the last one stands in.
+        #expect(next(after: "a", at: 2, in: ["a", "b", "a", "c"], then: [["b", "a", "c"]]) == "c")
+    }
+
+    @Test func anEmptiedRoutineStartsOverFromItsNewTemplates() {
+        #expect(next(after: "a", at: 0, in: ["a", "b"], then: [[]]) == nil)
+        #expect(next(after: "a", at: 0, in: ["a", "b"], then: [[], ["x", "y"]]) == "x")
+        #expect(next(after: "a", at: 0, in: ["a", "b"], then: [[], ["b", "a"]]) == "b")
+        #expect(next(after: "a", at: 0, in: ["a", "b"], then: [["x", "y"]]) == "x")
+    }
+
+    /// Against a model that strikes removed templates out instead of removing them: the next template is the
+    /// first one still there after the completed one's slot, in the original order, wrapping around.
+    @Test func anyOrderOfRemovalsFollowsTheOriginalCycle() {
+        func permutations(_ items: [Int]) -> [[Int]] {
+            items.isEmpty ? [[]] : items.indices.flatMap { i in
+                permutations(Array(items[..<i] + items[(i + 1)...])).map { [items[i]] + $0 }
+            }
+        }
+        for count in 1...5 {
+            let ids = (0..<count).map { "t\($0)" }
+            for completed in 0..<count {
+                for order in permutations(Array(0..<count)) {
+                    var routine = stored(ids, last: ids[completed], index: completed)
+                    var removed = Set<Int>()
+                    for position in order.dropLast() {
+                        removed.insert(position)
+                        routine.replaceTemplates(with: ids.indices.filter { !removed.contains($0) }.map { ids[$0] })
+                        let expected = (1...count).lazy.map { (completed + $0) % count }.first { !removed.contains($0) }.map { ids[$0] }
+                        let actual = RoutineService.nextIndex(routine).map { routine.routine.templateIds[$0] }
+                        #expect(actual == expected, "\(ids), completed \(ids[completed]), removed \(removed.sorted())")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func everyCursorGivesAValidIndex() {
         for count in 1...6 {
             let ids = (0..<count).map { "t\($0)" }

@@ -50,6 +50,49 @@ struct StoredRoutine: Codable, Sendable {
         case routine
         case lastCompletedIndex = "last_completed_index"
     }
+
+    /// Gives the routine a new list of templates and moves the cursor with them, so the cycle goes on where it
+    /// was: after the last completed template where it now stands (its same occurrence, when it is listed
+    /// twice), or, when it is no longer listed, with the first template that followed it and still is. The
+    /// position is kept as it stood after each change, so changes one after another (a template removed, then
+    /// another, or a reorder and then a removal) never leave it pointing at a slot that meant something else.
+    mutating func replaceTemplates(with ids: [String]) {
+        let old = routine.templateIds
+        defer { routine.templateIds = ids }
+        guard let last = routine.lastCompletedTemplateId, !ids.isEmpty else {
+            lastCompletedIndex = nil
+            return
+        }
+        let completed = Self.position(of: last, in: old, near: lastCompletedIndex)
+        if ids.contains(last) {
+            lastCompletedIndex = Self.position(of: last, occurrence: completed.map { Self.occurrence(at: $0, in: old) } ?? 0, in: ids)
+            return
+        }
+        // `nextIndex` reads a position whose template is gone as "the template now there is next".
+        guard let next = RoutineService.nextIndex(self) else {
+            lastCompletedIndex = 0
+            return
+        }
+        let survivor = (0..<old.count).lazy.map { (next + $0) % old.count }.first { ids.contains(old[$0]) }
+        lastCompletedIndex = survivor.map { Self.position(of: old[$0], occurrence: Self.occurrence(at: $0, in: old), in: ids) } ?? 0
+    }
+
+    /// Where `id` stands in `ids`: at `hint` if it is there, else its first occurrence.
+    private static func position(of id: String, in ids: [String], near hint: Int?) -> Int? {
+        if let hint, hint < ids.count, ids[hint] == id { return hint }
+        return ids.firstIndex(of: id)
+    }
+
+    /// How many times the template at `index` occurs before it.
+    private static func occurrence(at index: Int, in ids: [String]) -> Int {
+        ids[..<index].count { $0 == ids[index] }
+    }
+
+    /// The position of the `occurrence`-th `id` in `ids` (its last one when there are fewer); `id` must be listed.
+    private static func position(of id: String, occurrence: Int, in ids: [String]) -> Int {
+        let positions = ids.indices.filter { ids[$0] == id }
+        return positions[min(occurrence, positions.count - 1)]
+    }
 }
 
 /// The next workout of a routine.
@@ -141,7 +184,7 @@ struct RoutineService: Sendable {
             if let name { stored.routine.name = name }
             if let description { stored.routine.description = description }
             if let frequency { stored.routine.frequency = frequency }
-            if let templateIds { stored.routine.templateIds = templateIds }
+            if let templateIds { stored.replaceTemplates(with: templateIds) }
             stored.routine.version += 1
             stored.routine.updatedAt = context.clock.now()
             try await Self.save(stored, sql: tx.sql)

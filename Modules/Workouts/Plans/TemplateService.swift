@@ -118,8 +118,7 @@ struct TemplateService: Sendable {
     }
 
     /// Deletes a template and takes it out of every routine of the user that lists it (those routines get a
-    /// new version); a routine's cursor on it falls back to the position it held.
-    /// Deletes the template (and takes it out of the user's routines); returns it as it was.
+    /// new version, and a cursor on it moves on to the template that followed it); returns it as it was.
     @discardableResult
     func delete(userId: String, id: String) async throws -> WorkoutTemplate {
         let context = self.context
@@ -130,7 +129,7 @@ struct TemplateService: Sendable {
             let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId)\(context.forUpdate)")
                 .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
             for var routine in routines where routine.routine.templateIds.contains(id) {
-                routine.routine.templateIds.removeAll { $0 == id }
+                routine.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
                 routine.routine.version += 1
                 routine.routine.updatedAt = context.clock.now()
                 try await RoutineService.save(routine, sql: tx.sql)

@@ -198,6 +198,45 @@ import TestSupport
         }
     }
 
+    /// A workout at the 50-exercise cap: swapping an exercise with logged sets (which splits it in two) is
+    /// INVALID_ARGUMENT and changes nothing; swapping one with nothing logged (replaced in place) still works.
+    @Test(arguments: TestDatabases.engines)
+    func aSwapThatWouldSplitPastTheCapIsRefused(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("capped@example.com")
+            let exercises = Array(repeating: ["exercise_id": Self.squat, "sets": [["target_reps": 5]]] as [String: Any], count: 50)
+            let template = try await client.call("createTemplate", ["name": "Fifty", "exercises": exercises], token: token)
+            let templateId = try #require(template.data["id"] as? String, "\(template.json)")
+            let started = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s1"], token: token)
+            let workoutId = try #require(started.data["id"] as? String)
+            let first = try Self.exercise(started.data, at: 0)
+            let logged = try await client.call(
+                "logSet",
+                ["workout_id": workoutId, "exercise_instance_id": first.instanceId, "set_id": first.setIds[0], "weight_kg": 60, "reps": 5, "idempotency_key": "l1"],
+                token: token)
+            #expect(logged.status == .ok)
+            let version = try #require(try await client.call("getActiveWorkout", token: token).data["version"] as? Int)
+
+            let split = try await client.call(
+                "swapExercise", ["workout_id": workoutId, "exercise_instance_id": first.instanceId, "new_exercise_id": Self.bench, "idempotency_key": "w1"],
+                token: token)
+            #expect(split.errorCode == "INVALID_ARGUMENT", "\(split.json)")
+            #expect(split.errorDetails?["field"] as? String == "exercise_instance_id")
+            let unchanged = try await client.call("getActiveWorkout", token: token).data
+            #expect(unchanged["version"] as? Int == version)
+            #expect((unchanged["exercises"] as? [[String: Any]])?.count == 50)
+
+            let second = try Self.exercise(started.data, at: 1)
+            let inPlace = try await client.call(
+                "swapExercise", ["workout_id": workoutId, "exercise_instance_id": second.instanceId, "new_exercise_id": Self.bench, "idempotency_key": "w2"],
+                token: token)
+            #expect(inPlace.status == .ok, "\(inPlace.json)")
+            let swapped = try #require(inPlace.data["exercises"] as? [[String: Any]])
+            #expect(swapped.count == 50)
+            #expect(swapped[1]["exercise_id"] as? String == Self.bench)
+        }
+    }
+
     /// Both `template_id` and `routine_id`: the template must be one of the routine's, else INVALID_ARGUMENT
     /// and nothing starts.
     @Test(arguments: TestDatabases.engines)

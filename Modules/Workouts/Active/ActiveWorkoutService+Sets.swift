@@ -97,7 +97,9 @@ extension ActiveWorkoutService {
 
     /// Swaps an exercise for another. Sets already logged stay with the exercise they were done on (history
     /// and progression stay true): the logged part remains as its own entry and the new exercise takes the
-    /// sets still to do, right after it. With nothing logged yet the exercise is replaced in place.
+    /// sets still to do, right after it. With nothing logged yet the exercise is replaced in place. The sets
+    /// that move keep their ids and targets only: values typed for the old exercise (its weights) do not carry
+    /// over to a different one. A split adds an entry, so it is refused in a workout that already holds 50.
     func swapExercise(userId: String, request: SwapRequest, key: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
         let catalog = try await context.exercises([("new_exercise_id", request.newExerciseId)])
         let context = self.context
@@ -113,6 +115,10 @@ extension ActiveWorkoutService {
                 workout.exercises[index].exerciseId = replacement.id
                 workout.exercises[index].name = replacement.name
             } else {
+                guard workout.exercises.count < 50 else {
+                    throw ServiceError.invalidArgument(
+                        field: "exercise_instance_id", reason: "has logged sets, so swapping it adds an exercise, and a workout holds at most 50")
+                }
                 workout.exercises[index].sets = Self.reindexed(logged)
                 let moved = remaining.map { WorkoutSet(id: $0.id, setIndex: 0, targetReps: $0.targetReps, targetRir: $0.targetRir) }
                 let fresh = moved.isEmpty ? [WorkoutSet(id: context.ids.makeID(), setIndex: 0)] : moved

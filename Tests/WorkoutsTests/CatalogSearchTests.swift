@@ -98,4 +98,29 @@ import TestSupport
         #expect(throws: ServiceError.self) { try CatalogImport.parse(Data("not json".utf8)) }
         #expect(throws: Never.self) { try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"c","primaryMuscles":["x"]}]"#.utf8)) }
     }
+
+    /// Text that is blank once trimmed could never be found or filtered: refused, naming the field.
+    @Test(arguments: [
+        (#""name":"\n","category":"c","primaryMuscles":["x"]"#, "[0].name"),
+        (#""name":"A","category":"  ","primaryMuscles":["x"]"#, "[0].category"),
+        (#""name":"A","category":"c","primaryMuscles":["x",""]"#, "[0].primaryMuscles[1]"),
+        (#""name":"A","category":"c","primaryMuscles":["x"],"secondaryMuscles":[" \t"]"#, "[0].secondaryMuscles[0]"),
+        (#""equipment":"","name":"A","category":"c","primaryMuscles":["x"]"#, "[0].equipment"),
+    ])
+    func blankCatalogTextIsRefused(fields: String, field: String) {
+        let error = #expect(throws: ServiceError.self) { try CatalogImport.parse(Data((#"[{"id":"a","# + fields + "}]").utf8)) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.details["field"] == field)
+    }
+
+    @Test func catalogTextIsTrimmed() throws {
+        let parsed = try CatalogImport.parse(
+            Data(#"[{"id":" a\n","name":"\tCable Curl \n","category":"strength ","equipment":" cable","primaryMuscles":[" biceps\n"],"secondaryMuscles":["forearms "]}]"#.utf8))
+        #expect(parsed.map(\.id) == ["a"])
+        #expect(parsed.first?.name == "Cable Curl")
+        #expect(parsed.first?.category == "strength")
+        #expect(parsed.first?.equipment == "cable")
+        #expect(parsed.first?.primaryMuscles == ["biceps"])
+        #expect(parsed.first?.secondaryMuscles == ["forearms"])
+    }
 }

@@ -27,7 +27,9 @@ public enum CatalogImport {
     }
 
     /// Parses and validates a catalog file: every entry needs an id, a name, a category and at least one
-    /// primary muscle; ids are unique. Throws `INVALID_ARGUMENT` naming the first bad entry.
+    /// primary muscle; ids are unique. Text is trimmed (spaces and line breaks); a text that is blank once
+    /// trimmed (a muscle, or an optional field such as `equipment`: leave it out or null instead) is refused, as
+    /// it could never be searched or filtered. Throws `INVALID_ARGUMENT` naming the first bad field.
     public static func parse(_ data: Data) throws -> [Exercise] {
         let entries: [FileEntry]
         do {
@@ -37,18 +39,28 @@ public enum CatalogImport {
         }
         var seen = Set<String>()
         return try entries.enumerated().map { index, entry in
-            let id = entry.id.trimmingCharacters(in: .whitespaces)
-            let name = entry.name.trimmingCharacters(in: .whitespaces)
-            guard !id.isEmpty, id.count <= 128 else { throw ServiceError.invalidArgument(field: "[\(index)].id", reason: "must be 1 to 128 characters") }
-            guard !name.isEmpty, name.count <= 200 else { throw ServiceError.invalidArgument(field: "[\(index)].name", reason: "must be 1 to 200 characters") }
-            guard !entry.category.isEmpty else { throw ServiceError.invalidArgument(field: "[\(index)].category", reason: "must not be empty") }
-            guard !entry.primaryMuscles.isEmpty else {
+            func text(_ value: String, _ field: String, limit: Int = 200) throws -> String {
+                let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !trimmed.isEmpty, trimmed.count <= limit else {
+                    throw ServiceError.invalidArgument(field: "[\(index)].\(field)", reason: "must be 1 to \(limit) characters, not counting spaces around")
+                }
+                return trimmed
+            }
+            func list(_ values: [String], _ field: String) throws -> [String] {
+                try values.enumerated().map { try text($0.element, "\(field)[\($0.offset)]", limit: 100) }
+            }
+            let id = try text(entry.id, "id", limit: 128)
+            let primaryMuscles = try list(entry.primaryMuscles, "primaryMuscles")
+            guard !primaryMuscles.isEmpty else {
                 throw ServiceError.invalidArgument(field: "[\(index)].primaryMuscles", reason: "needs at least one muscle")
             }
             guard seen.insert(id).inserted else { throw ServiceError.invalidArgument(field: "[\(index)].id", reason: "duplicate id \(id)") }
             return Exercise(
-                id: id, name: name, category: entry.category, equipment: entry.equipment, force: entry.force, level: entry.level,
-                mechanic: entry.mechanic, primaryMuscles: entry.primaryMuscles, secondaryMuscles: entry.secondaryMuscles ?? [])
+                id: id, name: try text(entry.name, "name"), category: try text(entry.category, "category", limit: 100),
+                equipment: try entry.equipment.map { try text($0, "equipment", limit: 100) },
+                force: try entry.force.map { try text($0, "force", limit: 100) }, level: try entry.level.map { try text($0, "level", limit: 100) },
+                mechanic: try entry.mechanic.map { try text($0, "mechanic", limit: 100) }, primaryMuscles: primaryMuscles,
+                secondaryMuscles: try list(entry.secondaryMuscles ?? [], "secondaryMuscles"))
         }
     }
 

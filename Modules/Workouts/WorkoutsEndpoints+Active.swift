@@ -232,7 +232,7 @@ extension WorkoutsModule {
         let key = WorkoutsSchemas.idempotencyKey
         let setSchema: [String: JSONValue] = [
             "workout_id": Schema.string, "exercise_instance_id": Schema.string, "set_id": Schema.string,
-            "weight_kg": ["type": "number", "minimum": 0, "maximum": 1000], "weight": ["type": "number", "description": "legacy: kilograms"],
+            "weight_kg": ["type": "number", "minimum": 0, "maximum": 1000], "weight": ["type": "number", "description": "legacy name of weight_kg (kilograms); either one is accepted"],
             "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10), "idempotency_key": key,
         ]
         let patchOp = Schema.object(
@@ -273,7 +273,7 @@ extension WorkoutsModule {
             },
             .rpc(
                 "logSet", access: .user, tag: tag, summary: "Log a set's weight (kg), reps and RIR. Idempotent under idempotency_key.",
-                request: Schema.object(setSchema, required: ["workout_id", "exercise_instance_id", "set_id", "reps", "idempotency_key"]),
+                request: Schema.object(setSchema, required: ["workout_id", "exercise_instance_id", "set_id", "weight_kg", "reps", "idempotency_key"]),
                 response: Schema.object(
                     ["workout_id": Schema.string, "exercise_instance_id": Schema.string, "set": WorkoutsSchemas.set, "totals": WorkoutsSchemas.totals, "version": Schema.integer],
                     required: ["set", "totals", "version"]),

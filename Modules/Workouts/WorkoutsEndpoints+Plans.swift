@@ -232,7 +232,7 @@ extension WorkoutsModule {
             },
             .rpc(
                 "createRoutine", access: .user, tag: tag, summary: "Create a routine: an ordered cycle of the user's templates.",
-                request: Schema.object(routineProperties.merging(["idempotency_key": WorkoutsSchemas.idempotencyKey]) { _, new in new }, required: ["name"]),
+                request: Schema.object(routineProperties.merging(["idempotency_key": WorkoutsSchemas.idempotencyKey]) { _, new in new }, required: ["name", "template_ids"]),
                 response: WorkoutsSchemas.routine, input: CreateInput<RoutineDraft>.self
             ) { input, call in
                 try await routines.create(userId: try call.userId(), draft: input.draft, key: input.idempotencyKey).encoded

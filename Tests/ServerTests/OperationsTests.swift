@@ -33,6 +33,49 @@ import TestSupport
         }
     }
 
+    /// Each documented request schema names every field its endpoint requires: a body holding only the
+    /// `required` fields (placeholder values) is never refused for a missing one. Each call is a new user's, so
+    /// one endpoint's effect (a sign-out, a deletion) cannot turn the next into a plain UNAUTHENTICATED.
+    @Test func requestSchemasListEveryRequiredField() async throws {
+        try await TestServer.with(.sqlite) { _, client in
+            let response = try await client.get("/openapi.json")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+            let paths = try #require(document["paths"] as? [String: [String: Any]])
+            var checked = 0
+            for (path, operations) in paths.sorted(by: { $0.key < $1.key }) {
+                guard let post = operations["post"] as? [String: Any],
+                    let body = post["requestBody"] as? [String: Any], let content = body["content"] as? [String: Any],
+                    let schema = (content["application/json"] as? [String: Any])?["schema"] as? [String: Any],
+                    schema["type"] as? String == "object"
+                else { continue }
+                let token = try await client.newUser("schema-\(checked)@example.com")
+                let reply = try await client.call(String(path.dropFirst()), Self.placeholder(schema) as? [String: Any] ?? [:], token: token)
+                if reply.errorCode == "INVALID_ARGUMENT", reply.errorDetails?["reason"] as? String == "missing" {
+                    Issue.record("\(path) requires '\(reply.errorDetails?["field"] ?? "?")', which its schema does not list: \(schema["required"] ?? [])")
+                }
+                checked += 1
+            }
+            #expect(checked >= 40, "request schemas checked: \(checked)")
+        }
+    }
+
+    /// A value its schema accepts: an object with its required properties, the first of an enum, the minimum.
+    static func placeholder(_ schema: [String: Any]) -> Any {
+        if let values = schema["enum"] as? [Any], let first = values.first { return first }
+        switch schema["type"] as? String {
+        case "object":
+            let properties = schema["properties"] as? [String: [String: Any]] ?? [:]
+            var object: [String: Any] = [:]
+            for name in schema["required"] as? [String] ?? [] { object[name] = placeholder(properties[name] ?? [:]) }
+            return object
+        case "array": return []
+        case "integer": return schema["minimum"] as? Int ?? 1
+        case "number": return schema["minimum"] as? Double ?? 1
+        case "boolean": return true
+        default: return String(repeating: "x", count: max(1, schema["minLength"] as? Int ?? 1))
+        }
+    }
+
     @Test func healthReadyAndMetrics() async throws {
         try await TestServer.with(.sqlite) { _, client in
             #expect(try await client.get("/health").status == .ok)

@@ -22,18 +22,19 @@ public struct FakeExerciseCatalog: ExerciseCatalog {
         var offset = 0
         if let cursor = query.cursor {
             let parts = cursor.split(separator: "#", maxSplits: 1).map(String.init)
-            guard parts.count == 2, parts[1] == scope, let value = Int(parts[0]) else {
+            guard parts.count == 2, parts[1] == scope, let value = Int(parts[0]), value >= 0 else {
                 throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this search")
             }
             offset = value
         }
-        let lower = { (text: String?) in text?.lowercased() }
+        // Filters compare as the live catalog does: case, accents and punctuation aside ("Lower_Back" is "lower back").
+        let term = { (text: String?) in text.map { Self.fold($0).joined(separator: " ") } }
         let matches = exercises.filter { exercise in
             let words = Self.fold(exercise.name)
             guard tokens.allSatisfy({ token in words.contains { $0.hasPrefix(token) } }) else { return false }
-            if let muscle = lower(query.muscle), !(exercise.primaryMuscles + exercise.secondaryMuscles).map({ $0.lowercased() }).contains(muscle) { return false }
-            if let equipment = lower(query.equipment), exercise.equipment?.lowercased() != equipment { return false }
-            if let category = lower(query.category), exercise.category.lowercased() != category { return false }
+            if let muscle = term(query.muscle), !(exercise.primaryMuscles + exercise.secondaryMuscles).map({ term($0) }).contains(muscle) { return false }
+            if let equipment = term(query.equipment), term(exercise.equipment) != equipment { return false }
+            if let category = term(query.category), term(exercise.category) != category { return false }
             return true
         }.sorted { lhs, rhs in
             let phrase = tokens.joined(separator: " ")

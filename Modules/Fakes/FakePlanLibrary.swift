@@ -32,21 +32,26 @@ public actor FakePlanLibrary: PlanLibrary {
     }
 
     public func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine {
-        guard !plan.name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ServiceError.invalidArgument(field: "name", reason: "must be 1 to 100 characters")
+        let name = try Self.name(plan.name, field: "name")
+        if let description = plan.description, description.count > 2000 {
+            throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters")
+        }
+        if let frequency = plan.frequency, !(1...14).contains(frequency) {
+            throw ServiceError.invalidArgument(field: "frequency", reason: "must be from 1 to 14")
         }
         guard (1...30).contains(plan.templates.count) else {
             throw ServiceError.invalidArgument(field: "templates", reason: "must hold 1 to 30 templates")
         }
+        let names = try plan.templates.enumerated().map { try Self.name($0.element.name, field: "templates[\($0.offset)].name") }
         let resolved = try plan.templates.map { try resolve($0.exercises) }
         let now = clock.now()
-        let created = zip(plan.templates, resolved).map { template, exercises in
+        let created = zip(names, resolved).map { name, exercises in
             WorkoutTemplate(
-                id: ids.makeID(), userId: userId, name: template.name, description: nil, exercises: exercises, analytics: analytics(exercises),
+                id: ids.makeID(), userId: userId, name: name, description: nil, exercises: exercises, analytics: analytics(exercises),
                 version: 1, createdAt: now, updatedAt: now)
         }
         let routine = Routine(
-            id: ids.makeID(), userId: userId, name: plan.name, description: plan.description, templateIds: created.map(\.id),
+            id: ids.makeID(), userId: userId, name: name, description: plan.description, templateIds: created.map(\.id),
             frequency: plan.frequency, lastCompletedTemplateId: nil, lastCompletedAt: nil, version: 1, createdAt: now, updatedAt: now)
         templates += created
         routines.append(routine)
@@ -54,16 +59,18 @@ public actor FakePlanLibrary: PlanLibrary {
         return CreatedRoutine(routine: routine, templates: created)
     }
 
+    /// Checks the exercises before the version, as the live library does (a stale version with an unknown
+    /// exercise is INVALID_ARGUMENT).
     public func applyTemplateChanges(
         userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]
     ) async throws -> WorkoutTemplate {
+        let resolved = try resolve(exercises)
         guard let index = templates.firstIndex(where: { $0.id == templateId && $0.userId == userId }) else {
             throw ServiceError(.notFound, "That template does not exist.", details: ["id": templateId])
         }
         guard templates[index].version == expectedVersion else {
             throw ServiceError(.conflict, details: ["current_version": "\(templates[index].version)", "expected_version": "\(expectedVersion)"])
         }
-        let resolved = try resolve(exercises)
         templates[index].exercises = resolved
         templates[index].analytics = analytics(resolved)
         templates[index].version += 1
@@ -71,29 +78,45 @@ public actor FakePlanLibrary: PlanLibrary {
         return templates[index]
     }
 
+    /// A name trimmed of spaces and line breaks, 1 to 100 characters.
+    private static func name(_ value: String, field: String) throws -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 100 else { throw ServiceError.invalidArgument(field: field, reason: "must be 1 to 100 characters") }
+        return trimmed
+    }
+
+    /// Up to 50 exercises of the catalog, each with up to 30 sets of reps 0-1000, RIR 0-10 and 0-1000 kg.
     private func resolve(_ planned: [PlannedExercise]) throws -> [TemplateExercise] {
-        try planned.enumerated().map { index, exercise in
+        guard planned.count <= 50 else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
+        return try planned.enumerated().map { index, exercise in
             guard let known = catalog[exercise.exerciseId] else {
                 throw ServiceError.invalidArgument(field: "exercises[\(index)].exercise_id", reason: "unknown exercise")
             }
+            guard exercise.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets") }
             for (setIndex, set) in exercise.sets.enumerated() {
+                let field = "exercises[\(index)].sets[\(setIndex)]"
                 if let reps = set.targetReps, !(0...1000).contains(reps) {
-                    throw ServiceError.invalidArgument(field: "exercises[\(index)].sets[\(setIndex)].target_reps", reason: "must be from 0 to 1000")
+                    throw ServiceError.invalidArgument(field: "\(field).target_reps", reason: "must be from 0 to 1000")
                 }
                 if let rir = set.targetRir, !(0...10).contains(rir) {
-                    throw ServiceError.invalidArgument(field: "exercises[\(index)].sets[\(setIndex)].target_rir", reason: "must be from 0 to 10")
+                    throw ServiceError.invalidArgument(field: "\(field).target_rir", reason: "must be from 0 to 10")
+                }
+                if let weight = set.targetWeightKg, !weight.isFinite || !(0...1000).contains(weight) {
+                    throw ServiceError.invalidArgument(field: "\(field).target_weight_kg", reason: "must be from 0 to 1000 kg")
                 }
             }
             return TemplateExercise(exerciseId: known.id, name: known.name, sets: exercise.sets)
         }
     }
 
+    /// Duration as the live library estimates it; muscles most-trained first (by sets), then by name.
     private func analytics(_ exercises: [TemplateExercise]) -> TemplateAnalytics {
         let sets = exercises.reduce(0) { $0 + $1.sets.count }
-        var muscles: [String] = []
+        var setsPerMuscle: [String: Int] = [:]
         for exercise in exercises {
-            for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] where !muscles.contains(muscle) { muscles.append(muscle) }
+            for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] { setsPerMuscle[muscle, default: 0] += exercise.sets.count }
         }
+        let muscles = setsPerMuscle.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
         return TemplateAnalytics(estimatedDurationMinutes: sets == 0 ? 0 : 5 + Int((Double(sets) * 2.5).rounded(.up)), totalSets: sets, muscles: muscles)
     }
 }

@@ -37,10 +37,14 @@ public struct SQLPlanLibrary: PlanLibrary {
         let drafts = resolved
         return try await context.database.transaction { tx in
             var created: [WorkoutTemplate] = []
-            for (templateName, exercises) in drafts {
+            // A millisecond apart, so that the user's template list (in creation order) shows them in the plan's
+            // order rather than by their random ids, as they would all share one millisecond.
+            let now = context.clock.now()
+            for (index, (templateName, exercises)) in drafts.enumerated() {
                 created.append(
                     try await TemplateService.insert(
-                        userId: userId, name: templateName, description: nil, exercises: exercises, context: context, sql: tx.sql))
+                        userId: userId, name: templateName, description: nil, exercises: exercises,
+                        createdAt: now.addingTimeInterval(Double(index) / 1000), context: context, sql: tx.sql))
             }
             let routine = try await RoutineService.insert(
                 userId: userId, name: name, description: description, templateIds: created.map(\.id), frequency: frequency, context: context,

@@ -61,7 +61,13 @@ func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
 
     #expect(try await catalog.exercise(id: WorkoutsFixtures.bench.id)?.name == WorkoutsFixtures.bench.name)
     #expect(try await catalog.exercise(id: "No_Such_Exercise") == nil)
-    for bad in [ExerciseQuery(limit: 0), ExerciseQuery(limit: 101), ExerciseQuery(text: "squat", limit: 5, cursor: "not-a-cursor")] {
+    let folded = try await catalog.search(ExerciseQuery(muscle: "Lower_Back", category: "STRENGTH", limit: 100))
+    #expect(folded.items.contains { $0.id == WorkoutsFixtures.squat.id }, "filters fold case, accents and punctuation")
+
+    for bad in [
+        ExerciseQuery(limit: 0), ExerciseQuery(limit: 101), ExerciseQuery(text: "squat", limit: 5, cursor: "not-a-cursor"),
+        ExerciseQuery(text: "squat", limit: 5, cursor: "-1#squat|||"), ExerciseQuery(text: "squat", limit: 5, cursor: ""),
+    ] {
         do {
             _ = try await catalog.search(bad)
             Issue.record("accepted \(bad)")
@@ -122,6 +128,51 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
             userId: "u1", plan: RoutinePlan(name: "Bad", templates: [TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])]))
     }
     #expect(try await library.templates(userId: "u1").count == 2, "a refused plan creates nothing")
+
+    // The user's templates list in the plan's order; analytics name the most-trained muscle first.
+    let names = ["Push", "Legs", "Arms", "Back", "Core"]
+    let sets = { (count: Int) in Array(repeating: TemplateSet(targetReps: 8), count: count) }
+    let ordered = try await library.createRoutine(
+        userId: "u3",
+        plan: RoutinePlan(
+            name: "Five days",
+            templates: names.map {
+                TemplatePlan(
+                    name: $0,
+                    exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: sets(1)), PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(3))])
+            }))
+    #expect(try await library.templates(userId: "u3").map(\.name) == names)
+    #expect(ordered.templates.first?.analytics.muscles == ["quadriceps", "biceps"])
+
+    // Every rule of a plan, the same on every implementation.
+    let one = [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(1))]
+    let refused: [(String, RoutinePlan)] = [
+        ("a blank plan name", RoutinePlan(name: " \n", templates: [TemplatePlan(name: "A", exercises: one)])),
+        ("frequency 0", RoutinePlan(name: "P", frequency: 0, templates: [TemplatePlan(name: "A", exercises: one)])),
+        ("frequency 15", RoutinePlan(name: "P", frequency: 15, templates: [TemplatePlan(name: "A", exercises: one)])),
+        ("no templates", RoutinePlan(name: "P", templates: [])),
+        ("a blank template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: "", exercises: one)])),
+        ("a 101-character template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: String(repeating: "n", count: 101), exercises: one)])),
+        (
+            "a 2000 kg target",
+            RoutinePlan(
+                name: "P",
+                templates: [TemplatePlan(name: "A", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [TemplateSet(targetWeightKg: 2000)])])])
+        ),
+        ("51 exercises", RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: Array(repeating: one[0], count: 51))])),
+        (
+            "31 sets",
+            RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(31))])])
+        ),
+    ]
+    for (why, plan) in refused {
+        await expectCode(.invalidArgument, why) { _ = try await library.createRoutine(userId: "u4", plan: plan) }
+    }
+    #expect(try await library.templates(userId: "u4").isEmpty, "refused plans create nothing")
+    await expectCode(.invalidArgument, "an unknown exercise with a stale version") {
+        _ = try await library.applyTemplateChanges(
+            userId: "u1", templateId: upper.id, expectedVersion: upper.version, exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])
+    }
 }
 
 @Suite struct PlanLibraryConformanceTests {

@@ -54,10 +54,12 @@ struct TemplateService: Sendable {
         }
     }
 
+    /// `createdAt`: when the template counts as created (lists are in that order); now unless given.
     static func insert(
-        userId: String, name: String, description: String?, exercises: [TemplateExercise], context: WorkoutsContext, sql: any SQLDatabase
+        userId: String, name: String, description: String?, exercises: [TemplateExercise], createdAt: Date? = nil, context: WorkoutsContext,
+        sql: any SQLDatabase
     ) async throws -> WorkoutTemplate {
-        let now = context.clock.now()
+        let now = createdAt ?? context.clock.now()
         let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: sql)
         let template = WorkoutTemplate(
             id: context.ids.makeID(), userId: userId, name: name, description: description, exercises: exercises,

@@ -16,9 +16,14 @@ public struct SQLPlanLibrary: PlanLibrary {
         try await templates.get(userId: userId, id: id)
     }
 
+    /// The setting and the routine from one snapshot (deleting a routine clears the setting in the same
+    /// transaction, so a routine deleted meanwhile is nil, not NOT_FOUND).
     public func activeRoutine(userId: String) async throws -> Routine? {
-        guard let id = try await routines.activeRoutineId(userId: userId, sql: routines.context.database.sql) else { return nil }
-        return try await routines.get(userId: userId, id: id)
+        let routines = self.routines
+        return try await routines.context.database.readTransaction { sql in
+            guard let id = try await routines.activeRoutineId(userId: userId, sql: sql) else { return nil }
+            return try await routines.stored(userId: userId, id: id, sql: sql).routine
+        }
     }
 
     public func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine {

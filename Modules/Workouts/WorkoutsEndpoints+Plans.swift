@@ -284,7 +284,10 @@ extension WorkoutsModule {
                     ["template": WorkoutsSchemas.template, "index": Schema.integer, "routine_id": Schema.string], required: ["template", "index", "routine_id"]),
                 input: OptionalRoutineIDInput.self
             ) { input, call in
-                try await routines.next(userId: try call.userId(), routineId: input.routineId, sql: database.sql)
+                // One snapshot: the setting, the routine and its template are read by three statements, and a
+                // template deleted between them would otherwise answer NOT_FOUND for a routine that no longer lists it.
+                let userId = try call.userId()
+                return try await database.readTransaction { sql in try await routines.next(userId: userId, routineId: input.routineId, sql: sql) }
             },
         ]
     }

@@ -141,11 +141,8 @@ import TestSupport
     func cursorContinuesAfterTheRunningTemplateIsDeleted(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("cursor@example.com")
-            let a = try await Self.template(client, "A", exercise: Self.squat, token: token)
-            let b = try await Self.template(client, "B", exercise: Self.bench, token: token)
-            let c = try await Self.template(client, "C", exercise: Self.curl, token: token)
-            let routine = try await client.call("createRoutine", ["name": "ABC", "template_ids": [a, b, c]], token: token)
-            let routineId = try #require(routine.data["id"] as? String)
+            let (templates, routineId) = try await Self.routine(client, of: [Self.squat, Self.bench, Self.curl], token: token)
+            let (a, b, c) = (templates[0], templates[1], templates[2])
 
             let first = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s1"], token: token)
             #expect(first.data["source_template_id"] as? String == a)
@@ -172,12 +169,8 @@ import TestSupport
     func cursorSurvivesSuccessiveRemovalsAndAReorder(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("successive@example.com")
-            let a = try await Self.template(client, "A", exercise: Self.squat, token: token)
-            let b = try await Self.template(client, "B", exercise: Self.bench, token: token)
-            let c = try await Self.template(client, "C", exercise: Self.curl, token: token)
-            let d = try await Self.template(client, "D", exercise: Self.squat, token: token)
-            let routine = try await client.call("createRoutine", ["name": "ABCD", "template_ids": [a, b, c, d]], token: token)
-            let routineId = try #require(routine.data["id"] as? String)
+            let (templates, routineId) = try await Self.routine(client, of: [Self.squat, Self.bench, Self.curl, Self.squat], token: token)
+            let (a, b, c, d) = (templates[0], templates[1], templates[2], templates[3])
             for (index, template) in [a, b, c].enumerated() {
                 let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
                 #expect(started.data["source_template_id"] as? String == template)
@@ -503,6 +496,16 @@ extension WorkoutsContractFixesTests {
     static func template(_ client: any TestClientProtocol, _ name: String, exercise: String, token: String) async throws -> String {
         let reply = try await client.call("createTemplate", ["name": name, "exercises": [["exercise_id": exercise, "sets": [["target_reps": 5]]]]], token: token)
         return try #require(reply.data["id"] as? String, "createTemplate: \(reply.json)")
+    }
+
+    /// A routine of one template per exercise (named A, B, C, ...): the templates' ids and the routine's.
+    static func routine(_ client: any TestClientProtocol, of exercises: [String], token: String) async throws -> (templates: [String], routineId: String) {
+        var templates: [String] = []
+        for (index, exercise) in exercises.enumerated() {
+            templates.append(try await template(client, String(UnicodeScalar(UInt8(65 + index))), exercise: exercise, token: token))
+        }
+        let routine = try await client.call("createRoutine", ["name": "Cycle", "template_ids": templates], token: token)
+        return (templates, try #require(routine.data["id"] as? String, "createRoutine: \(routine.json)"))
     }
 
     /// The instance id and set ids of a workout's exercise at `index`.

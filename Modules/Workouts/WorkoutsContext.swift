@@ -142,6 +142,14 @@ enum IdempotencyKey {
 
 /// Shared validation of names and numbers.
 enum WorkoutsValidation {
+    /// The most exercises a template or a workout holds.
+    static let maxExercises = 50
+
+    /// Throws unless a workout of `count` exercises can take one more.
+    static func roomForAnotherExercise(_ count: Int, field: String, reason: String = "at most 50 exercises") throws {
+        guard count < maxExercises else { throw ServiceError.invalidArgument(field: field, reason: reason) }
+    }
+
     static func name(_ value: String, field: String = "name") throws -> String {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 100 else {

@@ -115,10 +115,9 @@ extension ActiveWorkoutService {
                 workout.exercises[index].exerciseId = replacement.id
                 workout.exercises[index].name = replacement.name
             } else {
-                guard workout.exercises.count < 50 else {
-                    throw ServiceError.invalidArgument(
-                        field: "exercise_instance_id", reason: "has logged sets, so swapping it adds an exercise, and a workout holds at most 50")
-                }
+                try WorkoutsValidation.roomForAnotherExercise(
+                    workout.exercises.count, field: "exercise_instance_id",
+                    reason: "has logged sets, so swapping it adds an exercise, and a workout holds at most 50")
                 workout.exercises[index].sets = Self.reindexed(logged)
                 let moved = remaining.map { WorkoutSet(id: $0.id, setIndex: 0, targetReps: $0.targetReps, targetRir: $0.targetRir) }
                 let fresh = moved.isEmpty ? [WorkoutSet(id: context.ids.makeID(), setIndex: 0)] : moved
@@ -194,7 +193,7 @@ extension ActiveWorkoutService {
             }
             let count = sets ?? 3
             guard (0...30).contains(count) else { throw ServiceError.invalidArgument(field: "\(prefix)sets", reason: "must be from 0 to 30") }
-            guard workout.exercises.count < 50 else { throw ServiceError.invalidArgument(field: "\(prefix)exercise_id", reason: "at most 50 exercises") }
+            try WorkoutsValidation.roomForAnotherExercise(workout.exercises.count, field: "\(prefix)exercise_id")
             workout.exercises.append(
                 WorkoutExercise(
                     instanceId: context.ids.makeID(), exerciseId: exercise.id, name: exercise.name,

@@ -106,7 +106,7 @@ struct HistoryService: Sendable {
                 CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: tx.sql, lock: true, what: "workout")
             if let name { workout.name = name }
             if let exercises = changes.exercises {
-                guard exercises.count <= 50 else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
+                guard exercises.count <= WorkoutsValidation.maxExercises else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
                 workout.exercises = try exercises.enumerated().map { index, change in
                     guard change.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets") }
                     let sets = try change.sets.enumerated().map { setIndex, set in

@@ -78,7 +78,7 @@ struct StoredRoutine: Codable, Sendable {
     }
 
     /// Where `id` stands in `ids`: at `hint` if it is there, else its first occurrence.
-    private static func position(of id: String, in ids: [String], near hint: Int?) -> Int? {
+    static func position(of id: String, in ids: [String], near hint: Int?) -> Int? {
         if let hint, hint < ids.count, ids[hint] == id { return hint }
         return ids.firstIndex(of: id)
     }
@@ -256,10 +256,7 @@ struct RoutineService: Sendable {
         let ids = stored.routine.templateIds
         guard !ids.isEmpty else { return nil }
         guard let last = stored.routine.lastCompletedTemplateId else { return 0 }
-        if let position = stored.lastCompletedIndex, position < ids.count, ids[position] == last {
-            return (position + 1) % ids.count
-        }
-        if let position = ids.firstIndex(of: last) { return (position + 1) % ids.count }
+        if let position = StoredRoutine.position(of: last, in: ids, near: stored.lastCompletedIndex) { return (position + 1) % ids.count }
         return (stored.lastCompletedIndex ?? 0) % ids.count
     }
 
@@ -278,9 +275,8 @@ struct RoutineService: Sendable {
             if let last = stored.routine.lastCompletedAt, last >= event.completedAt { return }
             let ids = stored.routine.templateIds
             let previous = Self.nextIndex(stored)
-            var position = ids.firstIndex(of: templateId)
             // With the same template twice in a routine, prefer the occurrence right after the previous cursor.
-            if let previous, previous < ids.count, ids[previous] == templateId { position = previous }
+            let position = StoredRoutine.position(of: templateId, in: ids, near: previous)
             stored.routine.lastCompletedTemplateId = templateId
             stored.routine.lastCompletedAt = event.completedAt
             // A template removed from the routine while its workout ran was done in the slot the cursor pointed

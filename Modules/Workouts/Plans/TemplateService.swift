@@ -142,7 +142,7 @@ struct TemplateService: Sendable {
 
     /// Validates planned sets and resolves exercise names from the catalog.
     func resolve(_ drafts: [TemplateDraft.ExerciseDraft]) async throws -> [TemplateExercise] {
-        guard drafts.count <= 50 else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
+        guard drafts.count <= WorkoutsValidation.maxExercises else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
         let catalog = try await context.exercises(drafts.enumerated().map { ("exercises[\($0.offset)].exercise_id", $0.element.exerciseId) })
         return try drafts.enumerated().map { index, draft in
             guard draft.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets") }

@@ -26,6 +26,8 @@ public struct PovverServer: @unchecked Sendable {
     public let jobs: JobQueue
     public let worker: JobWorker
     public let dispatcher: OutboxDispatcher
+    /// Deletes delivered events and finished jobs once they expire.
+    public let retention: BackgroundRetention
     public let metrics: ServerMetrics
     public let logger: Logger
 
@@ -111,7 +113,8 @@ public struct PovverServer: @unchecked Sendable {
             settings: EndpointSettings(maxBodyBytes: config.maxBodyBytes))
         return PovverServer(
             config: config, database: database, auth: auth, subscription: subscription, plugins: plugins, endpoints: endpoints, router: router, jobs: jobs,
-            worker: worker, dispatcher: dispatcher, metrics: metrics, logger: logger)
+            worker: worker, dispatcher: dispatcher, retention: BackgroundRetention(database: database, clock: clock), metrics: metrics,
+            logger: logger)
     }
 
     /// The HTTP application with the background services in its service group: the database closes last,
@@ -120,7 +123,7 @@ public struct PovverServer: @unchecked Sendable {
         Application(
             router: router,
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "povver"),
-            services: [DatabaseCloser(database: database), dispatcher, worker] + plugins.flatMap(\.services),
+            services: [DatabaseCloser(database: database), dispatcher, worker, retention.purger] + plugins.flatMap(\.services),
             onServerRunning: { [logger, config] channel in
                 logger.info(
                     "server started",

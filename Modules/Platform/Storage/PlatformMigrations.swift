@@ -55,5 +55,9 @@ enum PlatformMigrations {
                 "CREATE INDEX platform_jobs_user ON platform_jobs (user_id)",
             ]
         },
+        // Finished jobs expire (`BackgroundRetention`); the purge finds the oldest of a status by this index.
+        Migration(version: 4, name: "finished jobs expire") { _ in
+            ["CREATE INDEX platform_jobs_finished ON platform_jobs (status, finished_at)"]
+        },
     ]
 }

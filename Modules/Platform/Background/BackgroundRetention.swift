@@ -1,0 +1,86 @@
+import Contracts
+import Foundation
+import Logging
+
+/// Keeps the outbox and the job queue bounded. Every completed workout leaves an event and one delivery job per
+/// handler behind; without an end both tables would grow by those rows forever.
+///
+/// - Dispatched events and done jobs go after `period` (7 days): nothing reads them once delivered, and a
+///   week leaves time to look into a delivery that went wrong.
+/// - Jobs that failed for good go after `failedPeriod` (30 days), which leaves an operator time to find them
+///   (their `last_error` says why).
+/// - Events not yet dispatched and jobs still queued or leased are never touched, however old.
+///
+/// Each chunk is one short transaction between other writes. On PostgreSQL, replicas purging at the same
+/// moment take different rows (`SKIP LOCKED`) instead of waiting on each other's.
+public struct BackgroundRetention: Sendable {
+    public static let period: TimeInterval = 7 * 86_400
+    public static let failedPeriod: TimeInterval = 30 * 86_400
+    public static let chunk = 1_000
+
+    let database: Database
+    let clock: any WallClock
+
+    public init(database: Database, clock: any WallClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Dispatched before the cutoff, oldest first (the index on `dispatched_at, seq` finds them).
+    static let deleteDispatchedEvents = FixedSQL(
+        sqlite: """
+            DELETE FROM platform_outbox WHERE seq IN
+                (SELECT seq FROM platform_outbox WHERE dispatched_at < ? ORDER BY dispatched_at, seq LIMIT ?)
+            RETURNING seq
+            """,
+        postgres: """
+            DELETE FROM platform_outbox WHERE seq IN
+                (SELECT seq FROM platform_outbox WHERE dispatched_at < ? ORDER BY dispatched_at, seq LIMIT ? FOR UPDATE SKIP LOCKED)
+            RETURNING seq
+            """)
+
+    /// Jobs in a final status that finished before the cutoff, oldest first (the index on `status, finished_at`).
+    static let deleteFinishedJobs = FixedSQL(
+        sqlite: """
+            DELETE FROM platform_jobs WHERE id IN
+                (SELECT id FROM platform_jobs WHERE status = ? AND finished_at < ? ORDER BY finished_at LIMIT ?)
+            RETURNING id
+            """,
+        postgres: """
+            DELETE FROM platform_jobs WHERE id IN
+                (SELECT id FROM platform_jobs WHERE status = ? AND finished_at < ? ORDER BY finished_at LIMIT ? FOR UPDATE SKIP LOCKED)
+            RETURNING id
+            """)
+
+    /// Deletes what expired, `chunk` rows per transaction; returns how many events and jobs went.
+    public func purgeExpired(chunk: Int = Self.chunk) async throws -> (events: Int, jobs: Int) {
+        let now = clock.now()
+        let cutoff = now.addingTimeInterval(-Self.period).millisecondsSince1970
+        let failedCutoff = now.addingTimeInterval(-Self.failedPeriod).millisecondsSince1970
+        let events = try await drain { Self.deleteDispatchedEvents(SQLValue(cutoff), SQLValue(chunk)) }
+        var jobs = try await drain { Self.deleteFinishedJobs(SQLValue(JobStatus.done.rawValue), SQLValue(cutoff), SQLValue(chunk)) }
+        jobs += try await drain { Self.deleteFinishedJobs(SQLValue(JobStatus.failed.rawValue), SQLValue(failedCutoff), SQLValue(chunk)) }
+        return (events, jobs)
+    }
+
+    /// Runs `statement` one transaction at a time until it deletes nothing; returns the rows deleted.
+    private func drain(_ statement: () -> FixedSQL.Bound) async throws -> Int {
+        var removed = 0
+        while true {
+            let bound = statement()
+            let deleted = try await database.transaction { tx in try await tx.sql.all(bound).count }
+            if deleted == 0 { return removed }
+            removed += deleted
+        }
+    }
+
+    /// Purges at start and then every ten minutes; stops with the server.
+    public var purger: PeriodicTask {
+        PeriodicTask.purge(
+            name: "background_purge", logger: Logger(label: "platform.retention"), message: "delivered events and finished jobs removed"
+        ) { [self] in
+            let removed = try await purgeExpired()
+            return removed.events + removed.jobs
+        }
+    }
+}

@@ -90,6 +90,23 @@ import TestSupport
         }
     }
 
+    /// Another server notices an import even when the importing host's clock is behind the last import's: the
+    /// change is detected by the newest stamp, and an import always stamps after it.
+    @Test(arguments: TestDatabases.engines)
+    func anImportFromAClockBehindIsStillNoticedByOtherServers(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let other = SQLExerciseCatalog(database: db, recheckInterval: .zero)
+            #expect(try await other.exercise(id: "Barbell_Squat")?.name == "Barbell Squat")
+            var renamed = try #require(try CatalogImport.bundled().first { $0.id == "Barbell_Squat" })
+            renamed.name = "Back Squat"
+            let behind = Date(timeIntervalSince1970: 86_400)  // long before the catalog was seeded
+            let counts = try await CatalogImport.upsert([renamed], into: db, at: behind)
+            #expect(counts.inserted == 0 && counts.updated == 1)
+            #expect(try await other.exercise(id: "Barbell_Squat")?.name == "Back Squat")
+            #expect(try await other.search(ExerciseQuery(text: "back squat", limit: 1)).items.first?.id == "Barbell_Squat")
+        }
+    }
+
     @Test func catalogFilesAreValidated() {
         #expect(throws: ServiceError.self) { try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"strength","primaryMuscles":[]}]"#.utf8)) }
         #expect(throws: ServiceError.self) {

@@ -71,13 +71,22 @@ public enum CatalogImport {
     }
 
     static func upsert(_ exercises: [Exercise], sql: any SQLDatabase, at date: Date) async throws -> (inserted: Int, updated: Int) {
+        if sql.dialect.name == "postgresql" {
+            // Imports from two hosts at once go one after the other, so the later one stamps after the earlier.
+            try await sql.raw("LOCK TABLE workouts_exercises IN SHARE ROW EXCLUSIVE MODE").run()
+        }
         var existing: [String: Exercise] = [:]
-        for row in try await sql.raw("SELECT id, document FROM workouts_exercises").all() {
+        var latest: Int64 = .min
+        for row in try await sql.raw("SELECT id, document, updated_at FROM workouts_exercises").all() {
             existing[try row.decode(column: "id", as: String.self)] = try JSONCoding.load(Exercise.self, from: try row.decode(column: "document", as: String.self))
+            latest = max(latest, try row.decode(column: "updated_at", as: Int64.self))
         }
         var inserted = 0
         var updated = 0
-        let stamp = date.millisecondsSince1970
+        // Later than every stamp in the table, even from a host whose clock is behind the last import's: servers
+        // notice a change by the row count and the newest stamp (`SQLExerciseCatalog`), and an update-only import
+        // stamped earlier would go unseen until they restart.
+        let stamp = latest == .min ? date.millisecondsSince1970 : max(date.millisecondsSince1970, latest + 1)
         for exercise in exercises {
             let document = try JSONCoding.store(exercise)
             switch existing[exercise.id] {

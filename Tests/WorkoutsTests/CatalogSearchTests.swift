@@ -90,6 +90,47 @@ import TestSupport
         }
     }
 
+    /// A cursor resumes after the last exercise shown, not after a count: exercises imported between two pages
+    /// (ranked before and after the cursor) neither repeat what was shown nor push anything off the next page.
+    @Test(arguments: TestDatabases.engines)
+    func anImportBetweenTwoPagesNeitherRepeatsNorSkips(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let catalog = SQLExerciseCatalog(database: db, recheckInterval: .zero)
+            let before = try await catalog.search(ExerciseQuery(text: "curl", limit: 100)).items.map(\.id)
+            try #require(before.count > 10)
+            let first = try await catalog.search(ExerciseQuery(text: "curl", limit: 5))
+            #expect(first.items.map(\.id) == Array(before.prefix(5)))
+
+            // New curls named as shown ones, ranked by id right before the first shown, right before the seventh
+            // and right after the last: one lands before the cursor (a count would then show the fifth again).
+            let bundled = try CatalogImport.bundled()
+            func copy(of id: String, as newId: String) throws -> Exercise {
+                var exercise = try #require(bundled.first { $0.id == id })
+                exercise.id = newId
+                return exercise
+            }
+            let added = [try copy(of: before[0], as: "0_Test_Curl"), try copy(of: before[6], as: "0_Test_Mid"), try copy(of: before.last!, as: "zz_Test_Curl")]
+            _ = try await CatalogImport.upsert(added, into: db, at: Date())
+            let now = try await catalog.search(ExerciseQuery(text: "curl", limit: 100)).items.map(\.id)
+            #expect(now.count == before.count + 3)
+            #expect(now.first == "0_Test_Curl" && now.last == "zz_Test_Curl")
+
+            var rest: [String] = []
+            var cursor = first.nextCursor
+            while let next = cursor {
+                let page = try await catalog.search(ExerciseQuery(text: "curl", limit: 5, cursor: next))
+                rest += page.items.map(\.id)
+                cursor = page.nextCursor
+            }
+            let shown = first.items.map(\.id) + rest
+            #expect(Set(shown).count == shown.count, "nothing repeats")
+            #expect(Set(before).isSubset(of: Set(shown)), "nothing that was there is skipped")
+            // What follows the last shown exercise in today's ranking is exactly what the next pages gave.
+            let resumeAt = try #require(now.firstIndex(of: first.items.last!.id)) + 1
+            #expect(rest == Array(now[resumeAt...]))
+        }
+    }
+
     /// Another server notices an import even when the importing host's clock is behind the last import's: the
     /// change is detected by the newest stamp, and an import always stamps after it.
     @Test(arguments: TestDatabases.engines)

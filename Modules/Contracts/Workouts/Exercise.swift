@@ -69,7 +69,8 @@ public struct ExercisePage: Sendable, Equatable {
 /// The exercise catalog. Provided by Workouts; used by the coach and the analysts.
 public protocol ExerciseCatalog: Sendable {
     /// Exercises matching the query, best match first; ties ordered by name then id, so pages never overlap
-    /// or skip. Throws `INVALID_ARGUMENT` for a limit outside 1…100 or a cursor it did not issue.
+    /// or skip, even when the catalog changes between two pages (the next page starts after the last exercise
+    /// shown). Throws `INVALID_ARGUMENT` for a limit outside 1…100 or a cursor it did not issue.
     func search(_ query: ExerciseQuery) async throws -> ExercisePage
     /// The exercise with this id, or nil.
     func exercise(id: String) async throws -> Exercise?

@@ -45,8 +45,47 @@ struct CatalogIndex: Sendable {
         return result.trimmingCharacters(in: .whitespaces)
     }
 
+    /// Where a match stands in the ranking: higher score first, then by folded name, then by id. A total order
+    /// (ids are unique), so a page can resume right after the last match shown, whatever changed meanwhile.
+    struct Rank: Comparable, Sendable {
+        let score: Int
+        let folded: String
+        let id: String
+
+        static func < (lhs: Rank, rhs: Rank) -> Bool {
+            if lhs.score != rhs.score { return lhs.score > rhs.score }
+            if lhs.folded != rhs.folded { return lhs.folded < rhs.folded }
+            return lhs.id < rhs.id
+        }
+
+        /// As a cursor holds it (a folded name has no `|`; an id may, so it comes last).
+        var position: String { "\(score)|\(folded)|\(id)" }
+
+        init(score: Int, folded: String, id: String) {
+            self.score = score
+            self.folded = folded
+            self.id = id
+        }
+
+        init?(position: String) {
+            let parts = position.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, let score = Int(parts[0]), !parts[2].isEmpty else { return nil }
+            self.init(score: score, folded: String(parts[1]), id: String(parts[2]))
+        }
+    }
+
+    struct Match: Sendable {
+        let rank: Rank
+        let exercise: Exercise
+    }
+
     /// All matches, best first; ties by name, then id.
     func matches(text: String?, muscle: String?, equipment: String?, category: String?) -> [Exercise] {
+        ranked(text: text, muscle: muscle, equipment: equipment, category: category).map(\.exercise)
+    }
+
+    /// All matches with their rank, in rank order.
+    func ranked(text: String?, muscle: String?, equipment: String?, category: String?) -> [Match] {
         let tokens = text.map { Self.fold($0).split(separator: " ").map { Array($0.utf8) } } ?? []
         let muscle = muscle.map(Self.fold)
         let equipment = equipment.map(Self.fold)
@@ -76,12 +115,8 @@ struct CatalogIndex: Sendable {
             }
             scored.append((score, entry))
         }
-        scored.sort { lhs, rhs in
-            if lhs.score != rhs.score { return lhs.score > rhs.score }
-            if lhs.entry.folded != rhs.entry.folded { return lhs.entry.folded < rhs.entry.folded }
-            return lhs.entry.exercise.id < rhs.entry.exercise.id
-        }
-        return scored.map(\.entry.exercise)
+        return scored.map { Match(rank: Rank(score: $0.score, folded: $0.entry.folded, id: $0.entry.exercise.id), exercise: $0.entry.exercise) }
+            .sorted { $0.rank < $1.rank }
     }
 
     /// Rows reused across edit-distance computations of one search.

@@ -14,7 +14,7 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         var fingerprint: String
         var checkedAt: ContinuousClock.Instant
         /// Ranked results of recent searches (autocomplete repeats itself), cleared with the index.
-        var results: [String: [Exercise]] = [:]
+        var results: [String: [CatalogIndex.Match]] = [:]
     }
     private static let resultCacheLimit = 1024
 
@@ -32,28 +32,50 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
             throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100")
         }
         let fingerprint = Self.queryFingerprint(query)
-        var offset = 0
+        // A cursor names the last match shown (its rank), not a count: the next page starts right after it in
+        // the ranking as it is now, so an import between two pages neither repeats nor skips what was there.
+        var after: CatalogIndex.Rank?
         if let cursor = query.cursor {
-            guard let decoded = PageCursor.decode(cursor), decoded.scope == fingerprint, let value = Int(decoded.position), value >= 0 else {
+            guard let decoded = PageCursor.decode(cursor, maxLength: Self.maxCursorLength), decoded.scope == fingerprint,
+                let rank = CatalogIndex.Rank(position: decoded.position)
+            else {
                 throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this search")
             }
-            offset = value
+            after = rank
         }
         let (index, version) = try await indexAndVersion(sql: database.sql)
-        let matches: [Exercise]
+        let matches: [CatalogIndex.Match]
         if let cached = cache.withLock({ $0?.results[fingerprint] }) {
             matches = cached
         } else {
-            matches = index.matches(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
+            matches = index.ranked(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
             cache.withLock { cache in
                 guard cache?.fingerprint == version else { return }  // the catalog changed meanwhile
                 if cache?.results.count ?? 0 >= Self.resultCacheLimit { cache?.results.removeAll(keepingCapacity: true) }
                 cache?.results[fingerprint] = matches
             }
         }
-        let page = Array(matches.dropFirst(offset).prefix(query.limit))
-        let next = offset + page.count < matches.count ? PageCursor(scope: fingerprint, position: String(offset + page.count)).encoded : nil
-        return ExercisePage(items: page, nextCursor: next)
+        let start = after.map { Self.firstIndex(after: $0, in: matches) } ?? 0
+        let page = matches[start...].prefix(query.limit)
+        var next: String?
+        if let last = page.last, page.endIndex < matches.endIndex {
+            next = PageCursor(scope: fingerprint, position: last.rank.position).encoded
+        }
+        return ExercisePage(items: page.map(\.exercise), nextCursor: next)
+    }
+
+    /// The longest cursor taken: its position holds a folded name (up to 200 characters) and an id (up to 128).
+    static let maxCursorLength = 4096
+
+    /// The index of the first match ranked after `rank` (binary search: matches are in rank order).
+    static func firstIndex(after rank: CatalogIndex.Rank, in matches: [CatalogIndex.Match]) -> Int {
+        var low = 0
+        var high = matches.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rank < matches[middle].rank { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     public func exercise(id: String) async throws -> Exercise? {
@@ -115,8 +137,8 @@ struct PageCursor: Equatable {
         Data("\(scope)|\(position)".utf8).base64URLEncoded()
     }
 
-    static func decode(_ text: String) -> PageCursor? {
-        guard text.count <= 512 else { return nil }
+    static func decode(_ text: String, maxLength: Int = 512) -> PageCursor? {
+        guard text.utf8.count <= maxLength else { return nil }
         guard let data = Data(base64URLEncoded: text), let string = String(data: data, encoding: .utf8) else { return nil }
         let parts = string.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }

@@ -69,10 +69,14 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
                 throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
             }
             let logged = workout.exercises[index].sets.filter { $0.completedAt != nil }
-            let remaining = workout.exercises[index].sets.filter { $0.completedAt == nil }
+            // The sets still to do keep their ids and target reps and RIR; weights were for the old exercise.
+            let remaining = workout.exercises[index].sets.filter { $0.completedAt == nil }.enumerated().map { position, set in
+                WorkoutSet(id: set.id, setIndex: position, targetReps: set.targetReps, targetRir: set.targetRir)
+            }
             if logged.isEmpty {
                 workout.exercises[index].exerciseId = replacement.id
                 workout.exercises[index].name = replacement.name
+                workout.exercises[index].sets = remaining
             } else {
                 workout.exercises[index].sets = logged
                 let moved = remaining.isEmpty ? [WorkoutSet(id: ids.makeID(), setIndex: 0)] : remaining

@@ -137,7 +137,7 @@ enum WorkoutsMigrations {
                     WHERE id = \(bind: workout.id)
                     """
                 ).run()
-                try await ActiveWorkoutStorage.insertRows(of: workout, sql: db)
+                try await ActiveWorkoutStorage.insertRows(of: workout, sql: db, plannedWeights: false)
             }
             try await db.raw("ALTER TABLE workouts_active DROP COLUMN document").run()
         },
@@ -154,6 +154,10 @@ enum WorkoutsMigrations {
         // commit of logged sets. PostgreSQL keeps it.
         Migration(version: 6, name: "SQLite purges idempotency records by insertion order") { engine in
             engine == .sqlite ? ["DROP INDEX IF EXISTS workouts_idempotency_created"] : []
+        },
+        // A template's planned weight goes with each set of a workout started from it.
+        Migration(version: 7, name: "planned weight of active sets") { _ in
+            ["ALTER TABLE workouts_active_sets ADD COLUMN target_weight_kg DOUBLE PRECISION"]
         },
     ]
 }

@@ -34,7 +34,8 @@ enum WorkoutsSchemas {
     static let set = Schema.object(
         [
             "id": Schema.string, "set_index": Schema.integer, "target_reps": Schema.nullable(Schema.integer),
-            "target_rir": Schema.nullable(Schema.integer), "weight_kg": Schema.nullable(Schema.number), "reps": Schema.nullable(Schema.integer),
+            "target_rir": Schema.nullable(Schema.integer), "target_weight_kg": Schema.nullable(Schema.number),
+            "weight_kg": Schema.nullable(Schema.number), "reps": Schema.nullable(Schema.integer),
             "rir": Schema.nullable(Schema.integer), "completed_at": Schema.nullable(Schema.timestamp),
         ], required: ["id", "set_index"])
     static let workoutExercise = Schema.object(

@@ -258,7 +258,7 @@ func trainingLogConformance(_ log: some TrainingLog, fixture: TrainingLogFixture
 // MARK: ActiveWorkoutControl
 
 struct ActiveWorkoutFixture: Sendable {
-    /// Starts a workout for the user with one squat of two empty sets.
+    /// Starts a workout for the user with one squat of two empty sets, each planned as 5 reps at 100 kg.
     var start: @Sendable (_ userId: String) async throws -> ActiveWorkout
     /// Completes it.
     var finish: @Sendable (_ userId: String, _ workoutId: String) async throws -> Void
@@ -307,6 +307,10 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
         userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: WorkoutsFixtures.bench.id, idempotencyKey: "k6")
     #expect(swapped.exercises.map(\.exerciseId) == [WorkoutsFixtures.squat.id, WorkoutsFixtures.bench.id, WorkoutsFixtures.curl.id])
     #expect(swapped.exercises[0].sets.count == 1, "the logged set stays with the squat")
+    #expect(swapped.exercises[0].sets[0].targetWeightKg == 100, "with what was planned for it")
+    #expect(swapped.exercises[1].sets.map(\.id) == [exercise.sets[1].id], "the set still to do goes to the bench press")
+    #expect(swapped.exercises[1].sets[0].targetReps == 5, "with its target reps")
+    #expect(swapped.exercises[1].sets[0].targetWeightKg == nil, "but not the squat's planned weight")
     #expect(swapped.totals.sets == 1)
 
     try await fixture.finish("u1", started.id)
@@ -330,7 +334,10 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
                         exercises: [
                             WorkoutExercise(
                                 instanceId: "i1", exerciseId: WorkoutsFixtures.squat.id, name: WorkoutsFixtures.squat.name,
-                                sets: [WorkoutSet(id: "s1", setIndex: 0), WorkoutSet(id: "s2", setIndex: 1)])
+                                sets: [
+                                    WorkoutSet(id: "s1", setIndex: 0, targetReps: 5, targetWeightKg: 100),
+                                    WorkoutSet(id: "s2", setIndex: 1, targetReps: 5, targetWeightKg: 100),
+                                ])
                         ],
                         totals: WorkoutTotals(), createdAt: clock.now(), updatedAt: clock.now())
                     await control.seed(workout)
@@ -346,10 +353,11 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
                 module.activeWorkoutControl,
                 fixture: ActiveWorkoutFixture(
                     start: { userId in
-                        let workout = try await module.active.start(userId: userId, request: .init(), idempotencyKey: nil).value()
-                        return try await module.active.addExercise(
-                            userId: userId, request: .init(workoutId: workout.id, exerciseId: WorkoutsFixtures.squat.id, sets: 2), key: nil
-                        ).value()
+                        let planned = TemplateSet(targetReps: 5, targetWeightKg: 100)
+                        let template = try await module.templates.create(
+                            userId: userId,
+                            draft: TemplateDraft(name: "Squats", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [planned, planned])]))
+                        return try await module.active.start(userId: userId, request: .init(templateId: template.id), idempotencyKey: nil).value()
                     },
                     finish: { userId, workoutId in _ = try await module.active.complete(userId: userId, workoutId: workoutId, key: nil) }))
         }

@@ -301,6 +301,83 @@ import TestSupport
         }
     }
 
+    /// A template's planned weights go with the workout started from it as `target_weight_kg`, apart from the
+    /// weight lifted (`weight_kg`, null until logged); `set_field` edits the planned weight and reads legacy
+    /// `weight` as `weight_kg`; the archive keeps both; a swap drops the planned weights of the old exercise.
+    @Test(arguments: TestDatabases.engines)
+    func plannedWeightsGoFromTheTemplateToTheWorkout(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("planned@example.com")
+            let template = try await client.call(
+                "createTemplate",
+                [
+                    "name": "Heavy",
+                    "exercises": [
+                        ["exercise_id": Self.squat, "sets": [["target_reps": 5, "target_weight_kg": 100], ["target_reps": 5, "target_weight_kg": 102.5]]],
+                        ["exercise_id": Self.bench, "sets": [["target_reps": 8, "target_weight_kg": 60], ["target_reps": 8]]],
+                    ],
+                ], token: token)
+            let templateId = try #require(template.data["id"] as? String, "createTemplate: \(template.json)")
+            let started = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s1"], token: token)
+            let workoutId = try #require(started.data["id"] as? String, "startActiveWorkout: \(started.json)")
+            let squat = try Self.exercise(started.data, at: 0)
+            let bench = try Self.exercise(started.data, at: 1)
+
+            // As stored (read back from the database, not the start's own answer).
+            let stored = try await client.call("getActiveWorkout", token: token)
+            func planned(_ setId: String, _ workout: [String: Any]) -> Double? { Self.set(setId, in: workout)?["target_weight_kg"] as? Double }
+            #expect(planned(squat.setIds[0], stored.data) == 100)
+            #expect(planned(squat.setIds[1], stored.data) == 102.5)
+            #expect(planned(bench.setIds[0], stored.data) == 60)
+            #expect(Self.set(bench.setIds[1], in: stored.data)?["target_weight_kg"] is NSNull, "no plan, null")
+            #expect(Self.set(squat.setIds[0], in: stored.data)?["weight_kg"] is NSNull, "nothing lifted yet")
+
+            // Lifting leaves the plan; set_field changes it (and `weight` is read as `weight_kg`).
+            let logged = try await client.call(
+                "logSet",
+                ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "weight_kg": 97.5, "reps": 5,
+                 "idempotency_key": "l1"], token: token)
+            #expect((logged.data["set"] as? [String: Any])?["target_weight_kg"] as? Double == 100, "logSet: \(logged.json)")
+            let patched = try await client.call(
+                "patchActiveWorkout",
+                [
+                    "workout_id": workoutId, "idempotency_key": "p1",
+                    "ops": [
+                        ["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1], "field": "target_weight_kg", "value": 105],
+                        ["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1], "field": "weight", "value": 104.5],
+                    ],
+                ], token: token)
+            #expect(patched.status == .ok, "patchActiveWorkout: \(patched.json)")
+            let refused = try await client.call(
+                "patchActiveWorkout",
+                [
+                    "workout_id": workoutId, "idempotency_key": "p2",
+                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1], "field": "target_weight_kg", "value": 1001]],
+                ], token: token)
+            #expect(refused.status == .badRequest && refused.errorDetails?["field"] as? String == "ops[0].value", "\(refused.json)")
+            let edited = try await client.call("getActiveWorkout", token: token)
+            #expect(planned(squat.setIds[1], edited.data) == 105)
+            #expect(Self.set(squat.setIds[1], in: edited.data)?["weight_kg"] as? Double == 104.5)
+
+            // Swapping the bench press (nothing logged): its sets stay, their target reps too, but not its weights.
+            let swapped = try await client.call(
+                "swapExercise",
+                ["workout_id": workoutId, "exercise_instance_id": bench.instanceId, "new_exercise_id": Self.curl, "idempotency_key": "w1"], token: token)
+            #expect(swapped.status == .ok, "swapExercise: \(swapped.json)")
+            let afterSwap = try await client.call("getActiveWorkout", token: token)
+            #expect(try Self.exercise(afterSwap.data, at: 1).setIds == bench.setIds)
+            #expect(Self.set(bench.setIds[0], in: afterSwap.data)?["target_weight_kg"] is NSNull)
+            #expect(Self.set(bench.setIds[0], in: afterSwap.data)?["target_reps"] as? Int == 8)
+
+            // The archive keeps what was planned beside what was lifted.
+            let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
+            #expect(completed.status == .ok, "completeActiveWorkout: \(completed.json)")
+            let archived = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
+            #expect(planned(squat.setIds[0], archived.data) == 100, "getWorkout: \(archived.json)")
+            #expect(Self.set(squat.setIds[0], in: archived.data)?["weight_kg"] as? Double == 97.5)
+        }
+    }
+
     /// `reorder_sets` puts the sets of one exercise in the given order with `set_index` following; an order
     /// that is not exactly the exercise's sets is INVALID_ARGUMENT, an unknown exercise NOT_FOUND.
     @Test(arguments: TestDatabases.engines)

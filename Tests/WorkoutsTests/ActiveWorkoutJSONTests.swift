@@ -16,6 +16,7 @@ import Testing
         let set = WorkoutSet(
             id: ids.randomElement(using: &generator)!, setIndex: Int.random(in: 0...30, using: &generator),
             targetReps: maybe(Int.random(in: 0...1000, using: &generator)), targetRir: maybe(Int.random(in: 0...10, using: &generator)),
+            targetWeightKg: maybe([0, 1000, 62.5, 0.1 + 0.7, Double.random(in: 0...1000, using: &generator)].randomElement(using: &generator)!),
             weightKg: maybe([0, 1000, 42.5, 0.1 + 0.2, Double.random(in: 0...1000, using: &generator)].randomElement(using: &generator)!),
             reps: maybe(Int.random(in: 0...1000, using: &generator)), rir: maybe(Int.random(in: 0...10, using: &generator)),
             completedAt: maybe(Date(millisecondsSince1970: Int64.random(in: 0...4_000_000_000_000, using: &generator))))

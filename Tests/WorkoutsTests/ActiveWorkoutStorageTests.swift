@@ -7,7 +7,8 @@ import Testing
 @testable import Workouts
 
 @Suite struct ActiveWorkoutStorageTests {
-    static func randomWorkout(_ generator: inout some RandomNumberGenerator) -> ActiveWorkout {
+    /// `plannedWeights`: false for documents as stored before planned weights existed.
+    static func randomWorkout(_ generator: inout some RandomNumberGenerator, plannedWeights: Bool = true) -> ActiveWorkout {
         let names = ["Bench \"Press\"", "Squat\\Deep", "Curl\nline", "Ünïcødé 🏋️", "tab\there", "ctl\u{1}x", ""]
         func maybe<T>(_ value: T) -> T? { Bool.random(using: &generator) ? value : nil }
         let start = Date(millisecondsSince1970: Int64.random(in: 1_600_000_000_000...1_900_000_000_000, using: &generator))
@@ -18,6 +19,7 @@ import Testing
                     WorkoutSet(
                         id: "s\(index)-\(setIndex)", setIndex: setIndex, targetReps: maybe(Int.random(in: 0...20, using: &generator)),
                         targetRir: maybe(Int.random(in: 0...10, using: &generator)),
+                        targetWeightKg: plannedWeights ? maybe((Double.random(in: 0...300, using: &generator) * 8).rounded() / 8) : nil,
                         weightKg: maybe((Double.random(in: 0...300, using: &generator) * 4).rounded() / 4),
                         reps: maybe(Int.random(in: 0...30, using: &generator)), rir: maybe(Int.random(in: 0...10, using: &generator)),
                         completedAt: maybe(start.addingTimeInterval(Double(setIndex) * 61.5)))
@@ -43,6 +45,7 @@ import Testing
                 result.exercises[e].sets[s].reps = Int.random(in: 0...20, using: &generator)
                 result.exercises[e].sets[s].rir = nil
                 result.exercises[e].sets[s].completedAt = result.updatedAt
+                if Bool.random(using: &generator) { result.exercises[e].sets[s].targetWeightKg = Double(Int.random(in: 0...400, using: &generator)) / 4 }
             }
         case 2:
             result.exercises.shuffle(using: &generator)
@@ -111,7 +114,7 @@ import Testing
             var generator = SystemRandomNumberGenerator()
             var workouts: [ActiveWorkout] = []
             for index in 0..<10 {
-                var workout = Self.randomWorkout(&generator)
+                var workout = Self.randomWorkout(&generator, plannedWeights: false)
                 workout.id = "w\(index)"
                 workout.userId = "u\(index)"
                 // Stored as the previous release did: the document (epoch-millisecond dates) beside its key columns.

@@ -6,6 +6,8 @@ public struct WorkoutSet: Codable, Sendable, Equatable {
     public var setIndex: Int
     public var targetReps: Int?
     public var targetRir: Int?
+    /// The weight planned for the set (from its template), apart from the weight actually lifted.
+    public var targetWeightKg: Double?
     public var weightKg: Double?
     public var reps: Int?
     public var rir: Int?
@@ -13,13 +15,14 @@ public struct WorkoutSet: Codable, Sendable, Equatable {
     public var completedAt: Date?
 
     public init(
-        id: String, setIndex: Int, targetReps: Int? = nil, targetRir: Int? = nil, weightKg: Double? = nil, reps: Int? = nil,
-        rir: Int? = nil, completedAt: Date? = nil
+        id: String, setIndex: Int, targetReps: Int? = nil, targetRir: Int? = nil, targetWeightKg: Double? = nil, weightKg: Double? = nil,
+        reps: Int? = nil, rir: Int? = nil, completedAt: Date? = nil
     ) {
         self.id = id
         self.setIndex = setIndex
         self.targetReps = targetReps
         self.targetRir = targetRir
+        self.targetWeightKg = targetWeightKg
         self.weightKg = weightKg
         self.reps = reps
         self.rir = rir
@@ -31,6 +34,7 @@ public struct WorkoutSet: Codable, Sendable, Equatable {
         case setIndex = "set_index"
         case targetReps = "target_reps"
         case targetRir = "target_rir"
+        case targetWeightKg = "target_weight_kg"
         case weightKg = "weight_kg"
         case weight
         case reps, rir
@@ -43,6 +47,7 @@ public struct WorkoutSet: Codable, Sendable, Equatable {
         setIndex = try container.decode(Int.self, forKey: .setIndex)
         targetReps = try container.decodeIfPresent(Int.self, forKey: .targetReps)
         targetRir = try container.decodeIfPresent(Int.self, forKey: .targetRir)
+        targetWeightKg = try container.decodeIfPresent(Double.self, forKey: .targetWeightKg)
         // Legacy documents carry `weight`, which was always kilograms.
         weightKg = try container.decodeIfPresent(Double.self, forKey: .weightKg) ?? container.decodeIfPresent(Double.self, forKey: .weight)
         reps = try container.decodeIfPresent(Int.self, forKey: .reps)
@@ -56,6 +61,7 @@ public struct WorkoutSet: Codable, Sendable, Equatable {
         try container.encode(setIndex, forKey: .setIndex)
         try container.encode(targetReps, forKey: .targetReps)
         try container.encode(targetRir, forKey: .targetRir)
+        try container.encode(targetWeightKg, forKey: .targetWeightKg)
         try container.encode(weightKg, forKey: .weightKg)
         try container.encode(reps, forKey: .reps)
         try container.encode(rir, forKey: .rir)

@@ -22,6 +22,8 @@ extension JSONWriter {
         int(set.targetReps)
         key("target_rir")
         int(set.targetRir)
+        key("target_weight_kg")
+        double(set.targetWeightKg)
         key("weight_kg")
         double(set.weightKg)
         endObject()

@@ -97,9 +97,10 @@ extension ActiveWorkoutService {
 
     /// Swaps an exercise for another. Sets already logged stay with the exercise they were done on (history
     /// and progression stay true): the logged part remains as its own entry and the new exercise takes the
-    /// sets still to do, right after it. With nothing logged yet the exercise is replaced in place. The sets
-    /// that move keep their ids and targets only: values typed for the old exercise (its weights) do not carry
-    /// over to a different one. A split adds an entry, so it is refused in a workout that already holds 50.
+    /// sets still to do, right after it. With nothing logged yet the exercise is replaced in place. Either way the
+    /// sets still to do keep their ids and target reps and RIR only: weights, planned or typed, were for the old
+    /// exercise and do not carry over to a different one. A split adds an entry, so it is refused in a workout
+    /// that already holds 50.
     func swapExercise(userId: String, request: SwapRequest, key: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
         let catalog = try await context.exercises([("new_exercise_id", request.newExerciseId)])
         let context = self.context
@@ -111,16 +112,19 @@ extension ActiveWorkoutService {
             let original = workout.exercises[index]
             let logged = original.sets.filter { $0.completedAt != nil }
             let remaining = original.sets.filter { $0.completedAt == nil }
+            // Sets for the new exercise keep their ids and target reps and RIR; weights (planned or typed) were for the
+            // old exercise.
+            let carried = remaining.map { WorkoutSet(id: $0.id, setIndex: $0.setIndex, targetReps: $0.targetReps, targetRir: $0.targetRir) }
             if logged.isEmpty {
                 workout.exercises[index].exerciseId = replacement.id
                 workout.exercises[index].name = replacement.name
+                workout.exercises[index].sets = carried
             } else {
                 try WorkoutsValidation.roomForAnotherExercise(
                     workout.exercises.count, field: "exercise_instance_id",
                     reason: "has logged sets, so swapping it adds an exercise, and a workout holds at most 50")
                 workout.exercises[index].sets = Self.reindexed(logged)
-                let moved = remaining.map { WorkoutSet(id: $0.id, setIndex: 0, targetReps: $0.targetReps, targetRir: $0.targetRir) }
-                let fresh = moved.isEmpty ? [WorkoutSet(id: context.ids.makeID(), setIndex: 0)] : moved
+                let fresh = carried.isEmpty ? [WorkoutSet(id: context.ids.makeID(), setIndex: 0)] : carried
                 workout.exercises.insert(
                     WorkoutExercise(instanceId: context.ids.makeID(), exerciseId: replacement.id, name: replacement.name, sets: Self.reindexed(fresh)),
                     at: index + 1)
@@ -161,7 +165,7 @@ extension ActiveWorkoutService {
         case .setField(let instance, let setId, let field, let value):
             let (exercise, set) = try locate(instance, setId, in: workout)
             let whole = value.map { Int(exactly: $0) }
-            if let whole, whole == nil, field != "weight_kg" {
+            if let whole, whole == nil, field != "weight_kg", field != "target_weight_kg" {
                 throw ServiceError.invalidArgument(field: "\(prefix)value", reason: "must be a whole number for \(field)")
             }
             switch field {
@@ -169,6 +173,8 @@ extension ActiveWorkoutService {
             case "reps": workout.exercises[exercise].sets[set].reps = try WorkoutsValidation.reps(whole ?? nil, field: "\(prefix)value")
             case "rir": workout.exercises[exercise].sets[set].rir = try WorkoutsValidation.rir(whole ?? nil, field: "\(prefix)value")
             case "target_reps": workout.exercises[exercise].sets[set].targetReps = try WorkoutsValidation.reps(whole ?? nil, field: "\(prefix)value")
+            case "target_weight_kg":
+                workout.exercises[exercise].sets[set].targetWeightKg = try WorkoutsValidation.weight(value, field: "\(prefix)value")
             default: workout.exercises[exercise].sets[set].targetRir = try WorkoutsValidation.rir(whole ?? nil, field: "\(prefix)value")
             }
         case .addSet(let instance, let reps, let rir):

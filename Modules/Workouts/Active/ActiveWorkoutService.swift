@@ -58,7 +58,9 @@ struct ActiveWorkoutService: Sendable {
                     WorkoutExercise(
                         instanceId: context.ids.makeID(), exerciseId: planned.exerciseId, name: planned.name,
                         sets: planned.sets.enumerated().map { index, set in
-                            WorkoutSet(id: context.ids.makeID(), setIndex: index, targetReps: set.targetReps, targetRir: set.targetRir)
+                            WorkoutSet(
+                                id: context.ids.makeID(), setIndex: index, targetReps: set.targetReps, targetRir: set.targetRir,
+                                targetWeightKg: set.targetWeightKg)
                         })
                 }
                 let workout = ActiveWorkout(

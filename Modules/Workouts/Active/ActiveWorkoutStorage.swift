@@ -51,7 +51,8 @@ enum ActiveWorkoutStorage {
                 let new = after[position]
                 try await sql.run(
                     updateSet(
-                        SQLValue(new.setIndex), SQLValue(new.targetReps), SQLValue(new.targetRir), SQLValue(new.weightKg), SQLValue(new.reps),
+                        SQLValue(new.setIndex), SQLValue(new.targetReps), SQLValue(new.targetRir), SQLValue(new.targetWeightKg), SQLValue(new.weightKg),
+                        SQLValue(new.reps),
                         SQLValue(new.rir), SQLValue(new.completedAt?.millisecondsSince1970), SQLValue(updated.id), SQLValue(new.id)))
             }
         }
@@ -79,7 +80,9 @@ enum ActiveWorkoutStorage {
         a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 
-    static func insertRows(of workout: ActiveWorkout, sql: any SQLDatabase) async throws {
+    /// `plannedWeights`: false for migration 3, which runs before migration 7 adds `target_weight_kg` (the
+    /// documents it moves have none).
+    static func insertRows(of workout: ActiveWorkout, sql: any SQLDatabase, plannedWeights: Bool = true) async throws {
         guard !workout.exercises.isEmpty else { return }
         // Bounded batches keep each statement under every engine's bind-parameter limit.
         for chunk in chunks(Array(workout.exercises.enumerated()), of: 200) {
@@ -94,18 +97,19 @@ enum ActiveWorkoutStorage {
             try await sql.raw(query).run()
         }
         let sets = workout.exercises.flatMap { exercise in exercise.sets.enumerated().map { (exercise.instanceId, $0, $1) } }
+        let plannedColumn: SQLQueryString = plannedWeights ? "target_weight_kg, " : ""
         for chunk in chunks(sets, of: 200) {
-            var query = SQLQueryString(
-                """
+            var query: SQLQueryString = """
                 INSERT INTO workouts_active_sets (workout_id, user_id, instance_id, position, set_id, set_index, target_reps, target_rir,
-                                                  weight_kg, reps, rir, completed_at) VALUES 
-                """)
+                                                  \(plannedColumn)weight_kg, reps, rir, completed_at) VALUES 
+                """
             for (offset, (instanceId, position, set)) in chunk.enumerated() {
                 if offset > 0 { query.appendLiteral(", ") }
+                let planned: SQLQueryString = plannedWeights ? "\(bind: set.targetWeightKg), " : ""
                 query.appendInterpolation(
                     """
                     (\(bind: workout.id), \(bind: workout.userId), \(bind: instanceId), \(bind: position), \(bind: set.id), \(bind: set.setIndex),
-                     \(bind: set.targetReps), \(bind: set.targetRir), \(bind: set.weightKg), \(bind: set.reps), \(bind: set.rir),
+                     \(bind: set.targetReps), \(bind: set.targetRir), \(planned)\(bind: set.weightKg), \(bind: set.reps), \(bind: set.rir),
                      \(bind: set.completedAt?.millisecondsSince1970))
                     """ as SQLQueryString)
             }
@@ -169,7 +173,8 @@ enum ActiveWorkoutStorage {
     static let updateHeader = FixedSQL("UPDATE workouts_active SET status = ?, version = ?, name = ?, updated_at = ? WHERE id = ?")
     static let updateSet = FixedSQL(
         """
-        UPDATE workouts_active_sets SET set_index = ?, target_reps = ?, target_rir = ?, weight_kg = ?, reps = ?, rir = ?, completed_at = ?
+        UPDATE workouts_active_sets SET set_index = ?, target_reps = ?, target_rir = ?, target_weight_kg = ?, weight_kg = ?, reps = ?, rir = ?,
+            completed_at = ?
         WHERE workout_id = ? AND set_id = ?
         """)
 
@@ -183,7 +188,7 @@ enum ActiveWorkoutStorage {
         ).all()
         let setRows = try await sql.raw(
             """
-            SELECT instance_id, set_id, set_index, target_reps, target_rir, weight_kg, reps, rir, completed_at
+            SELECT instance_id, set_id, set_index, target_reps, target_rir, target_weight_kg, weight_kg, reps, rir, completed_at
             FROM workouts_active_sets WHERE workout_id = \(bind: header.id) ORDER BY instance_id, position
             """
         ).all()
@@ -192,6 +197,7 @@ enum ActiveWorkoutStorage {
             let set = WorkoutSet(
                 id: try row.decode(column: "set_id", as: String.self), setIndex: try row.decode(column: "set_index", as: Int.self),
                 targetReps: try row.decode(column: "target_reps", as: Int?.self), targetRir: try row.decode(column: "target_rir", as: Int?.self),
+                targetWeightKg: try row.decode(column: "target_weight_kg", as: Double?.self),
                 weightKg: try row.decode(column: "weight_kg", as: Double?.self), reps: try row.decode(column: "reps", as: Int?.self),
                 rir: try row.decode(column: "rir", as: Int?.self),
                 completedAt: try row.decode(column: "completed_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))

@@ -3,7 +3,8 @@ import Foundation
 
 /// One edit of `patchActiveWorkout`. All ops of a request apply together or not at all.
 enum PatchOperation: Codable, Sendable, Equatable {
-    /// Sets `weight_kg`, `reps`, `rir`, `target_reps` or `target_rir` of a set (null clears it).
+    /// Sets `weight_kg`, `reps`, `rir`, `target_reps`, `target_rir` or `target_weight_kg` of a set (null clears it;
+    /// legacy `weight` names `weight_kg`).
     case setField(exerciseInstanceId: String, setId: String, field: String, value: Double?)
     case addSet(exerciseInstanceId: String, targetReps: Int?, targetRir: Int?)
     case removeSet(exerciseInstanceId: String, setId: String)
@@ -14,7 +15,7 @@ enum PatchOperation: Codable, Sendable, Equatable {
     /// The new order of every set of one exercise (their `set_index` follows).
     case reorderSets(exerciseInstanceId: String, order: [String])
 
-    static let settableFields = ["weight_kg", "reps", "rir", "target_reps", "target_rir"]
+    static let settableFields = ["weight_kg", "reps", "rir", "target_reps", "target_rir", "target_weight_kg"]
     /// Every op, as clients name them.
     static let names = ["set_field", "add_set", "remove_set", "add_exercise", "remove_exercise", "reorder_exercises", "reorder_sets"]
 
@@ -34,7 +35,8 @@ enum PatchOperation: Codable, Sendable, Equatable {
         let op = try container.decode(String.self, forKey: .op)
         switch op {
         case "set_field":
-            let field = try container.decode(String.self, forKey: .field)
+            var field = try container.decode(String.self, forKey: .field)
+            if field == "weight" { field = "weight_kg" }  // legacy name, always kilograms
             guard Self.settableFields.contains(field) else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .field, in: container, debugDescription: "must be one of \(Self.settableFields.joined(separator: ", "))")

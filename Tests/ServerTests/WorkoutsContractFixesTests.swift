@@ -378,6 +378,40 @@ import TestSupport
         }
     }
 
+    /// Empty optional fields are sent as null, never left out: every answer carries the keys API.md lists.
+    @Test(arguments: TestDatabases.engines)
+    func emptyOptionalFieldsAreNullNotMissing(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("nulls@example.com")
+            func expectNull(_ keys: [String], in object: [String: Any]?, _ what: String) {
+                for key in keys { #expect(object?[key] is NSNull, "\(what).\(key) in \(object ?? [:])") }
+            }
+            let started = try await client.call("startActiveWorkout", ["idempotency_key": "s1"], token: token)
+            expectNull(["name", "source_template_id", "source_routine_id"], in: started.data, "startActiveWorkout")
+            let workoutId = try #require(started.data["id"] as? String)
+            expectNull(["name", "source_template_id", "source_routine_id"], in: try await client.call("getActiveWorkout", token: token).data, "getActiveWorkout")
+            let added = try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 1, "idempotency_key": "a1"], token: token)
+            let squat = try Self.exercise(added.data)
+            _ = try await client.call(
+                "logSet", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "weight_kg": 0, "reps": 0,
+                           "idempotency_key": "l1"], token: token)
+            _ = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
+            let archived = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
+            expectNull(["name", "source_template_id", "source_routine_id"], in: archived.data, "getWorkout")
+            let perExercise = ((archived.data["analytics"] as? [String: Any])?["exercises"] as? [[String: Any]])?.first
+            expectNull(["best_e1rm"], in: perExercise, "getWorkout.analytics.exercises[0]")
+
+            let templateId = try await Self.template(client, "Plain", exercise: Self.squat, token: token)
+            expectNull(["description"], in: try await client.call("getTemplate", ["template_id": templateId], token: token).data, "getTemplate")
+            let routine = try await client.call("createRoutine", ["name": "Plain", "template_ids": [templateId]], token: token)
+            expectNull(["description", "frequency", "last_completed_template_id", "last_completed_at"], in: routine.data, "createRoutine")
+            // A catalog exercise without equipment (stretches) says so with null.
+            let stretches = try await client.call("searchExercises", ["category": "stretching", "limit": 100], token: token)
+            let bare = (stretches.data["items"] as? [[String: Any]])?.first { $0["equipment"] is NSNull || $0["equipment"] == nil }
+            expectNull(["equipment"], in: try #require(bare, "a stretch without equipment in \(stretches.json)"), "searchExercises.items[]")
+        }
+    }
+
     /// `reorder_sets` puts the sets of one exercise in the given order with `set_index` following; an order
     /// that is not exactly the exercise's sets is INVALID_ARGUMENT, an unknown exercise NOT_FOUND.
     @Test(arguments: TestDatabases.engines)

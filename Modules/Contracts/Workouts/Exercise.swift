@@ -5,10 +5,10 @@ public struct Exercise: Codable, Sendable, Equatable {
     public var id: String
     public var name: String
     public var category: String
-    public var equipment: String?
-    public var force: String?
-    public var level: String?
-    public var mechanic: String?
+    @ExplicitNull public var equipment: String?
+    @ExplicitNull public var force: String?
+    @ExplicitNull public var level: String?
+    @ExplicitNull public var mechanic: String?
     public var primaryMuscles: [String]
     public var secondaryMuscles: [String]
 

@@ -62,7 +62,7 @@ public struct WorkoutTemplate: Codable, Sendable, Equatable {
     public var id: String
     public var userId: String
     public var name: String
-    public var description: String?
+    @ExplicitNull public var description: String?
     public var exercises: [TemplateExercise]
     public var analytics: TemplateAnalytics
     public var version: Int
@@ -98,11 +98,11 @@ public struct Routine: Codable, Sendable, Equatable {
     public var id: String
     public var userId: String
     public var name: String
-    public var description: String?
+    @ExplicitNull public var description: String?
     public var templateIds: [String]
-    public var frequency: Int?
-    public var lastCompletedTemplateId: String?
-    public var lastCompletedAt: Date?
+    @ExplicitNull public var frequency: Int?
+    @ExplicitNull public var lastCompletedTemplateId: String?
+    @ExplicitNull public var lastCompletedAt: Date?
     public var version: Int
     public var createdAt: Date
     public var updatedAt: Date

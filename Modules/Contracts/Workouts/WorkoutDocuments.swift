@@ -127,9 +127,9 @@ public enum WorkoutStatus: String, Codable, Sendable {
 public struct ActiveWorkout: Codable, Sendable, Equatable {
     public var id: String
     public var userId: String
-    public var name: String?
-    public var sourceTemplateId: String?
-    public var sourceRoutineId: String?
+    @ExplicitNull public var name: String?
+    @ExplicitNull public var sourceTemplateId: String?
+    @ExplicitNull public var sourceRoutineId: String?
     public var status: WorkoutStatus
     public var startTime: Date
     public var version: Int
@@ -179,7 +179,7 @@ public struct ExerciseAnalytics: Codable, Sendable, Equatable {
     public var reps: Int
     public var volume: Double
     /// Best estimated one-rep max over the exercise's sets (Epley), nil when no set had weight and reps.
-    public var bestE1rm: Double?
+    @ExplicitNull public var bestE1rm: Double?
 
     public init(instanceId: String, exerciseId: String, name: String, sets: Int, reps: Int, volume: Double, bestE1rm: Double?) {
         self.instanceId = instanceId
@@ -229,9 +229,9 @@ public struct WorkoutAnalytics: Codable, Sendable, Equatable {
 public struct CompletedWorkout: Codable, Sendable, Equatable {
     public var id: String
     public var userId: String
-    public var name: String?
-    public var sourceTemplateId: String?
-    public var sourceRoutineId: String?
+    @ExplicitNull public var name: String?
+    @ExplicitNull public var sourceTemplateId: String?
+    @ExplicitNull public var sourceRoutineId: String?
     public var startTime: Date
     public var endTime: Date
     public var exercises: [WorkoutExercise]

@@ -1,3 +1,9 @@
+// `struct stat` is declared by more than one C module; a whole-module (release) build may take it from
+// CDispatch (loaded through Foundation by another file of the module), and member import visibility then wants
+// that module imported here as well as Glibc.
+#if canImport(CDispatch)
+import CDispatch
+#endif
 import Glibc
 import Logging
 import Synchronization

@@ -46,14 +46,7 @@ struct IdempotencyRetention: Sendable {
     /// window of `chunk` records may hold younger ones among the expired); returns how many.
     func purgeExpired(chunk: Int = Self.chunk) async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-Self.period).millisecondsSince1970
-        var removed = 0
-        while true {
-            let deleted = try await database.transaction { tx in
-                try await tx.sql.all(Self.deleteExpired(SQLValue(cutoff), SQLValue(chunk))).count
-            }
-            removed += deleted
-            if deleted == 0 { return removed }
-        }
+        return try await database.deleteInChunks(Self.deleteExpired(SQLValue(cutoff), SQLValue(chunk)))
     }
 }
 

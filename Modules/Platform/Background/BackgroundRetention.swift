@@ -57,21 +57,11 @@ public struct BackgroundRetention: Sendable {
         let now = clock.now()
         let cutoff = now.addingTimeInterval(-Self.period).millisecondsSince1970
         let failedCutoff = now.addingTimeInterval(-Self.failedPeriod).millisecondsSince1970
-        let events = try await drain { Self.deleteDispatchedEvents(SQLValue(cutoff), SQLValue(chunk)) }
-        var jobs = try await drain { Self.deleteFinishedJobs(SQLValue(JobStatus.done.rawValue), SQLValue(cutoff), SQLValue(chunk)) }
-        jobs += try await drain { Self.deleteFinishedJobs(SQLValue(JobStatus.failed.rawValue), SQLValue(failedCutoff), SQLValue(chunk)) }
+        let events = try await database.deleteInChunks(Self.deleteDispatchedEvents(SQLValue(cutoff), SQLValue(chunk)))
+        var jobs = try await database.deleteInChunks(Self.deleteFinishedJobs(SQLValue(JobStatus.done.rawValue), SQLValue(cutoff), SQLValue(chunk)))
+        jobs += try await database.deleteInChunks(
+            Self.deleteFinishedJobs(SQLValue(JobStatus.failed.rawValue), SQLValue(failedCutoff), SQLValue(chunk)))
         return (events, jobs)
-    }
-
-    /// Runs `statement` one transaction at a time until it deletes nothing; returns the rows deleted.
-    private func drain(_ statement: () -> FixedSQL.Bound) async throws -> Int {
-        var removed = 0
-        while true {
-            let bound = statement()
-            let deleted = try await database.transaction { tx in try await tx.sql.all(bound).count }
-            if deleted == 0 { return removed }
-            removed += deleted
-        }
     }
 
     /// Purges at start and then every ten minutes; stops with the server.

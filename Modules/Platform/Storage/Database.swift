@@ -197,3 +197,17 @@ public final class Database: Sendable {
         afterCommit.add(hook)
     }
 }
+
+extension Database {
+    /// Runs a bounded `DELETE … RETURNING` (one chunk of expired rows) in a transaction of its own, again and
+    /// again until it deletes nothing; returns the rows deleted. Housekeeping purges use it so that each
+    /// chunk is one short write between the users' writes, never a long lock.
+    public func deleteInChunks(_ statement: FixedSQL.Bound) async throws -> Int {
+        var removed = 0
+        while true {
+            let deleted = try await transaction { tx in try await tx.sql.all(statement).count }
+            if deleted == 0 { return removed }
+            removed += deleted
+        }
+    }
+}

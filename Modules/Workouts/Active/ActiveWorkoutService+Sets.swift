@@ -112,8 +112,6 @@ extension ActiveWorkoutService {
             let original = workout.exercises[index]
             let logged = original.sets.filter { $0.completedAt != nil }
             let remaining = original.sets.filter { $0.completedAt == nil }
-            // Sets for the new exercise keep their ids and target reps and RIR; weights (planned or typed) were for the
-            // old exercise.
             let carried = remaining.map { WorkoutSet(id: $0.id, setIndex: $0.setIndex, targetReps: $0.targetReps, targetRir: $0.targetRir) }
             if logged.isEmpty {
                 workout.exercises[index].exerciseId = replacement.id

@@ -51,9 +51,9 @@ enum ActiveWorkoutStorage {
                 let new = after[position]
                 try await sql.run(
                     updateSet(
-                        SQLValue(new.setIndex), SQLValue(new.targetReps), SQLValue(new.targetRir), SQLValue(new.targetWeightKg), SQLValue(new.weightKg),
-                        SQLValue(new.reps),
-                        SQLValue(new.rir), SQLValue(new.completedAt?.millisecondsSince1970), SQLValue(updated.id), SQLValue(new.id)))
+                        SQLValue(new.setIndex), SQLValue(new.targetReps), SQLValue(new.targetRir), SQLValue(new.targetWeightKg),
+                        SQLValue(new.weightKg), SQLValue(new.reps), SQLValue(new.rir), SQLValue(new.completedAt?.millisecondsSince1970),
+                        SQLValue(updated.id), SQLValue(new.id)))
             }
         }
     }

@@ -67,14 +67,16 @@ public enum CatalogImport {
     /// Inserts new exercises and updates changed ones, in one transaction. Returns (inserted, updated).
     @discardableResult
     public static func upsert(_ exercises: [Exercise], into database: Database, at date: Date) async throws -> (inserted: Int, updated: Int) {
-        try await database.transaction { tx in try await upsert(exercises, sql: tx.sql, at: date) }
+        try await database.transaction { tx in
+            if database.engine == .postgres {
+                // Imports from two hosts at once go one after the other, so the later one stamps after the earlier.
+                try await tx.sql.raw("LOCK TABLE workouts_exercises IN SHARE ROW EXCLUSIVE MODE").run()
+            }
+            return try await upsert(exercises, sql: tx.sql, at: date)
+        }
     }
 
     static func upsert(_ exercises: [Exercise], sql: any SQLDatabase, at date: Date) async throws -> (inserted: Int, updated: Int) {
-        if sql.dialect.name == "postgresql" {
-            // Imports from two hosts at once go one after the other, so the later one stamps after the earlier.
-            try await sql.raw("LOCK TABLE workouts_exercises IN SHARE ROW EXCLUSIVE MODE").run()
-        }
         var existing: [String: Exercise] = [:]
         var latest: Int64 = .min
         for row in try await sql.raw("SELECT id, document, updated_at FROM workouts_exercises").all() {

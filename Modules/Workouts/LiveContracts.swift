@@ -68,7 +68,7 @@ public struct SQLPlanLibrary: PlanLibrary {
     public func applyTemplateChanges(
         userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]
     ) async throws -> WorkoutTemplate {
-        try await templates.patch(userId: userId, id: templateId, expectedVersion: expectedVersion, changes: TemplatePatch(exercises: exercises))
+        try await templates.patch(userId: userId, id: templateId, expectedVersion: expectedVersion, changes: TemplatePatch(exercises: exercises)).value()
     }
 }
 

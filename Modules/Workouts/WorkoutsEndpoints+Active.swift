@@ -201,16 +201,32 @@ struct RecentWorkoutsInput: Decodable, Sendable {
 struct UpdateWorkoutInput: Decodable, Sendable {
     var workoutId: String
     var changes: WorkoutChanges
+    var idempotencyKey: String?
 
     enum CodingKeys: String, CodingKey {
         case workoutId = "workout_id"
         case changes
+        case idempotencyKey = "idempotency_key"
     }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         workoutId = try WorkoutIDField.decode(from: decoder)
         changes = try container.decodeIfPresent(WorkoutChanges.self, forKey: .changes) ?? WorkoutChanges(from: decoder)
+        idempotencyKey = try container.decodeIfPresent(String.self, forKey: .idempotencyKey)
+    }
+}
+
+/// `deleteWorkout`: the workout and an optional `idempotency_key`.
+struct DeleteWorkoutInput: Decodable, Sendable {
+    var workoutId: String
+    var idempotencyKey: String?
+
+    enum CodingKeys: String, CodingKey { case idempotencyKey = "idempotency_key" }
+
+    init(from decoder: any Decoder) throws {
+        workoutId = try WorkoutIDField.decode(from: decoder)
+        idempotencyKey = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .idempotencyKey)
     }
 }
 
@@ -248,10 +264,14 @@ extension WorkoutsModule {
             "exercises": Schema.array(
                 Schema.object(
                     [
-                        "exercise_id": Schema.string,
+                        "instance_id": Schema.string, "exercise_id": Schema.string,
                         "sets": Schema.array(
-                            Schema.object(["weight_kg": Schema.number, "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10)], required: ["reps"])),
-                    ], required: ["exercise_id", "sets"])),
+                            Schema.object(
+                                [
+                                    "id": Schema.string, "weight_kg": Schema.number, "reps": Schema.integer(minimum: 0, maximum: 1000),
+                                    "rir": Schema.integer(minimum: 0, maximum: 10),
+                                ], required: ["reps"])),
+                    ], required: ["sets"])),
         ]
         return [
             .rpc(
@@ -353,19 +373,25 @@ extension WorkoutsModule {
                 try await history.get(userId: try call.userId(), id: input.workoutId)
             },
             .rpc(
-                "updateWorkout", access: .user, tag: tag, summary: "Edit a completed workout; analytics are recomputed.",
+                "updateWorkout", access: .user, tag: tag,
+                summary: """
+                    Edit a completed workout; analytics are recomputed. `exercises` replaces the list: exercises and sets sent with \
+                    their instance_id / id keep them (and a set its targets and time); those without are new. Optional idempotency_key.
+                    """,
                 request: Schema.object(
-                    changes.merging(["workout_id": Schema.string, "changes": Schema.object(changes)]) { _, new in new }, required: ["workout_id"]),
+                    changes.merging(["workout_id": Schema.string, "changes": Schema.object(changes), "idempotency_key": key]) { _, new in new },
+                    required: ["workout_id"]),
                 response: WorkoutsSchemas.completedWorkout, input: UpdateWorkoutInput.self
             ) { input, call in
-                try await history.update(userId: try call.userId(), id: input.workoutId, changes: input.changes)
+                try await history.update(userId: try call.userId(), id: input.workoutId, changes: input.changes, key: input.idempotencyKey).encoded
             },
             .rpc(
-                "deleteWorkout", access: .user, tag: tag, summary: "Delete a completed workout; answers it as it was.",
-                request: Schema.object(["workout_id": Schema.string], required: ["workout_id"]), response: WorkoutsSchemas.completedWorkout,
-                input: WorkoutIDInput.self
+                "deleteWorkout", access: .user, tag: tag,
+                summary: "Delete a completed workout; answers it as it was. With idempotency_key a retry gets that answer again.",
+                request: Schema.object(["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id"]),
+                response: WorkoutsSchemas.completedWorkout, input: DeleteWorkoutInput.self
             ) { input, call in
-                try await history.delete(userId: try call.userId(), id: input.workoutId)
+                try await history.delete(userId: try call.userId(), id: input.workoutId, key: input.idempotencyKey).encoded
             },
         ]
     }

@@ -2,10 +2,11 @@ import Contracts
 import Foundation
 import Platform
 
-/// A create request: the draft's fields and an optional `idempotency_key`, so that a client retrying a create
-/// whose answer it lost gets the first answer instead of a second template or routine.
-struct CreateInput<Draft: Decodable & Sendable>: Decodable, Sendable {
-    var draft: Draft
+/// A write request: its fields and an optional `idempotency_key`, so that a client retrying a write whose
+/// answer it lost gets the first answer (not a second template, a `CONFLICT` with its own patch's version, or
+/// `NOT_FOUND` for what it deleted).
+struct KeyedInput<Request: Decodable & Sendable>: Decodable, Sendable {
+    var request: Request
     var idempotencyKey: String?
 
     private enum Keys: String, CodingKey {
@@ -13,7 +14,7 @@ struct CreateInput<Draft: Decodable & Sendable>: Decodable, Sendable {
     }
 
     init(from decoder: any Decoder) throws {
-        draft = try Draft(from: decoder)
+        request = try Request(from: decoder)
         idempotencyKey = try decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .idempotencyKey)
     }
 }
@@ -85,30 +86,9 @@ struct PatchTemplateInput: Decodable, Sendable {
 
 /// `patchRoutine`: the changes at the top level or inside `changes`; legacy `templateIds` accepted.
 struct PatchRoutineInput: Decodable, Sendable {
-    struct Changes: Decodable, Sendable {
-        var name: String?
-        var description: String?
-        var templateIds: [String]?
-        var frequency: Int?
-
-        enum CodingKeys: String, CodingKey {
-            case name, description, frequency
-            case templateIds = "template_ids"
-            case legacyTemplateIds = "templateIds"
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            name = try container.decodeIfPresent(String.self, forKey: .name)
-            description = try container.decodeIfPresent(String.self, forKey: .description)
-            frequency = try container.decodeIfPresent(Int.self, forKey: .frequency)
-            templateIds = try container.decodeIfPresent([String].self, forKey: .templateIds, alias: .legacyTemplateIds)
-        }
-    }
-
     var routineId: String
     var expectedVersion: Int?
-    var changes: Changes
+    var changes: RoutinePatch
 
     enum CodingKeys: String, CodingKey {
         case routineId = "routine_id"
@@ -120,7 +100,7 @@ struct PatchRoutineInput: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         routineId = try container.decode(String.self, forKey: .routineId)
         expectedVersion = try container.decodeIfPresent(Int.self, forKey: .expectedVersion)
-        changes = try container.decodeIfPresent(Changes.self, forKey: .changes) ?? Changes(from: decoder)
+        changes = try container.decodeIfPresent(RoutinePatch.self, forKey: .changes) ?? RoutinePatch(from: decoder)
     }
 }
 
@@ -134,7 +114,7 @@ struct ItemsOutput<Item: Encodable & Sendable>: Encodable, Sendable {
     }
 }
 
-struct ActiveRoutineOutput: Encodable, Sendable {
+struct ActiveRoutineOutput: Codable, Sendable {
     var activeRoutineId: String?
 
     enum CodingKeys: String, CodingKey { case activeRoutineId = "active_routine_id" }
@@ -154,6 +134,7 @@ extension WorkoutsModule {
         let templates = self.templates
         let routines = self.routines
         let database = context.database
+        let key = WorkoutsSchemas.idempotencyKey
         let templatePatchProperties: [String: JSONValue] = [
             "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000), "exercises": Schema.array(WorkoutsSchemas.exerciseDraft),
         ]
@@ -192,12 +173,12 @@ extension WorkoutsModule {
                 request: Schema.object(
                     [
                         "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000),
-                        "exercises": Schema.array(WorkoutsSchemas.exerciseDraft), "idempotency_key": WorkoutsSchemas.idempotencyKey,
+                        "exercises": Schema.array(WorkoutsSchemas.exerciseDraft), "idempotency_key": key,
                     ],
                     required: ["name", "exercises"]),
-                response: WorkoutsSchemas.template, input: CreateInput<TemplateDraft>.self
+                response: WorkoutsSchemas.template, input: KeyedInput<TemplateDraft>.self
             ) { input, call in
-                try await templates.create(userId: try call.userId(), draft: input.draft, key: input.idempotencyKey).encoded
+                try await templates.create(userId: try call.userId(), draft: input.request, key: input.idempotencyKey).encoded
             },
             .rpc(
                 "getTemplates", access: .user, tag: tag, readOnly: true, summary: "The user's templates.", request: Schema.empty,
@@ -217,25 +198,31 @@ extension WorkoutsModule {
                 summary: "Change a template; with expected_version a concurrent change is CONFLICT. Changes may also be nested in `changes`.",
                 request: Schema.object(
                     templatePatchProperties.merging(
-                        ["template_id": Schema.string, "expected_version": Schema.integer, "changes": Schema.object(templatePatchProperties)]) { _, new in new },
+                        [
+                            "template_id": Schema.string, "expected_version": Schema.integer, "changes": Schema.object(templatePatchProperties),
+                            "idempotency_key": key,
+                        ]) { _, new in new },
                     required: ["template_id"]),
-                response: WorkoutsSchemas.template, input: PatchTemplateInput.self
+                response: WorkoutsSchemas.template, input: KeyedInput<PatchTemplateInput>.self
             ) { input, call in
-                try await templates.patch(userId: try call.userId(), id: input.templateId, expectedVersion: input.expectedVersion, changes: input.changes)
+                try await templates.patch(
+                    userId: try call.userId(), id: input.request.templateId, expectedVersion: input.request.expectedVersion,
+                    changes: input.request.changes, key: input.idempotencyKey
+                ).encoded
             },
             .rpc(
                 "deleteTemplate", access: .user, tag: tag, summary: "Delete a template; routines that list it drop it. Answers it as it was.",
-                request: Schema.object(["template_id": Schema.string], required: ["template_id"]), response: WorkoutsSchemas.template,
-                input: TemplateIDInput.self
+                request: Schema.object(["template_id": Schema.string, "idempotency_key": key], required: ["template_id"]),
+                response: WorkoutsSchemas.template, input: KeyedInput<TemplateIDInput>.self
             ) { input, call in
-                try await templates.delete(userId: try call.userId(), id: input.templateId)
+                try await templates.delete(userId: try call.userId(), id: input.request.templateId, key: input.idempotencyKey).encoded
             },
             .rpc(
                 "createRoutine", access: .user, tag: tag, summary: "Create a routine: an ordered cycle of the user's templates.",
-                request: Schema.object(routineProperties.merging(["idempotency_key": WorkoutsSchemas.idempotencyKey]) { _, new in new }, required: ["name", "template_ids"]),
-                response: WorkoutsSchemas.routine, input: CreateInput<RoutineDraft>.self
+                request: Schema.object(routineProperties.merging(["idempotency_key": key]) { _, new in new }, required: ["name", "template_ids"]),
+                response: WorkoutsSchemas.routine, input: KeyedInput<RoutineDraft>.self
             ) { input, call in
-                try await routines.create(userId: try call.userId(), draft: input.draft, key: input.idempotencyKey).encoded
+                try await routines.create(userId: try call.userId(), draft: input.request, key: input.idempotencyKey).encoded
             },
             .rpc(
                 "getRoutines", access: .user, tag: tag, readOnly: true, summary: "The user's routines.", request: Schema.empty,
@@ -253,28 +240,33 @@ extension WorkoutsModule {
             .rpc(
                 "patchRoutine", access: .user, tag: tag, summary: "Change a routine; with expected_version a concurrent change is CONFLICT.",
                 request: Schema.object(
-                    routineProperties.merging(["routine_id": Schema.string, "expected_version": Schema.integer, "changes": Schema.object(routineProperties)]) { _, new in new },
+                    routineProperties.merging(
+                        [
+                            "routine_id": Schema.string, "expected_version": Schema.integer, "changes": Schema.object(routineProperties),
+                            "idempotency_key": key,
+                        ]) { _, new in new },
                     required: ["routine_id"]),
-                response: WorkoutsSchemas.routine, input: PatchRoutineInput.self
+                response: WorkoutsSchemas.routine, input: KeyedInput<PatchRoutineInput>.self
             ) { input, call in
                 try await routines.patch(
-                    userId: try call.userId(), id: input.routineId, expectedVersion: input.expectedVersion, name: input.changes.name,
-                    description: input.changes.description, templateIds: input.changes.templateIds, frequency: input.changes.frequency)
+                    userId: try call.userId(), id: input.request.routineId, expectedVersion: input.request.expectedVersion,
+                    changes: input.request.changes, key: input.idempotencyKey
+                ).encoded
             },
             .rpc(
                 "deleteRoutine", access: .user, tag: tag, summary: "Delete a routine (no longer active if it was). Answers it as it was.",
-                request: Schema.object(["routine_id": Schema.string], required: ["routine_id"]), response: WorkoutsSchemas.routine,
-                input: RoutineIDInput.self
+                request: Schema.object(["routine_id": Schema.string, "idempotency_key": key], required: ["routine_id"]),
+                response: WorkoutsSchemas.routine, input: KeyedInput<RoutineIDInput>.self
             ) { input, call in
-                try await routines.delete(userId: try call.userId(), id: input.routineId)
+                try await routines.delete(userId: try call.userId(), id: input.request.routineId, key: input.idempotencyKey).encoded
             },
             .rpc(
                 "setActiveRoutine", access: .user, tag: tag, summary: "Make a routine the active one (null clears it).",
-                request: Schema.object(["routine_id": Schema.nullable(Schema.string)], required: ["routine_id"]),
+                request: Schema.object(["routine_id": Schema.nullable(Schema.string), "idempotency_key": key], required: ["routine_id"]),
                 response: Schema.object(["active_routine_id": Schema.nullable(Schema.string)], required: ["active_routine_id"]),
-                input: SetActiveRoutineInput.self
+                input: KeyedInput<SetActiveRoutineInput>.self
             ) { input, call in
-                ActiveRoutineOutput(activeRoutineId: try await routines.setActive(userId: try call.userId(), routineId: input.routineId))
+                try await routines.setActive(userId: try call.userId(), routineId: input.request.routineId, key: input.idempotencyKey).encoded
             },
             .rpc(
                 "getNextWorkout", access: .user, tag: tag, readOnly: true,

@@ -17,7 +17,7 @@ import TestSupport
             let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
             let completed = try await module.active.complete(userId: "u", workoutId: started.id, key: nil).value()
             _ = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "First"))
-            let second = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "Second"))
+            let second = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "Second")).value()
             #expect(second.name == "Second")
             let edits = try await db.sql.raw("SELECT id FROM platform_outbox WHERE type = \(bind: WorkoutEdited.eventType)")
                 .all(decodingColumn: "id", as: String.self)

@@ -15,29 +15,45 @@ struct WorkoutPage: Codable, Sendable, Equatable {
 }
 
 /// Changes to an archived workout; analytics are recomputed from the new sets.
+///
+/// `exercises` replaces the list. An exercise sent with its `instance_id` is that exercise edited: it keeps its
+/// instance id (and its name unless `exercise_id` changes it), and each of its sets sent with its `id` keeps that id,
+/// its targets and when it was done. Exercises and sets sent without ids are new; new sets count as done at the
+/// workout's end. So a client can change one set's reps and every other id stays as it was.
 struct WorkoutChanges: Codable, Sendable, Equatable {
     struct ExerciseChange: Codable, Sendable, Equatable {
-        var exerciseId: String
+        var instanceId: String?
+        var exerciseId: String?
         var sets: [SetChange]
 
         enum CodingKeys: String, CodingKey {
+            case instanceId = "instance_id"
             case exerciseId = "exercise_id"
             case sets
+        }
+
+        init(instanceId: String? = nil, exerciseId: String?, sets: [SetChange]) {
+            self.instanceId = instanceId
+            self.exerciseId = exerciseId
+            self.sets = sets
         }
     }
 
     struct SetChange: Codable, Sendable, Equatable {
+        var id: String?
         var weightKg: Double?
         var reps: Int
         var rir: Int?
 
         enum CodingKeys: String, CodingKey {
+            case id
             case weightKg = "weight_kg"
             case weight
             case reps, rir
         }
 
-        init(weightKg: Double?, reps: Int, rir: Int?) {
+        init(id: String? = nil, weightKg: Double?, reps: Int, rir: Int?) {
+            self.id = id
             self.weightKg = weightKg
             self.reps = reps
             self.rir = rir
@@ -45,6 +61,7 @@ struct WorkoutChanges: Codable, Sendable, Equatable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decodeIfPresent(String.self, forKey: .id)
             weightKg = try container.decodeIfPresent(Double.self, forKey: .weightKg, alias: .weight)
             reps = try container.decode(Int.self, forKey: .reps)
             rir = try container.decodeIfPresent(Int.self, forKey: .rir)
@@ -52,6 +69,7 @@ struct WorkoutChanges: Codable, Sendable, Equatable {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(id, forKey: .id)
             try container.encodeIfPresent(weightKg, forKey: .weightKg)
             try container.encode(reps, forKey: .reps)
             try container.encodeIfPresent(rir, forKey: .rir)
@@ -95,64 +113,131 @@ struct HistoryService: Sendable {
     }
 
     /// Edits a completed workout (name, or its exercises and sets), recomputes analytics and publishes
-    /// `WorkoutEdited` in the same transaction.
-    func update(userId: String, id: String, changes: WorkoutChanges) async throws -> CompletedWorkout {
+    /// `WorkoutEdited` in the same transaction. Idempotent under `key`.
+    func update(userId: String, id: String, changes: WorkoutChanges, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
-        let references = (changes.exercises ?? []).enumerated().map { ("exercises[\($0.offset)].exercise_id", $0.element.exerciseId) }
+        let exercises = try changes.exercises.map(Self.validated)
+        let references = (exercises ?? []).enumerated().compactMap { index, change in
+            change.exerciseId.map { ("exercises[\(index)].exercise_id", $0) }
+        }
         let catalog = try await context.exercises(references)
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "updateWorkout", request: Edit(workoutId: id, changes: changes))
         let context = self.context
         return try await context.database.transaction { tx in
-            var workout = try await context.document(
-                CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: tx.sql, lock: true, what: "workout")
-            if let name { workout.name = name }
-            if let exercises = changes.exercises {
-                guard exercises.count <= WorkoutsValidation.maxExercises else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
-                workout.exercises = try exercises.enumerated().map { index, change in
-                    guard change.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets") }
-                    let sets = try change.sets.enumerated().map { setIndex, set in
-                        let field = "exercises[\(index)].sets[\(setIndex)]"
-                        return WorkoutSet(
-                            id: context.ids.makeID(), setIndex: setIndex,
-                            weightKg: try WorkoutsValidation.weight(set.weightKg, field: "\(field).weight_kg"),
-                            reps: try WorkoutsValidation.reps(set.reps, field: "\(field).reps"),
-                            rir: try WorkoutsValidation.rir(set.rir, field: "\(field).rir"), completedAt: workout.endTime)
-                    }
-                    return WorkoutExercise(
-                        instanceId: context.ids.makeID(), exerciseId: change.exerciseId, name: catalog[change.exerciseId]?.name ?? change.exerciseId,
-                        sets: sets)
+            try await context.idempotent(tx, userId: userId, key: key, operation: "updateWorkout", fingerprint: fingerprint, serialized: true) {
+                var workout = try await context.document(
+                    CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: tx.sql, lock: true, what: "workout")
+                if let name { workout.name = name }
+                if let exercises {
+                    workout.exercises = try Self.edited(workout, with: exercises, catalog: catalog, ids: context.ids)
                 }
+                let exerciseCatalog = try await context.catalog.exercises(ids: workout.exercises.map(\.exerciseId), sql: tx.sql)
+                workout.analytics = WorkoutAnalyzer.analyze(workout.exercises, catalog: exerciseCatalog)
+                workout.updatedAt = context.clock.now()
+                try await tx.sql.raw(
+                    """
+                    UPDATE workouts_history SET document = \(bind: try JSONCoding.store(workout)),
+                        updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
+                    WHERE id = \(bind: id) AND user_id = \(bind: userId)
+                    """
+                ).run()
+                try await tx.publish(
+                    WorkoutEdited(userId: userId, workoutId: id, editedAt: workout.updatedAt),
+                    // Its own id: two edits within one millisecond are two events.
+                    id: "workout-edited:\(id):\(context.ids.makeID())", occurredAt: workout.updatedAt)
+                return workout
             }
-            let exerciseCatalog = try await context.catalog.exercises(ids: workout.exercises.map(\.exerciseId), sql: tx.sql)
-            workout.analytics = WorkoutAnalyzer.analyze(workout.exercises, catalog: exerciseCatalog)
-            workout.updatedAt = context.clock.now()
-            try await tx.sql.raw(
-                """
-                UPDATE workouts_history SET document = \(bind: try JSONCoding.store(workout)),
-                    updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
-                WHERE id = \(bind: id) AND user_id = \(bind: userId)
-                """
-            ).run()
-            try await tx.publish(
-                WorkoutEdited(userId: userId, workoutId: id, editedAt: workout.updatedAt),
-                // Its own id: two edits within one millisecond are two events.
-                id: "workout-edited:\(id):\(context.ids.makeID())", occurredAt: workout.updatedAt)
-            return workout
         }
     }
 
-    /// Deletes the archived workout and publishes `WorkoutDeleted`; returns it as it was.
+    /// What a repeated `updateWorkout` must match.
+    private struct Edit: Encodable {
+        var workoutId: String
+        var changes: WorkoutChanges
+    }
+
+    /// The exercises' shape and values checked (no database needed): limits, values, an exercise id for every
+    /// new exercise, and no instance or set id given twice.
+    static func validated(_ exercises: [WorkoutChanges.ExerciseChange]) throws -> [WorkoutChanges.ExerciseChange] {
+        guard exercises.count <= WorkoutsValidation.maxExercises else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
+        var instanceIds = Set<String>()
+        var setIds = Set<String>()
+        return try exercises.enumerated().map { index, change in
+            var change = change
+            let field = "exercises[\(index)]"
+            if let instanceId = change.instanceId {
+                guard instanceIds.insert(instanceId).inserted else {
+                    throw ServiceError.invalidArgument(field: "\(field).instance_id", reason: "lists the same exercise twice")
+                }
+            } else if change.exerciseId == nil {
+                throw ServiceError.invalidArgument(field: "\(field).exercise_id", reason: "is required for an exercise without an instance_id")
+            }
+            guard change.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "\(field).sets", reason: "at most 30 sets") }
+            for (setIndex, set) in change.sets.enumerated() {
+                let setField = "\(field).sets[\(setIndex)]"
+                if let id = set.id, !setIds.insert(id).inserted {
+                    throw ServiceError.invalidArgument(field: "\(setField).id", reason: "lists the same set twice")
+                }
+                change.sets[setIndex].weightKg = try WorkoutsValidation.weight(set.weightKg, field: "\(setField).weight_kg")
+                _ = try WorkoutsValidation.reps(set.reps, field: "\(setField).reps")
+                change.sets[setIndex].rir = try WorkoutsValidation.rir(set.rir, field: "\(setField).rir")
+            }
+            return change
+        }
+    }
+
+    /// The workout's new exercises: those sent with ids keep them (and, for sets, their targets and time);
+    /// an id the workout does not hold is `NOT_FOUND`.
+    static func edited(
+        _ workout: CompletedWorkout, with changes: [WorkoutChanges.ExerciseChange], catalog: [String: Exercise], ids: any IDGenerator
+    ) throws -> [WorkoutExercise] {
+        try changes.enumerated().map { index, change in
+            let field = "exercises[\(index)]"
+            var existing: WorkoutExercise?
+            if let instanceId = change.instanceId {
+                guard let found = workout.exercises.first(where: { $0.instanceId == instanceId }) else {
+                    throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["\(field).instance_id": instanceId])
+                }
+                existing = found
+            }
+            let sets = try change.sets.enumerated().map { setIndex, set in
+                var kept: WorkoutSet?
+                if let id = set.id {
+                    guard let found = existing?.sets.first(where: { $0.id == id }) else {
+                        throw ServiceError(.notFound, "That set is not in this exercise.", details: ["\(field).sets[\(setIndex)].id": id])
+                    }
+                    kept = found
+                }
+                return WorkoutSet(
+                    id: kept?.id ?? ids.makeID(), setIndex: setIndex, targetReps: kept?.targetReps, targetRir: kept?.targetRir,
+                    targetWeightKg: kept?.targetWeightKg, weightKg: set.weightKg, reps: set.reps, rir: set.rir,
+                    completedAt: kept?.completedAt ?? workout.endTime)
+            }
+            let exerciseId = change.exerciseId ?? existing!.exerciseId
+            let name = change.exerciseId.map { catalog[$0]?.name ?? $0 } ?? existing!.name
+            return WorkoutExercise(instanceId: existing?.instanceId ?? ids.makeID(), exerciseId: exerciseId, name: name, sets: sets)
+        }
+    }
+
+    /// Deletes the archived workout and publishes `WorkoutDeleted`; answers it as it was. Idempotent under `key`
+    /// (a retry after the answer was lost gets it again, not `NOT_FOUND`).
     @discardableResult
-    func delete(userId: String, id: String) async throws -> CompletedWorkout {
+    func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "deleteWorkout", request: ["workout_id": id])
         let context = self.context
         return try await context.database.transaction { tx in
-            guard
-                let document = try await tx.sql.raw(
-                    "DELETE FROM workouts_history WHERE id = \(bind: id) AND user_id = \(bind: userId) RETURNING document"
-                ).first(decodingColumn: "document", as: String.self)
-            else { throw ServiceError(.notFound, "That workout does not exist.", details: ["id": id]) }
-            let now = context.clock.now()
-            try await tx.publish(WorkoutDeleted(userId: userId, workoutId: id, deletedAt: now), id: "workout-deleted:\(id)", occurredAt: now)
-            return try JSONCoding.load(CompletedWorkout.self, from: document)
+            try await context.idempotent(tx, userId: userId, key: key, operation: "deleteWorkout", fingerprint: fingerprint, serialized: true) {
+                guard
+                    let document = try await tx.sql.raw(
+                        "DELETE FROM workouts_history WHERE id = \(bind: id) AND user_id = \(bind: userId) RETURNING document"
+                    ).first(decodingColumn: "document", as: String.self)
+                else { throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": id]) }
+                let now = context.clock.now()
+                try await tx.publish(WorkoutDeleted(userId: userId, workoutId: id, deletedAt: now), id: "workout-deleted:\(id)", occurredAt: now)
+                return try JSONCoding.load(CompletedWorkout.self, from: document)
+            }
         }
     }
 }

@@ -107,6 +107,43 @@ public struct NextWorkout: Codable, Sendable, Equatable {
     }
 }
 
+/// Changes to a routine; absent fields stay as they are. Legacy `templateIds` is read as `template_ids`.
+struct RoutinePatch: Codable, Sendable, Equatable {
+    var name: String?
+    var description: String?
+    var templateIds: [String]?
+    var frequency: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case name, description, frequency
+        case templateIds = "template_ids"
+        case legacyTemplateIds = "templateIds"
+    }
+
+    init(name: String? = nil, description: String? = nil, templateIds: [String]? = nil, frequency: Int? = nil) {
+        self.name = name
+        self.description = description
+        self.templateIds = templateIds
+        self.frequency = frequency
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        description = try container.decodeIfPresent(String.self, forKey: .description)
+        frequency = try container.decodeIfPresent(Int.self, forKey: .frequency)
+        templateIds = try container.decodeIfPresent([String].self, forKey: .templateIds, alias: .legacyTemplateIds)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(templateIds, forKey: .templateIds)
+        try container.encodeIfPresent(frequency, forKey: .frequency)
+    }
+}
+
 /// Routines, the active routine and the cursor.
 struct RoutineService: Sendable {
     let context: WorkoutsContext
@@ -165,62 +202,76 @@ struct RoutineService: Sendable {
         try await context.document(StoredRoutine.self, table: "workouts_routines", id: id, userId: userId, sql: sql, lock: lock, what: "routine")
     }
 
-    func patch(
-        userId: String, id: String, expectedVersion: Int?, name: String?, description: String?, templateIds: [String]?, frequency: Int?
-    ) async throws -> Routine {
-        let name = try name.map { try WorkoutsValidation.name($0) }
-        let description = try WorkoutsValidation.description(description)
-        let frequency = try Self.frequency(frequency)
+    /// Changes a routine (with `expectedVersion`, a concurrent change is `CONFLICT`). Idempotent under `key`: a retry
+    /// gets the first answer rather than a `CONFLICT` with the version its own write made.
+    func patch(userId: String, id: String, expectedVersion: Int?, changes: RoutinePatch, key: String? = nil) async throws -> IdempotentAnswer<Routine> {
+        let name = try changes.name.map { try WorkoutsValidation.name($0) }
+        let description = try WorkoutsValidation.description(changes.description)
+        let frequency = try Self.frequency(changes.frequency)
+        let templateIds = changes.templateIds
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(
+            operation: "patchRoutine", request: VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes))
         let context = self.context
         return try await context.database.transaction { tx in
-            // Templates before the routine: deleteTemplate locks in that order too, so the two never deadlock.
-            if let templateIds { try await Self.checkTemplates(templateIds, userId: userId, sql: tx.sql, engine: context.database.engine) }
-            var stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
-            if let expectedVersion, expectedVersion != stored.routine.version {
-                throw ServiceError(
-                    .conflict, "This routine was changed elsewhere. Please reload it and try again.",
-                    details: ["current_version": "\(stored.routine.version)", "expected_version": "\(expectedVersion)"])
+            try await context.idempotent(tx, userId: userId, key: key, operation: "patchRoutine", fingerprint: fingerprint, serialized: true) {
+                // Templates before the routine: deleteTemplate locks in that order too, so the two never deadlock.
+                if let templateIds { try await Self.checkTemplates(templateIds, userId: userId, sql: tx.sql, engine: context.database.engine) }
+                var stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
+                if let expectedVersion, expectedVersion != stored.routine.version {
+                    throw ServiceError(
+                        .conflict, "This routine was changed elsewhere. Please reload it and try again.",
+                        details: ["current_version": "\(stored.routine.version)", "expected_version": "\(expectedVersion)"])
+                }
+                if let name { stored.routine.name = name }
+                if let description { stored.routine.description = description }
+                if let frequency { stored.routine.frequency = frequency }
+                if let templateIds { stored.replaceTemplates(with: templateIds) }
+                stored.routine.version += 1
+                stored.routine.updatedAt = context.clock.now()
+                try await Self.save(stored, sql: tx.sql)
+                return stored.routine
             }
-            if let name { stored.routine.name = name }
-            if let description { stored.routine.description = description }
-            if let frequency { stored.routine.frequency = frequency }
-            if let templateIds { stored.replaceTemplates(with: templateIds) }
-            stored.routine.version += 1
-            stored.routine.updatedAt = context.clock.now()
-            try await Self.save(stored, sql: tx.sql)
-            return stored.routine
         }
     }
 
-    /// Deletes the routine (and clears it as the active one); returns it as it was.
+    /// Deletes the routine (and clears it as the active one); answers it as it was. Idempotent under `key`.
     @discardableResult
-    func delete(userId: String, id: String) async throws -> Routine {
+    func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<Routine> {
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "deleteRoutine", request: ["routine_id": id])
         let context = self.context
         return try await context.database.transaction { tx in
-            let stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
-            try await tx.sql.raw("DELETE FROM workouts_routines WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
-            try await tx.sql.raw(
-                "UPDATE workouts_user_settings SET active_routine_id = NULL WHERE user_id = \(bind: userId) AND active_routine_id = \(bind: id)"
-            ).run()
-            return stored.routine
+            try await context.idempotent(tx, userId: userId, key: key, operation: "deleteRoutine", fingerprint: fingerprint, serialized: true) {
+                let stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
+                try await tx.sql.raw("DELETE FROM workouts_routines WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
+                try await tx.sql.raw(
+                    "UPDATE workouts_user_settings SET active_routine_id = NULL WHERE user_id = \(bind: userId) AND active_routine_id = \(bind: id)"
+                ).run()
+                return stored.routine
+            }
         }
     }
 
-    /// Makes `routineId` the user's one active routine (nil clears it).
-    func setActive(userId: String, routineId: String?) async throws -> String? {
+    /// Makes `routineId` the user's one active routine (nil clears it). Idempotent under `key`.
+    func setActive(userId: String, routineId: String?, key: String? = nil) async throws -> IdempotentAnswer<ActiveRoutineOutput> {
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "setActiveRoutine", request: ActiveRoutineOutput(activeRoutineId: routineId))
         let context = self.context
         return try await context.database.transaction { tx in
-            // Locked (PostgreSQL), so a concurrent deleteRoutine either runs first (NOT_FOUND here) or waits and
-            // then clears the setting this writes.
-            if let routineId { _ = try await self.stored(userId: userId, id: routineId, sql: tx.sql, lock: true) }
-            try await tx.sql.raw(
-                """
-                INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
-                VALUES (\(bind: userId), \(bind: routineId), \(bind: context.clock.now().millisecondsSince1970))
-                ON CONFLICT (user_id) DO UPDATE SET active_routine_id = excluded.active_routine_id, updated_at = excluded.updated_at
-                """
-            ).run()
-            return routineId
+            try await context.idempotent(tx, userId: userId, key: key, operation: "setActiveRoutine", fingerprint: fingerprint, serialized: true) {
+                // Locked (PostgreSQL), so a concurrent deleteRoutine either runs first (NOT_FOUND here) or waits and
+                // then clears the setting this writes.
+                if let routineId { _ = try await self.stored(userId: userId, id: routineId, sql: tx.sql, lock: true) }
+                try await tx.sql.raw(
+                    """
+                    INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
+                    VALUES (\(bind: userId), \(bind: routineId), \(bind: context.clock.now().millisecondsSince1970))
+                    ON CONFLICT (user_id) DO UPDATE SET active_routine_id = excluded.active_routine_id, updated_at = excluded.updated_at
+                    """
+                ).run()
+                return ActiveRoutineOutput(activeRoutineId: routineId)
+            }
         }
     }
 

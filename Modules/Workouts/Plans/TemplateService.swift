@@ -31,6 +31,13 @@ public struct TemplatePatch: Codable, Sendable, Equatable {
     }
 }
 
+/// What a repeated patch must match: the document, the version it was sent against and the changes.
+struct VersionedChange<Changes: Encodable>: Encodable {
+    var id: String
+    var expectedVersion: Int?
+    var changes: Changes
+}
+
 /// Templates: versioned, optimistic concurrency, analytics computed on every write.
 struct TemplateService: Sendable {
     let context: WorkoutsContext
@@ -84,59 +91,73 @@ struct TemplateService: Sendable {
         try await context.document(WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: context.database.sql, what: "template")
     }
 
-    func patch(userId: String, id: String, expectedVersion: Int?, changes: TemplatePatch) async throws -> WorkoutTemplate {
+    /// Changes a template (with `expectedVersion`, a concurrent change is `CONFLICT`). Idempotent under `key`: a
+    /// retry gets the first answer rather than a `CONFLICT` with the version its own write made.
+    func patch(
+        userId: String, id: String, expectedVersion: Int?, changes: TemplatePatch, key: String? = nil
+    ) async throws -> IdempotentAnswer<WorkoutTemplate> {
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
         let description = try WorkoutsValidation.description(changes.description)
         var resolved: [TemplateExercise]?
         if let drafts = changes.exercises { resolved = try await resolve(drafts) }
         let exercises = resolved
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(
+            operation: "patchTemplate", request: VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes))
         let context = self.context
         return try await context.database.transaction { tx in
-            var template = try await context.document(
-                WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
-            if let expectedVersion, expectedVersion != template.version {
-                throw ServiceError(
-                    .conflict, "This template was changed elsewhere. Please reload it and try again.",
-                    details: ["current_version": "\(template.version)", "expected_version": "\(expectedVersion)"])
+            try await context.idempotent(tx, userId: userId, key: key, operation: "patchTemplate", fingerprint: fingerprint, serialized: true) {
+                var template = try await context.document(
+                    WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
+                if let expectedVersion, expectedVersion != template.version {
+                    throw ServiceError(
+                        .conflict, "This template was changed elsewhere. Please reload it and try again.",
+                        details: ["current_version": "\(template.version)", "expected_version": "\(expectedVersion)"])
+                }
+                if let name { template.name = name }
+                if let description { template.description = description }
+                if let exercises {
+                    template.exercises = exercises
+                    let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: tx.sql)
+                    template.analytics = TemplateAnalyzer.analyze(exercises, catalog: catalog)
+                }
+                template.version += 1
+                template.updatedAt = context.clock.now()
+                try await tx.sql.raw(
+                    """
+                    UPDATE workouts_templates SET version = \(bind: template.version), document = \(bind: try JSONCoding.store(template)),
+                        updated_at = \(bind: template.updatedAt.millisecondsSince1970)
+                    WHERE id = \(bind: id) AND user_id = \(bind: userId)
+                    """
+                ).run()
+                return template
             }
-            if let name { template.name = name }
-            if let description { template.description = description }
-            if let exercises {
-                template.exercises = exercises
-                let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: tx.sql)
-                template.analytics = TemplateAnalyzer.analyze(exercises, catalog: catalog)
-            }
-            template.version += 1
-            template.updatedAt = context.clock.now()
-            try await tx.sql.raw(
-                """
-                UPDATE workouts_templates SET version = \(bind: template.version), document = \(bind: try JSONCoding.store(template)),
-                    updated_at = \(bind: template.updatedAt.millisecondsSince1970)
-                WHERE id = \(bind: id) AND user_id = \(bind: userId)
-                """
-            ).run()
-            return template
         }
     }
 
     /// Deletes a template and takes it out of every routine of the user that lists it (those routines get a
-    /// new version, and a cursor on it moves on to the template that followed it); returns it as it was.
+    /// new version, and a cursor on it moves on to the template that followed it); answers it as it was.
+    /// Idempotent under `key`.
     @discardableResult
-    func delete(userId: String, id: String) async throws -> WorkoutTemplate {
+    func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<WorkoutTemplate> {
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "deleteTemplate", request: ["template_id": id])
         let context = self.context
         return try await context.database.transaction { tx in
-            let template = try await context.document(
-                WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
-            try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
-            let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId)\(context.forUpdate)")
-                .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
-            for var routine in routines where routine.routine.templateIds.contains(id) {
-                routine.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
-                routine.routine.version += 1
-                routine.routine.updatedAt = context.clock.now()
-                try await RoutineService.save(routine, sql: tx.sql)
+            try await context.idempotent(tx, userId: userId, key: key, operation: "deleteTemplate", fingerprint: fingerprint, serialized: true) {
+                let template = try await context.document(
+                    WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
+                try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
+                let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId)\(context.forUpdate)")
+                    .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
+                for var routine in routines where routine.routine.templateIds.contains(id) {
+                    routine.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
+                    routine.routine.version += 1
+                    routine.routine.updatedAt = context.clock.now()
+                    try await RoutineService.save(routine, sql: tx.sql)
+                }
+                return template
             }
-            return template
         }
     }
 

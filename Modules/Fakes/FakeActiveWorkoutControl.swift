@@ -97,7 +97,7 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
             return previous.workout
         }
         guard var workout = workouts[workoutId], workout.userId == userId else {
-            throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId])
+            throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": workoutId])
         }
         guard workout.status == .inProgress else { throw ServiceError(.failedPrecondition, details: ["status": workout.status.rawValue]) }
         try change(&workout)

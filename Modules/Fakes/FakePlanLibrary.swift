@@ -22,7 +22,7 @@ public actor FakePlanLibrary: PlanLibrary {
 
     public func template(userId: String, id: String) async throws -> WorkoutTemplate {
         guard let template = templates.first(where: { $0.id == id && $0.userId == userId }) else {
-            throw ServiceError(.notFound, "That template does not exist.", details: ["id": id])
+            throw ServiceError(.notFound, "That template does not exist.", details: ["template_id": id])
         }
         return template
     }
@@ -66,7 +66,7 @@ public actor FakePlanLibrary: PlanLibrary {
     ) async throws -> WorkoutTemplate {
         let resolved = try resolve(exercises)
         guard let index = templates.firstIndex(where: { $0.id == templateId && $0.userId == userId }) else {
-            throw ServiceError(.notFound, "That template does not exist.", details: ["id": templateId])
+            throw ServiceError(.notFound, "That template does not exist.", details: ["template_id": templateId])
         }
         guard templates[index].version == expectedVersion else {
             throw ServiceError(.conflict, details: ["current_version": "\(templates[index].version)", "expected_version": "\(expectedVersion)"])

@@ -23,7 +23,7 @@ struct WorkoutsContext: Sendable {
             let text = try await sql.raw(
                 "SELECT document FROM \(ident: table) WHERE id = \(bind: id) AND user_id = \(bind: userId)\(lockClause)"
             ).first(decodingColumn: "document", as: String.self)
-        else { throw ServiceError(.notFound, "That \(what) does not exist.", details: ["id": id]) }
+        else { throw ServiceError(.notFound, "That \(what) does not exist.", details: ["\(what)_id": id]) }
         return try JSONCoding.load(D.self, from: text)
     }
 

@@ -177,6 +177,12 @@ extension TestClientProtocol {
                 let reply = try await client.call(name, body, token: intruder)
                 #expect(reply.status == .notFound, "\(name) answered \(reply.status)")
                 #expect(reply.errorCode == "NOT_FOUND", "\(name)")
+                // The details name the field sent, with its value (`template_id` for an entry of `template_ids`).
+                let named = (reply.errorDetails ?? [:]).contains { field, value in
+                    guard let value = value as? String else { return false }
+                    return body[field] as? String == value || (body["\(field)s"] as? [String])?.contains(value) == true
+                }
+                #expect(named, "\(name): \(reply.json)")
             }
             let theirTemplates = try await client.call("getTemplates", token: intruder)
             #expect((theirTemplates.data["items"] as? [Any])?.isEmpty == true)

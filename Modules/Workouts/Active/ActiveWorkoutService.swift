@@ -92,7 +92,7 @@ struct ActiveWorkoutService: Sendable {
                 let row = try await sql.raw(
                     "SELECT \(ActiveWorkoutStorage.headerColumns) FROM workouts_active WHERE id = \(bind: id) AND user_id = \(bind: userId)"
                 ).first()
-            else { throw ServiceError(.notFound, "That workout does not exist.", details: ["id": id]) }
+            else { throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": id]) }
             return try await ActiveWorkoutStorage.load(try ActiveWorkoutStorage.Header(row: row), sql: sql)
         }
     }
@@ -169,7 +169,7 @@ struct ActiveWorkoutService: Sendable {
             header = known
         } else {
             guard let row = try await sql.first(ActiveWorkoutStorage.lockedHeader(SQLValue(workoutId), SQLValue(userId))) else {
-                throw ServiceError(.notFound, "That workout does not exist.", details: ["id": workoutId])
+                throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": workoutId])
             }
             header = try ActiveWorkoutStorage.Header(row: row)
         }

@@ -35,10 +35,11 @@ struct WorkoutsContext: Sendable {
     /// `prefetched`: the stored answer's columns (`request_hash`, `response`, `response_format`, NULL when there
     /// is none) already read along with something else, to spare the lookup.
     ///
-    /// `serialized`: for a write that has no row to lock first (a create). On PostgreSQL, requests of one user with
-    /// the same key then wait for each other (a transaction advisory lock): a retry racing its original would
-    /// otherwise run the body too and fail on the key's row instead of answering the first result. SQLite's
-    /// single writer already serializes them.
+    /// `serialized`: for a write whose key is looked up before any row is locked (creates, and the plan and history
+    /// changes and deletes, which lock their row in `body`). On PostgreSQL, requests of one user with the same key
+    /// then wait for each other (a transaction advisory lock): a retry racing its original would otherwise run the
+    /// body too and fail on the key's row, or answer a version `CONFLICT` or `NOT_FOUND` caused by its own
+    /// original, instead of the first result. SQLite's single writer already serializes them.
     func idempotent<R: Codable & Sendable>(
         _ tx: Transaction, userId: String, key: String?, operation: String, fingerprint: String, prefetched: (any SQLRow)? = nil,
         serialized: Bool = false, _ body: () async throws -> R

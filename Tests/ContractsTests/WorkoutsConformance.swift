@@ -23,12 +23,14 @@ enum WorkoutsFixtures {
 }
 
 /// Expects `body` to fail with `code`.
-func expectCode(_ code: ErrorCode, _ why: String, _ body: () async throws -> Void) async {
+/// `details`: entries the error's details must hold (fake and live name the same fields).
+func expectCode(_ code: ErrorCode, _ why: String, details: [String: String] = [:], _ body: () async throws -> Void) async {
     do {
         try await body()
         Issue.record("\(why) succeeded")
     } catch let error as ServiceError {
         #expect(error.code == code, "\(why)")
+        for (key, value) in details { #expect(error.details[key] == value, "\(why): details \(error.details)") }
     } catch {
         Issue.record("\(why): \(error)")
     }
@@ -119,10 +121,12 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     await expectCode(.conflict, "a stale version") {
         _ = try await library.applyTemplateChanges(userId: "u1", templateId: upper.id, expectedVersion: upper.version, exercises: [])
     }
-    await expectCode(.notFound, "another user's template") {
+    await expectCode(.notFound, "another user's template", details: ["template_id": upper.id]) {
         _ = try await library.applyTemplateChanges(userId: "u2", templateId: upper.id, expectedVersion: changed.version, exercises: [])
     }
-    await expectCode(.notFound, "reading another user's template") { _ = try await library.template(userId: "u2", id: upper.id) }
+    await expectCode(.notFound, "reading another user's template", details: ["template_id": upper.id]) {
+        _ = try await library.template(userId: "u2", id: upper.id)
+    }
     await expectCode(.invalidArgument, "an unknown exercise") {
         _ = try await library.createRoutine(
             userId: "u1", plan: RoutinePlan(name: "Bad", templates: [TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])]))
@@ -285,7 +289,7 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
             userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 90, reps: 5, rir: 2,
             idempotencyKey: "k1")
     }
-    await expectCode(.notFound, "another user's workout") {
+    await expectCode(.notFound, "another user's workout", details: ["workout_id": started.id]) {
         _ = try await control.logSet(
             userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1, rir: nil,
             idempotencyKey: "k2")

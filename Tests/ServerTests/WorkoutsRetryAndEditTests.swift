@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Platform
 import PovverApp
 import Testing
@@ -18,7 +19,8 @@ import TestSupport
     /// nothing changes twice. The same key with a different request is `CONFLICT`; without a key nothing changes.
     @Test(arguments: TestDatabases.engines)
     func retriedChangesAndDeletesAnswerTheFirstResult(engine: SQLEngine) async throws {
-        try await TestServer.with(engine) { _, client in
+        // Every write a millisecond after the one before, so a repeat that wrote again would show a new time.
+        try await TestServer.with(engine, clock: AlwaysAdvancingClock()) { _, client in
             let token = try await client.newUser("retries@example.com")
             let (templates, routineId) = try await WorkoutsContractFixesTests.routine(client, of: [Self.squat, Self.bench], token: token)
 
@@ -106,9 +108,50 @@ import TestSupport
             let empty = try await client.call("deleteTemplate", ["template_id": templates[0], "idempotency_key": ""], token: token)
             #expect(empty.errorCode == "INVALID_ARGUMENT" && empty.errorDetails?["field"] as? String == "idempotency_key")
             let stranger = try await client.newUser("stranger-retries@example.com")
-            let theirs = try await client.call("deleteTemplate", ["template_id": templates[0], "idempotency_key": "dt"], token: stranger)
-            #expect(theirs.errorCode == "NOT_FOUND", "\(theirs.json)")
+            let theirs = try await client.call("deleteTemplate", ["template_id": templates[1], "idempotency_key": "dt"], token: stranger)
+            #expect(theirs.errorCode == "NOT_FOUND", "our stored answer is not theirs: \(theirs.json)")
             #expect(try await client.call("getTemplate", ["template_id": templates[0]], token: token).status == .ok)
+        }
+    }
+
+    /// Retries racing their original (the client gave up waiting and sent again): both get the first answer,
+    /// not a version `CONFLICT` or `NOT_FOUND` caused by the other, and the write happens once.
+    @Test(arguments: TestDatabases.engines)
+    func racingRetriesOfAChangeOrADeleteBothGetTheFirstAnswer(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("racing-retries@example.com")
+            let (templates, routineId) = try await WorkoutsContractFixesTests.routine(client, of: [Self.squat, Self.bench, Self.curl], token: token)
+            let requests: [(String, [String: Any])] = [
+                ("patchTemplate", ["template_id": templates[0], "expected_version": 1, "name": "Renamed", "idempotency_key": "race-patch"]),
+                ("patchRoutine", ["routine_id": routineId, "expected_version": 1, "name": "Renamed", "idempotency_key": "race-routine"]),
+                ("deleteTemplate", ["template_id": templates[1], "idempotency_key": "race-delete"]),
+            ]
+            for (name, body) in requests {
+                let bytes = try JSONSerialization.data(withJSONObject: body)
+                // Each answer as its status and its JSON with sorted keys.
+                let replies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            let reply = try await client.raw(name, ByteBuffer(bytes: bytes), token: token, headers: [:])
+                            let answer = reply.json["data"] ?? reply.json["error"] ?? NSNull()
+                            let json = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .fragmentsAllowed])
+                            return (reply.status.code, String(decoding: json, as: UTF8.self))
+                        }
+                    }
+                    var replies: [(Int, String)] = []
+                    for try await reply in group { replies.append(reply) }
+                    return replies
+                }
+                for reply in replies {
+                    #expect(reply.0 == 200, "\(name): \(reply.1)")
+                    #expect(reply.1 == replies[0].1, "\(name): one answer for all")
+                }
+            }
+            let template = try await client.call("getTemplate", ["template_id": templates[0]], token: token)
+            #expect(template.data["version"] as? Int == 2, "patched once: \(template.json)")
+            let routine = try await client.call("getRoutine", ["routine_id": routineId], token: token)
+            #expect(routine.data["version"] as? Int == 3, "patched once, and the template dropped once: \(routine.json)")
+            #expect(routine.data["template_ids"] as? [String] == [templates[0], templates[2]])
         }
     }
 
@@ -118,7 +161,8 @@ import TestSupport
     /// `NOT_FOUND`, an id given twice is `INVALID_ARGUMENT`, and neither changes anything.
     @Test(arguments: TestDatabases.engines)
     func anEditKeepsTheIdsOfWhatItKeeps(engine: SQLEngine) async throws {
-        try await TestServer.with(engine) { _, client in
+        // Every write a millisecond after the one before: a set's time differs from the workout's end.
+        try await TestServer.with(engine, clock: AlwaysAdvancingClock()) { _, client in
             let token = try await client.newUser("edits@example.com")
             let created = try await client.call(
                 "createTemplate",
@@ -138,6 +182,7 @@ import TestSupport
             let squat = try WorkoutsContractFixesTests.exercise(before, at: 1)
             let benchSets = try #require((before["exercises"] as? [[String: Any]])?[0]["sets"] as? [[String: Any]])
             let endTime = try #require(before["end_time"] as? String)
+            try #require(benchSets[0]["completed_at"] as? String != endTime, "a set done before the end")
 
             // Bad ids are refused, each naming its place, and leave the workout as it was.
             let refusals: [([[String: Any]], String, String)] = [

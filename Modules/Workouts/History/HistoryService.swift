@@ -215,7 +215,8 @@ struct HistoryService: Sendable {
                     completedAt: kept?.completedAt ?? workout.endTime)
             }
             let exerciseId = change.exerciseId ?? existing!.exerciseId
-            let name = change.exerciseId.map { catalog[$0]?.name ?? $0 } ?? existing!.name
+            // A kept exercise keeps its name (as it was when done); another exercise takes the catalog's.
+            let name = existing.flatMap { $0.exerciseId == exerciseId ? $0.name : nil } ?? catalog[exerciseId]?.name ?? exerciseId
             return WorkoutExercise(instanceId: existing?.instanceId ?? ids.makeID(), exerciseId: exerciseId, name: name, sets: sets)
         }
     }

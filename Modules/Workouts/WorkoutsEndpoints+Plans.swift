@@ -152,18 +152,17 @@ extension WorkoutsModule {
                 ]),
                 response: WorkoutsSchemas.items(WorkoutsSchemas.exercise), input: SearchExercisesInput.self
             ) { input, _ in
-                let page = try await catalog.search(
+                try await catalog.searchJSON(
                     ExerciseQuery(
                         text: input.query, muscle: input.muscle, equipment: input.equipment, category: input.category,
                         limit: input.limit ?? 20, cursor: input.cursor))
-                return ItemsOutput(items: page.items, nextCursor: page.nextCursor)
             },
             .rpc(
                 "getExercise", access: .user, tag: tag, readOnly: true, summary: "One catalog exercise.",
                 request: Schema.object(["exercise_id": Schema.string], required: ["exercise_id"]), response: WorkoutsSchemas.exercise,
                 input: ExerciseIDInput.self
             ) { input, _ in
-                guard let exercise = try await catalog.exercise(id: input.exerciseId) else {
+                guard let exercise = try await catalog.exerciseJSON(id: input.exerciseId) else {
                     throw ServiceError(.notFound, "That exercise does not exist.", details: ["exercise_id": input.exerciseId])
                 }
                 return exercise

@@ -7,7 +7,7 @@ import TestSupport
 @testable import Workouts
 
 @Suite struct CatalogSearchTests {
-    static let index = CatalogIndex(try! CatalogImport.bundled())
+    static let index = try! CatalogIndex(try! CatalogImport.bundled())
 
     func names(_ text: String, limit: Int = 5) -> [String] {
         Array(Self.index.matches(text: text, muscle: nil, equipment: nil, category: nil).prefix(limit).map(\.name))
@@ -57,9 +57,9 @@ import TestSupport
         #expect(stretching.count == 123)
     }
 
-    @Test func rankingIsStable() {
+    @Test func rankingIsStable() throws {
         let first = Self.index.matches(text: "press", muscle: nil, equipment: nil, category: nil).map(\.id)
-        let second = CatalogIndex(try! CatalogImport.bundled().reversed()).matches(text: "press", muscle: nil, equipment: nil, category: nil).map(\.id)
+        let second = try CatalogIndex(try! CatalogImport.bundled().reversed()).matches(text: "press", muscle: nil, equipment: nil, category: nil).map(\.id)
         #expect(first == second)
     }
 
@@ -87,6 +87,35 @@ import TestSupport
             let foreign = try await catalog.search(ExerciseQuery(text: "curl", limit: 2)).nextCursor
             await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(text: "press", limit: 2, cursor: foreign)) }
             await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(limit: 0)) }
+        }
+    }
+
+    /// The search and getExercise answers assembled from each exercise's JSON (encoded once, with the index)
+    /// are byte for byte what encoding the page as before gives, on every page, with and without a next cursor.
+    @Test(arguments: TestDatabases.engines)
+    func preEncodedAnswersAreWhatTheEncoderWrites(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let catalog = SQLExerciseCatalog(database: db)
+            let queries: [(text: String?, muscle: String?, limit: Int)] = [
+                ("curl", nil, 7), ("dumbel curl", nil, 3), (nil, "chest", 100), ("zzzzqqqq", nil, 5), (nil, nil, 100),
+            ]
+            var pages = 0
+            for query in queries {
+                var cursor: String?
+                repeat {
+                    let request = ExerciseQuery(text: query.text, muscle: query.muscle, limit: query.limit, cursor: cursor)
+                    let page = try await catalog.search(request)
+                    let json = try await catalog.searchJSON(request)
+                    #expect(json.bytes == (try JSONCoding.bytes(ItemsOutput(items: page.items, nextCursor: page.nextCursor))), "\(query)")
+                    cursor = page.nextCursor
+                    pages += 1
+                } while cursor != nil
+            }
+            #expect(pages > queries.count, "some queries ran over more than one page")
+            for exercise in try await catalog.search(ExerciseQuery(text: "press", limit: 10)).items {
+                #expect(try await catalog.exerciseJSON(id: exercise.id)?.bytes == (try JSONCoding.bytes(exercise)))
+            }
+            #expect(try await catalog.exerciseJSON(id: "No_Such_Exercise") == nil)
         }
     }
 

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Platform
 
 /// An in-memory search index over the catalog: accent- and case-folded names, prefix and typo matching,
 /// stable ranking. The catalog is small (hundreds to a few thousand entries), so a scan is well under a
@@ -7,6 +8,9 @@ import Foundation
 struct CatalogIndex: Sendable {
     struct Entry: Sendable {
         let exercise: Exercise
+        /// The exercise as the API sends it, encoded once: a search answers up to 100 of them, and encoding
+        /// them on every request cost more than the search itself.
+        let json: [UInt8]
         let words: [[UInt8]]
         let folded: String
         let muscles: Set<String>
@@ -16,16 +20,19 @@ struct CatalogIndex: Sendable {
 
     let entries: [Entry]
     let byID: [String: Exercise]
+    /// Each exercise's API JSON by id.
+    let jsonByID: [String: [UInt8]]
 
-    init(_ exercises: [Exercise]) {
-        entries = exercises.map { exercise in
+    init(_ exercises: [Exercise]) throws {
+        entries = try exercises.map { exercise in
             let folded = Self.fold(exercise.name)
             return Entry(
-                exercise: exercise, words: folded.split(separator: " ").map { Array($0.utf8) }, folded: folded,
+                exercise: exercise, json: try JSONCoding.bytes(exercise), words: folded.split(separator: " ").map { Array($0.utf8) }, folded: folded,
                 muscles: Set((exercise.primaryMuscles + exercise.secondaryMuscles).map(Self.fold)),
                 equipment: exercise.equipment.map(Self.fold), category: Self.fold(exercise.category))
         }
         byID = Dictionary(exercises.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        jsonByID = Dictionary(entries.map { ($0.exercise.id, $0.json) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Lower-cased, accents removed, punctuation turned into single spaces.
@@ -77,6 +84,7 @@ struct CatalogIndex: Sendable {
     struct Match: Sendable {
         let rank: Rank
         let exercise: Exercise
+        let json: [UInt8]
     }
 
     /// All matches, best first; ties by name, then id.
@@ -115,7 +123,7 @@ struct CatalogIndex: Sendable {
             }
             scored.append((score, entry))
         }
-        return scored.map { Match(rank: Rank(score: $0.score, folded: $0.entry.folded, id: $0.entry.exercise.id), exercise: $0.entry.exercise) }
+        return scored.map { Match(rank: Rank(score: $0.score, folded: $0.entry.folded, id: $0.entry.exercise.id), exercise: $0.entry.exercise, json: $0.entry.json) }
             .sorted { $0.rank < $1.rank }
     }
 

@@ -28,6 +28,32 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     }
 
     public func search(_ query: ExerciseQuery) async throws -> ExercisePage {
+        let (page, next) = try await matches(query)
+        return ExercisePage(items: page.map(\.exercise), nextCursor: next)
+    }
+
+    /// The same page as `search`, as the API's JSON (`{"items": [...], "next_cursor": ...}`, keys sorted), built
+    /// from each exercise's JSON encoded once when the index was built.
+    func searchJSON(_ query: ExerciseQuery) async throws -> EncodedJSON {
+        let (page, next) = try await matches(query)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(page.reduce(64) { $0 + $1.json.count + 1 })
+        bytes.append(contentsOf: #"{"items":["#.utf8)
+        for (offset, match) in page.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: match.json)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        if let next {
+            bytes.append(contentsOf: #","next_cursor":"#.utf8)
+            bytes.append(contentsOf: try JSONCoding.bytes(next))
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return EncodedJSON(bytes: bytes)
+    }
+
+    /// The page of ranked matches a query asks for, and the cursor of the next page if there is one.
+    private func matches(_ query: ExerciseQuery) async throws -> (page: ArraySlice<CatalogIndex.Match>, next: String?) {
         guard (1...100).contains(query.limit) else {
             throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100")
         }
@@ -61,7 +87,7 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         if let last = page.last, page.endIndex < matches.endIndex {
             next = PageCursor(scope: fingerprint, position: last.rank.position).encoded
         }
-        return ExercisePage(items: page.map(\.exercise), nextCursor: next)
+        return (page, next)
     }
 
     /// The longest cursor taken: its position holds a folded name (up to 200 characters) and an id (up to 128).
@@ -80,6 +106,11 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
 
     public func exercise(id: String) async throws -> Exercise? {
         try await index().byID[id]
+    }
+
+    /// The exercise as the API's JSON, encoded once when the index was built.
+    func exerciseJSON(id: String) async throws -> EncodedJSON? {
+        try await index().jsonByID[id].map(EncodedJSON.init(bytes:))
     }
 
     /// Exercises by id, for validating references. Inside a transaction pass its `sql`: should the index need
@@ -112,7 +143,7 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         }
         let rows = try await sql.raw("SELECT document FROM workouts_exercises ORDER BY id").all(decodingColumn: "document", as: String.self)
         let exercises = try rows.map { try JSONCoding.load(Exercise.self, from: $0) }
-        let index = CatalogIndex(exercises)
+        let index = try CatalogIndex(exercises)
         cache.withLock { $0 = Cache(index: index, fingerprint: fingerprint, checkedAt: now) }
         return (index, fingerprint)
     }

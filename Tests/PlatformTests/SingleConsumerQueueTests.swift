@@ -20,7 +20,10 @@ import Testing
         // Let the consumer park on the empty queue before anything comes.
         try await Task.sleep(for: .milliseconds(20))
         #expect(queue.append(1))
-        try await Task.sleep(for: .milliseconds(20))
+        // Waits for the wake-up rather than a fixed time: on a busy machine (tests run in parallel on two cores)
+        // the consumer may take longer than any short sleep to be scheduled.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while queue.count != 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(queue.count == 0, "the parked consumer woke and took it")
         for value in 2...6 { #expect(queue.append(value)) }
         queue.close()

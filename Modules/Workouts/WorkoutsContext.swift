@@ -68,6 +68,23 @@ struct WorkoutsContext: Sendable {
         return answer
     }
 
+    /// A write in a transaction of its own, idempotent under `key` (checked here; nil: no idempotency) and
+    /// `serialized` per key: `body` runs only when the key has no stored answer yet. For the writes that lock their
+    /// row in `body` or have none (creates, the plan and history changes and deletes).
+    func idempotentWrite<R: Codable & Sendable>(
+        userId: String, key: String?, operation: String, request: some Encodable,
+        _ body: @escaping @Sendable (Transaction) async throws -> R
+    ) async throws -> IdempotentAnswer<R> {
+        let key = try IdempotencyKey.check(key)
+        let fingerprint = try Self.requestFingerprint(operation: operation, request: request)
+        let context = self
+        return try await database.transaction { tx in
+            try await context.idempotent(tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint, serialized: true) {
+                try await body(tx)
+            }
+        }
+    }
+
     /// A transaction-scoped PostgreSQL advisory lock on one user's idempotency key (`serialized`).
     static let lockKey = FixedSQL("SELECT pg_advisory_xact_lock(74102, hashtext(?::text || chr(10) || ?::text))")
 
@@ -127,6 +144,23 @@ struct IdempotentAnswer<R: Codable & Sendable>: Sendable {
 
     /// The answer for the HTTP envelope, sent as it is.
     var encoded: EncodedJSON { EncodedJSON(bytes: json) }
+}
+
+/// A write request: its fields and an optional `idempotency_key`, so that a client retrying a write whose
+/// answer it lost gets the first answer (not a second template, a `CONFLICT` with its own patch's version, or
+/// `NOT_FOUND` for what it deleted).
+struct KeyedInput<Request: Decodable & Sendable>: Decodable, Sendable {
+    var request: Request
+    var idempotencyKey: String?
+
+    private enum Keys: String, CodingKey {
+        case idempotencyKey = "idempotency_key"
+    }
+
+    init(from decoder: any Decoder) throws {
+        request = try Request(from: decoder)
+        idempotencyKey = try decoder.container(keyedBy: Keys.self).decodeIfPresent(String.self, forKey: .idempotencyKey)
+    }
 }
 
 /// Idempotency keys as clients send them.

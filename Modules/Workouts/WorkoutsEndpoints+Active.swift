@@ -201,32 +201,16 @@ struct RecentWorkoutsInput: Decodable, Sendable {
 struct UpdateWorkoutInput: Decodable, Sendable {
     var workoutId: String
     var changes: WorkoutChanges
-    var idempotencyKey: String?
 
     enum CodingKeys: String, CodingKey {
         case workoutId = "workout_id"
         case changes
-        case idempotencyKey = "idempotency_key"
     }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         workoutId = try WorkoutIDField.decode(from: decoder)
         changes = try container.decodeIfPresent(WorkoutChanges.self, forKey: .changes) ?? WorkoutChanges(from: decoder)
-        idempotencyKey = try container.decodeIfPresent(String.self, forKey: .idempotencyKey)
-    }
-}
-
-/// `deleteWorkout`: the workout and an optional `idempotency_key`.
-struct DeleteWorkoutInput: Decodable, Sendable {
-    var workoutId: String
-    var idempotencyKey: String?
-
-    enum CodingKeys: String, CodingKey { case idempotencyKey = "idempotency_key" }
-
-    init(from decoder: any Decoder) throws {
-        workoutId = try WorkoutIDField.decode(from: decoder)
-        idempotencyKey = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .idempotencyKey)
     }
 }
 
@@ -381,17 +365,19 @@ extension WorkoutsModule {
                 request: Schema.object(
                     changes.merging(["workout_id": Schema.string, "changes": Schema.object(changes), "idempotency_key": key]) { _, new in new },
                     required: ["workout_id"]),
-                response: WorkoutsSchemas.completedWorkout, input: UpdateWorkoutInput.self
+                response: WorkoutsSchemas.completedWorkout, input: KeyedInput<UpdateWorkoutInput>.self
             ) { input, call in
-                try await history.update(userId: try call.userId(), id: input.workoutId, changes: input.changes, key: input.idempotencyKey).encoded
+                try await history.update(
+                    userId: try call.userId(), id: input.request.workoutId, changes: input.request.changes, key: input.idempotencyKey
+                ).encoded
             },
             .rpc(
                 "deleteWorkout", access: .user, tag: tag,
                 summary: "Delete a completed workout; answers it as it was. With idempotency_key a retry gets that answer again.",
                 request: Schema.object(["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id"]),
-                response: WorkoutsSchemas.completedWorkout, input: DeleteWorkoutInput.self
+                response: WorkoutsSchemas.completedWorkout, input: KeyedInput<WorkoutIDInput>.self
             ) { input, call in
-                try await history.delete(userId: try call.userId(), id: input.workoutId, key: input.idempotencyKey).encoded
+                try await history.delete(userId: try call.userId(), id: input.request.workoutId, key: input.idempotencyKey).encoded
             },
         ]
     }

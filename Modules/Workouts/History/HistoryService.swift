@@ -121,33 +121,30 @@ struct HistoryService: Sendable {
             change.exerciseId.map { ("exercises[\(index)].exercise_id", $0) }
         }
         let catalog = try await context.exercises(references)
-        let key = try IdempotencyKey.check(key)
-        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "updateWorkout", request: Edit(workoutId: id, changes: changes))
         let context = self.context
-        return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "updateWorkout", fingerprint: fingerprint, serialized: true) {
-                var workout = try await context.document(
-                    CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: tx.sql, lock: true, what: "workout")
-                if let name { workout.name = name }
-                if let exercises {
-                    workout.exercises = try Self.edited(workout, with: exercises, catalog: catalog, ids: context.ids)
-                }
-                let exerciseCatalog = try await context.catalog.exercises(ids: workout.exercises.map(\.exerciseId), sql: tx.sql)
-                workout.analytics = WorkoutAnalyzer.analyze(workout.exercises, catalog: exerciseCatalog)
-                workout.updatedAt = context.clock.now()
-                try await tx.sql.raw(
-                    """
-                    UPDATE workouts_history SET document = \(bind: try JSONCoding.store(workout)),
-                        updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
-                    WHERE id = \(bind: id) AND user_id = \(bind: userId)
-                    """
-                ).run()
-                try await tx.publish(
-                    WorkoutEdited(userId: userId, workoutId: id, editedAt: workout.updatedAt),
-                    // Its own id: two edits within one millisecond are two events.
-                    id: "workout-edited:\(id):\(context.ids.makeID())", occurredAt: workout.updatedAt)
-                return workout
+        let request = Edit(workoutId: id, changes: changes)
+        return try await context.idempotentWrite(userId: userId, key: key, operation: "updateWorkout", request: request) { tx in
+            var workout = try await context.document(
+                CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: tx.sql, lock: true, what: "workout")
+            if let name { workout.name = name }
+            if let exercises {
+                workout.exercises = try Self.edited(workout, with: exercises, catalog: catalog, ids: context.ids)
             }
+            let exerciseCatalog = try await context.catalog.exercises(ids: workout.exercises.map(\.exerciseId), sql: tx.sql)
+            workout.analytics = WorkoutAnalyzer.analyze(workout.exercises, catalog: exerciseCatalog)
+            workout.updatedAt = context.clock.now()
+            try await tx.sql.raw(
+                """
+                UPDATE workouts_history SET document = \(bind: try JSONCoding.store(workout)),
+                    updated_at = \(bind: workout.updatedAt.millisecondsSince1970)
+                WHERE id = \(bind: id) AND user_id = \(bind: userId)
+                """
+            ).run()
+            try await tx.publish(
+                WorkoutEdited(userId: userId, workoutId: id, editedAt: workout.updatedAt),
+                // Its own id: two edits within one millisecond are two events.
+                id: "workout-edited:\(id):\(context.ids.makeID())", occurredAt: workout.updatedAt)
+            return workout
         }
     }
 
@@ -225,20 +222,16 @@ struct HistoryService: Sendable {
     /// (a retry after the answer was lost gets it again, not `NOT_FOUND`).
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
-        let key = try IdempotencyKey.check(key)
-        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "deleteWorkout", request: ["workout_id": id])
         let context = self.context
-        return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "deleteWorkout", fingerprint: fingerprint, serialized: true) {
-                guard
-                    let document = try await tx.sql.raw(
-                        "DELETE FROM workouts_history WHERE id = \(bind: id) AND user_id = \(bind: userId) RETURNING document"
-                    ).first(decodingColumn: "document", as: String.self)
-                else { throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": id]) }
-                let now = context.clock.now()
-                try await tx.publish(WorkoutDeleted(userId: userId, workoutId: id, deletedAt: now), id: "workout-deleted:\(id)", occurredAt: now)
-                return try JSONCoding.load(CompletedWorkout.self, from: document)
-            }
+        return try await context.idempotentWrite(userId: userId, key: key, operation: "deleteWorkout", request: ["workout_id": id]) { tx in
+            guard
+                let document = try await tx.sql.raw(
+                    "DELETE FROM workouts_history WHERE id = \(bind: id) AND user_id = \(bind: userId) RETURNING document"
+                ).first(decodingColumn: "document", as: String.self)
+            else { throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": id]) }
+            let now = context.clock.now()
+            try await tx.publish(WorkoutDeleted(userId: userId, workoutId: id, deletedAt: now), id: "workout-deleted:\(id)", occurredAt: now)
+            return try JSONCoding.load(CompletedWorkout.self, from: document)
         }
     }
 }

@@ -157,16 +157,12 @@ struct RoutineService: Sendable {
         let name = try WorkoutsValidation.name(draft.name)
         let description = try WorkoutsValidation.description(draft.description)
         let frequency = try Self.frequency(draft.frequency)
-        let key = try IdempotencyKey.check(key)
-        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "createRoutine", request: draft)
         let context = self.context
-        return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "createRoutine", fingerprint: fingerprint, serialized: true) {
-                try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql, engine: context.database.engine)
-                return try await Self.insert(
-                    userId: userId, name: name, description: description, templateIds: draft.templateIds, frequency: frequency,
-                    context: context, sql: tx.sql)
-            }
+        return try await context.idempotentWrite(userId: userId, key: key, operation: "createRoutine", request: draft) { tx in
+            try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql, engine: context.database.engine)
+            return try await Self.insert(
+                userId: userId, name: name, description: description, templateIds: draft.templateIds, frequency: frequency,
+                context: context, sql: tx.sql)
         }
     }
 
@@ -209,69 +205,58 @@ struct RoutineService: Sendable {
         let description = try WorkoutsValidation.description(changes.description)
         let frequency = try Self.frequency(changes.frequency)
         let templateIds = changes.templateIds
-        let key = try IdempotencyKey.check(key)
-        let fingerprint = try WorkoutsContext.requestFingerprint(
-            operation: "patchRoutine", request: VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes))
         let context = self.context
-        return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "patchRoutine", fingerprint: fingerprint, serialized: true) {
-                // Templates before the routine: deleteTemplate locks in that order too, so the two never deadlock.
-                if let templateIds { try await Self.checkTemplates(templateIds, userId: userId, sql: tx.sql, engine: context.database.engine) }
-                var stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
-                if let expectedVersion, expectedVersion != stored.routine.version {
-                    throw ServiceError(
-                        .conflict, "This routine was changed elsewhere. Please reload it and try again.",
-                        details: ["current_version": "\(stored.routine.version)", "expected_version": "\(expectedVersion)"])
-                }
-                if let name { stored.routine.name = name }
-                if let description { stored.routine.description = description }
-                if let frequency { stored.routine.frequency = frequency }
-                if let templateIds { stored.replaceTemplates(with: templateIds) }
-                stored.routine.version += 1
-                stored.routine.updatedAt = context.clock.now()
-                try await Self.save(stored, sql: tx.sql)
-                return stored.routine
+        let request = VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes)
+        return try await context.idempotentWrite(userId: userId, key: key, operation: "patchRoutine", request: request) { tx in
+            // Templates before the routine: deleteTemplate locks in that order too, so the two never deadlock.
+            if let templateIds { try await Self.checkTemplates(templateIds, userId: userId, sql: tx.sql, engine: context.database.engine) }
+            var stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
+            if let expectedVersion, expectedVersion != stored.routine.version {
+                throw ServiceError(
+                    .conflict, "This routine was changed elsewhere. Please reload it and try again.",
+                    details: ["current_version": "\(stored.routine.version)", "expected_version": "\(expectedVersion)"])
             }
+            if let name { stored.routine.name = name }
+            if let description { stored.routine.description = description }
+            if let frequency { stored.routine.frequency = frequency }
+            if let templateIds { stored.replaceTemplates(with: templateIds) }
+            stored.routine.version += 1
+            stored.routine.updatedAt = context.clock.now()
+            try await Self.save(stored, sql: tx.sql)
+            return stored.routine
         }
     }
 
     /// Deletes the routine (and clears it as the active one); answers it as it was. Idempotent under `key`.
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<Routine> {
-        let key = try IdempotencyKey.check(key)
-        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "deleteRoutine", request: ["routine_id": id])
         let context = self.context
-        return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "deleteRoutine", fingerprint: fingerprint, serialized: true) {
-                let stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
-                try await tx.sql.raw("DELETE FROM workouts_routines WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
-                try await tx.sql.raw(
-                    "UPDATE workouts_user_settings SET active_routine_id = NULL WHERE user_id = \(bind: userId) AND active_routine_id = \(bind: id)"
-                ).run()
-                return stored.routine
-            }
+        return try await context.idempotentWrite(userId: userId, key: key, operation: "deleteRoutine", request: ["routine_id": id]) { tx in
+            let stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
+            try await tx.sql.raw("DELETE FROM workouts_routines WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
+            try await tx.sql.raw(
+                "UPDATE workouts_user_settings SET active_routine_id = NULL WHERE user_id = \(bind: userId) AND active_routine_id = \(bind: id)"
+            ).run()
+            return stored.routine
         }
     }
 
     /// Makes `routineId` the user's one active routine (nil clears it). Idempotent under `key`.
     func setActive(userId: String, routineId: String?, key: String? = nil) async throws -> IdempotentAnswer<ActiveRoutineOutput> {
-        let key = try IdempotencyKey.check(key)
-        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "setActiveRoutine", request: ActiveRoutineOutput(activeRoutineId: routineId))
         let context = self.context
-        return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "setActiveRoutine", fingerprint: fingerprint, serialized: true) {
-                // Locked (PostgreSQL), so a concurrent deleteRoutine either runs first (NOT_FOUND here) or waits and
-                // then clears the setting this writes.
-                if let routineId { _ = try await self.stored(userId: userId, id: routineId, sql: tx.sql, lock: true) }
-                try await tx.sql.raw(
-                    """
-                    INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
-                    VALUES (\(bind: userId), \(bind: routineId), \(bind: context.clock.now().millisecondsSince1970))
-                    ON CONFLICT (user_id) DO UPDATE SET active_routine_id = excluded.active_routine_id, updated_at = excluded.updated_at
-                    """
-                ).run()
-                return ActiveRoutineOutput(activeRoutineId: routineId)
-            }
+        let request = ActiveRoutineOutput(activeRoutineId: routineId)
+        return try await context.idempotentWrite(userId: userId, key: key, operation: "setActiveRoutine", request: request) { tx in
+            // Locked (PostgreSQL), so a concurrent deleteRoutine either runs first (NOT_FOUND here) or waits and
+            // then clears the setting this writes.
+            if let routineId { _ = try await self.stored(userId: userId, id: routineId, sql: tx.sql, lock: true) }
+            try await tx.sql.raw(
+                """
+                INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
+                VALUES (\(bind: userId), \(bind: routineId), \(bind: context.clock.now().millisecondsSince1970))
+                ON CONFLICT (user_id) DO UPDATE SET active_routine_id = excluded.active_routine_id, updated_at = excluded.updated_at
+                """
+            ).run()
+            return ActiveRoutineOutput(activeRoutineId: routineId)
         }
     }
 

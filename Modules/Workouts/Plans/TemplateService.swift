@@ -51,13 +51,9 @@ struct TemplateService: Sendable {
         let exercises = try await resolve(draft.exercises)
         let name = try WorkoutsValidation.name(draft.name)
         let description = try WorkoutsValidation.description(draft.description)
-        let key = try IdempotencyKey.check(key)
-        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "createTemplate", request: draft)
         let context = self.context
-        return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "createTemplate", fingerprint: fingerprint, serialized: true) {
-                try await Self.insert(userId: userId, name: name, description: description, exercises: exercises, context: context, sql: tx.sql)
-            }
+        return try await context.idempotentWrite(userId: userId, key: key, operation: "createTemplate", request: draft) { tx in
+            try await Self.insert(userId: userId, name: name, description: description, exercises: exercises, context: context, sql: tx.sql)
         }
     }
 
@@ -101,37 +97,33 @@ struct TemplateService: Sendable {
         var resolved: [TemplateExercise]?
         if let drafts = changes.exercises { resolved = try await resolve(drafts) }
         let exercises = resolved
-        let key = try IdempotencyKey.check(key)
-        let fingerprint = try WorkoutsContext.requestFingerprint(
-            operation: "patchTemplate", request: VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes))
         let context = self.context
-        return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "patchTemplate", fingerprint: fingerprint, serialized: true) {
-                var template = try await context.document(
-                    WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
-                if let expectedVersion, expectedVersion != template.version {
-                    throw ServiceError(
-                        .conflict, "This template was changed elsewhere. Please reload it and try again.",
-                        details: ["current_version": "\(template.version)", "expected_version": "\(expectedVersion)"])
-                }
-                if let name { template.name = name }
-                if let description { template.description = description }
-                if let exercises {
-                    template.exercises = exercises
-                    let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: tx.sql)
-                    template.analytics = TemplateAnalyzer.analyze(exercises, catalog: catalog)
-                }
-                template.version += 1
-                template.updatedAt = context.clock.now()
-                try await tx.sql.raw(
-                    """
-                    UPDATE workouts_templates SET version = \(bind: template.version), document = \(bind: try JSONCoding.store(template)),
-                        updated_at = \(bind: template.updatedAt.millisecondsSince1970)
-                    WHERE id = \(bind: id) AND user_id = \(bind: userId)
-                    """
-                ).run()
-                return template
+        let request = VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes)
+        return try await context.idempotentWrite(userId: userId, key: key, operation: "patchTemplate", request: request) { tx in
+            var template = try await context.document(
+                WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
+            if let expectedVersion, expectedVersion != template.version {
+                throw ServiceError(
+                    .conflict, "This template was changed elsewhere. Please reload it and try again.",
+                    details: ["current_version": "\(template.version)", "expected_version": "\(expectedVersion)"])
             }
+            if let name { template.name = name }
+            if let description { template.description = description }
+            if let exercises {
+                template.exercises = exercises
+                let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: tx.sql)
+                template.analytics = TemplateAnalyzer.analyze(exercises, catalog: catalog)
+            }
+            template.version += 1
+            template.updatedAt = context.clock.now()
+            try await tx.sql.raw(
+                """
+                UPDATE workouts_templates SET version = \(bind: template.version), document = \(bind: try JSONCoding.store(template)),
+                    updated_at = \(bind: template.updatedAt.millisecondsSince1970)
+                WHERE id = \(bind: id) AND user_id = \(bind: userId)
+                """
+            ).run()
+            return template
         }
     }
 
@@ -140,24 +132,20 @@ struct TemplateService: Sendable {
     /// Idempotent under `key`.
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<WorkoutTemplate> {
-        let key = try IdempotencyKey.check(key)
-        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "deleteTemplate", request: ["template_id": id])
         let context = self.context
-        return try await context.database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: "deleteTemplate", fingerprint: fingerprint, serialized: true) {
-                let template = try await context.document(
-                    WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
-                try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
-                let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId)\(context.forUpdate)")
-                    .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
-                for var routine in routines where routine.routine.templateIds.contains(id) {
-                    routine.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
-                    routine.routine.version += 1
-                    routine.routine.updatedAt = context.clock.now()
-                    try await RoutineService.save(routine, sql: tx.sql)
-                }
-                return template
+        return try await context.idempotentWrite(userId: userId, key: key, operation: "deleteTemplate", request: ["template_id": id]) { tx in
+            let template = try await context.document(
+                WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
+            try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
+            let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId)\(context.forUpdate)")
+                .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
+            for var routine in routines where routine.routine.templateIds.contains(id) {
+                routine.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
+                routine.routine.version += 1
+                routine.routine.updatedAt = context.clock.now()
+                try await RoutineService.save(routine, sql: tx.sql)
             }
+            return template
         }
     }
 

@@ -244,6 +244,23 @@ import TestSupport
             #expect(totals["sets"] as? Int == 4, "analytics follow the new sets: \(after["analytics"] ?? "none")")
             #expect(totals["reps"] as? Int == 5 + 4 + 8 + 12)
 
+            // A kept set moved to another exercise keeps its target reps and RIR, not the planned weight (80 kg
+            // of bench press is no plan for a squat), as swapExercise does; the same exercise keeps all three.
+            let moved = try await client.call(
+                "updateWorkout",
+                [
+                    "workout_id": workoutId,
+                    "exercises": [
+                        ["instance_id": bench.instanceId, "exercise_id": Self.squat, "sets": [["id": bench.setIds[0], "weight_kg": 60, "reps": 5]]],
+                        ["instance_id": curl.instanceId, "sets": [["id": curl.setIds[0], "weight_kg": 15, "reps": 12]]],
+                    ],
+                ], token: token)
+            #expect(moved.status == .ok, "\(moved.json)")
+            let movedSet = try #require(((moved.data["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first)
+            #expect(movedSet["id"] as? String == bench.setIds[0])
+            #expect(movedSet["target_weight_kg"] is NSNull || movedSet["target_weight_kg"] == nil, "no bench plan on a squat: \(movedSet)")
+            #expect(movedSet["target_reps"] as? Int == 5 && movedSet["target_rir"] as? Int == 2, "targets kept: \(movedSet)")
+
             // Changing the exercise of a kept instance renames it from the catalog.
             let switched = try await client.call(
                 "updateWorkout",

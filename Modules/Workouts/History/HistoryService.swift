@@ -198,6 +198,10 @@ struct HistoryService: Sendable {
                 }
                 existing = found
             }
+            let exerciseId = change.exerciseId ?? existing!.exerciseId
+            // Changed to another exercise, kept sets keep their target reps and RIR but not the planned weight,
+            // which was for the other exercise (as `swapExercise` does).
+            let sameExercise = existing?.exerciseId == exerciseId
             let sets = try change.sets.enumerated().map { setIndex, set in
                 var kept: WorkoutSet?
                 if let id = set.id {
@@ -208,10 +212,9 @@ struct HistoryService: Sendable {
                 }
                 return WorkoutSet(
                     id: kept?.id ?? ids.makeID(), setIndex: setIndex, targetReps: kept?.targetReps, targetRir: kept?.targetRir,
-                    targetWeightKg: kept?.targetWeightKg, weightKg: set.weightKg, reps: set.reps, rir: set.rir,
+                    targetWeightKg: sameExercise ? kept?.targetWeightKg : nil, weightKg: set.weightKg, reps: set.reps, rir: set.rir,
                     completedAt: kept?.completedAt ?? workout.endTime)
             }
-            let exerciseId = change.exerciseId ?? existing!.exerciseId
             // A kept exercise keeps its name (as it was when done); another exercise takes the catalog's.
             let name = existing.flatMap { $0.exerciseId == exerciseId ? $0.name : nil } ?? catalog[exerciseId]?.name ?? exerciseId
             return WorkoutExercise(instanceId: existing?.instanceId ?? ids.makeID(), exerciseId: exerciseId, name: name, sets: sets)

@@ -571,6 +571,42 @@ import TestSupport
             #expect(try await client.call("getActiveWorkout", token: token).data["id"] as? String == winnerId)
         }
     }
+
+    /// A start from a routine racing the deletion of the routine's next template starts from a template that
+    /// exists: the deleted one (the delete waited) or the one after it (the delete ran first), never
+    /// `NOT_FOUND` for a template the client did not name. On PostgreSQL, without the routine locked before
+    /// its template is read, the delete could commit between the two reads.
+    @Test(arguments: TestDatabases.engines)
+    func aStartRacingTheDeletionOfItsTemplateStartsFromAnExistingOne(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("start-delete@example.com")
+            for round in 0..<25 {
+                let (templates, routineId) = try await Self.routine(client, of: [Self.bench, Self.squat], token: token)
+                // Each reply as its status and JSON text (Sendable, out of the task group).
+                let replies = try await withThrowingTaskGroup(of: (String, HTTPResponse.Status, String).self) { group in
+                    group.addTask {
+                        let reply = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(round)"], token: token)
+                        return ("start", reply.status, String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self))
+                    }
+                    group.addTask {
+                        let reply = try await client.call("deleteTemplate", ["template_id": templates[0]], token: token)
+                        return ("delete", reply.status, String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self))
+                    }
+                    var replies: [String: (HTTPResponse.Status, String)] = [:]
+                    for try await (name, status, json) in group { replies[name] = (status, json) }
+                    return replies
+                }
+                let start = try #require(replies["start"]), delete = try #require(replies["delete"])
+                #expect(delete.0 == .ok, "round \(round): deleteTemplate: \(delete.1)")
+                #expect(start.0 == .ok, "round \(round): startActiveWorkout: \(start.1)")
+                let started = (try JSONSerialization.jsonObject(with: Data(start.1.utf8)) as? [String: Any])?["data"] as? [String: Any]
+                guard let workoutId = started?["id"] as? String else { break }
+                #expect(templates.contains(started?["source_template_id"] as? String ?? ""), "round \(round): \(start.1)")
+                let cancelled = try await client.call("cancelActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c\(round)"], token: token)
+                try #require(cancelled.status == .ok, "\(cancelled.json)")
+            }
+        }
+    }
 }
 
 // MARK: - Helpers

@@ -51,7 +51,7 @@ struct ActiveWorkoutService: Sendable {
                         }
                     }
                 } else if let routineId = request.routineId {
-                    template = try await routines.next(userId: userId, routineId: routineId, sql: tx.sql).template
+                    template = try await routines.next(userId: userId, routineId: routineId, sql: tx.sql, lock: true).template
                 }
                 let now = context.clock.now()
                 let exercises = (template?.exercises ?? []).map { planned in

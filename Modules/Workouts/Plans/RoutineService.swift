@@ -266,7 +266,10 @@ struct RoutineService: Sendable {
     }
 
     /// The template after the cursor, in O(1): the position after the last completed one, wrapping around.
-    func next(userId: String, routineId: String?, sql: any SQLDatabase) async throws -> NextWorkout {
+    /// `lock`: in a write transaction, the routine is locked (PostgreSQL) before its template is read, so a
+    /// concurrent `deleteTemplate` (which locks the routines it changes) either ran first, and the routine read
+    /// here no longer lists the template, or waits for this transaction: the template found next always exists.
+    func next(userId: String, routineId: String?, sql: any SQLDatabase, lock: Bool = false) async throws -> NextWorkout {
         let id: String
         if let routineId {
             id = routineId
@@ -275,7 +278,7 @@ struct RoutineService: Sendable {
         } else {
             throw ServiceError(.failedPrecondition, "You have no active routine. Choose one first.")
         }
-        let stored = try await self.stored(userId: userId, id: id, sql: sql)
+        let stored = try await self.stored(userId: userId, id: id, sql: sql, lock: lock)
         let index = Self.nextIndex(stored)
         guard let index else {
             throw ServiceError(.failedPrecondition, "This routine has no templates yet.", details: ["routine_id": id])

@@ -137,7 +137,8 @@ struct TemplateService: Sendable {
             let template = try await context.document(
                 WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
             try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
-            let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId)\(context.forUpdate)")
+            // Locked in id order, as every write that locks more than one routine must, so two never deadlock.
+            let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY id\(context.forUpdate)")
                 .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
             for var routine in routines where routine.routine.templateIds.contains(id) {
                 routine.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })

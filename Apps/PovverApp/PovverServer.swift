@@ -101,7 +101,7 @@ public struct PovverServer: @unchecked Sendable {
 
         let operations = OperationsEndpoints.make(
             ready: {
-                guard (try? await database.sql.raw("SELECT 1").run()) != nil else { return false }
+                guard database.acceptsWrites, (try? await database.sql.raw("SELECT 1").run()) != nil else { return false }
                 return (try? await migrator.isUpToDate(allMigrations)) ?? false
             }, metrics: metrics)
         let served = operations + plugins.flatMap(\.endpoints)

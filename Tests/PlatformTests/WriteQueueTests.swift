@@ -293,24 +293,51 @@ import TestSupport
     }
 
     /// A sync that fails fails the writes waiting for it (committed, but not known to be on disk: the client
-    /// retries, and an idempotent write then answers its stored result); later writes are synced again.
-    @Test func aFailedSyncFailsTheWritesWaitingForIt() async throws {
-        try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
-            let sync = try #require(db.sqliteWALSync)
-            sync.beforeEachSync { throw ServiceError(.internalError, "disk gone") }
-            await #expect(throws: SQLiteError.self) {
-                try await db.transaction(batchable: true) { tx in
-                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n1', 'x')").run()
+    /// retries, and an idempotent write then answers its stored result). The failure is final: Linux may have
+    /// dropped the failed pages, so a later sync proves nothing. Later writes fail without running and the
+    /// database no longer accepts writes (`/ready` fails) until it is opened again.
+    @Test func aFailedSyncFailsEveryWriteUntilTheDatabaseIsOpenedAgain() async throws {
+        let location = try await TestDatabases.makeLocation(.sqlite)
+        let db = try await Database.open(location, logger: TestDatabases.logger)
+        try await db.transaction { tx in try await tx.sql.raw("CREATE TABLE test_notes (id TEXT PRIMARY KEY, body TEXT)").run() }
+        let sync = try #require(db.sqliteWALSync)
+        #expect(db.acceptsWrites)
+        let failing = Counter()
+        sync.beforeEachSync {
+            failing.add()
+            throw ServiceError(.internalError, "disk gone")
+        }
+        await #expect(throws: SQLiteError.self) {
+            try await db.transaction(batchable: true) { tx in
+                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n1', 'x')").run()
+            }
+        }
+        #expect(sync.progress.synced < sync.progress.committed)
+        #expect(!db.acceptsWrites)
+        sync.beforeEachSync(nil)
+        let transactions = db.sqliteTransactionsBegun
+        for batchable in [true, false] {
+            await #expect(throws: SQLiteError.self, "batchable: \(batchable)") {
+                try await db.transaction(batchable: batchable) { tx in
+                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n2', 'x')").run()
                 }
             }
-            #expect(sync.progress.synced < sync.progress.committed)
-            sync.beforeEachSync(nil)
-            try await db.transaction(batchable: true) { tx in
-                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n2', 'x')").run()
-            }
-            #expect(sync.progress.synced == sync.progress.committed)
-            #expect(try await Self.ids(db) == ["n1", "n2"])
         }
+        #expect(db.sqliteTransactionsBegun == transactions, "refused writes do not run")
+        #expect(failing.count == 1, "no sync is tried again")
+        #expect(try await Self.ids(db) == ["n1"], "reads go on")
+        await db.shutdown()
+
+        let reopened = try await Database.open(location, logger: TestDatabases.logger)
+        #expect(reopened.acceptsWrites)
+        try await reopened.transaction(batchable: true) { tx in
+            try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n2', 'x')").run()
+        }
+        let synced = try #require(reopened.sqliteWALSync).progress
+        #expect(synced.synced == synced.committed)
+        #expect(try await Self.ids(reopened) == ["n1", "n2"])
+        await reopened.shutdown()
+        try await TestDatabases.dispose(location)
     }
 
     /// Shutting down waits for the sync of the last commits and answers their writes.

@@ -11,9 +11,9 @@ public enum OperationsEndpoints {
             .get("/health", tag: "Operations", summary: "The process is up.", response: Schema.object(["status": Schema.string])) { _, _ in
                 json(#"{"status":"ok"}"#)
             },
-            .get("/ready", tag: "Operations", summary: "The database is reachable and every migration is applied.", response: Schema.object(["status": Schema.string])) { _, _ in
+            .get("/ready", tag: "Operations", summary: "The database is reachable, every migration is applied and writes are made durable.", response: Schema.object(["status": Schema.string])) { _, _ in
                 if await ready() { return json(#"{"status":"ready"}"#) }
-                return Envelope.failure(ServiceError(.failedPrecondition, "The server is not ready: the database is unreachable or not migrated."))
+                return Envelope.failure(ServiceError(.failedPrecondition, "The server is not ready: the database is unreachable, not migrated, or cannot make writes durable."))
             },
             .get("/metrics", tag: "Operations", summary: "Prometheus metrics.", response: Schema.string, contentType: "text/plain") { _, _ in
                 Response(

@@ -163,6 +163,10 @@ public final class Database: Sendable {
     /// What makes SQLite's commits durable before their writes are answered (nil on PostgreSQL).
     var sqliteWALSync: SQLiteWALSync? { writeQueue?.walSync }
 
+    /// False once writes can no longer be made durable (SQLite: a sync of the WAL failed); the process must be
+    /// restarted. `/ready` reports it.
+    public var acceptsWrites: Bool { sqliteWALSync?.failure == nil }
+
     /// WAL checkpoints run so far by SQLite's checkpointer, periodic and drains (0 on PostgreSQL).
     var sqliteCheckpointRuns: Int {
         if case .sqlite(let pool, _) = pool { return pool.checkpointer.runCount }

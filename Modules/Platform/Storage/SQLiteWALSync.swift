@@ -18,6 +18,12 @@ import VaporCSQLite
 /// previous one ran. An answered write is on disk exactly as with `synchronous = FULL` (which would `fsync` inside
 /// each commit, with the writer waiting); only readers may see a commit a moment before it is durable, and a
 /// power cut in that moment loses it before its writer was answered, so the client retries it.
+///
+/// A failed `fdatasync` is final, as in PostgreSQL: Linux may drop the failed pages' dirty state, so a later
+/// `fdatasync` can succeed without them ever reaching the disk, and WAL frames are checksummed in a chain, so
+/// recovery after a crash would drop every commit after the hole, answered ones included. From then on no
+/// write is answered as done (the writer refuses them, see `failure`) and `/ready` fails, until the process is
+/// restarted and SQLite recovers the database from what the disk holds.
 final class SQLiteWALSync: Sendable {
     /// Answers waiting for a sync, each with the number of commits it waits for.
     private struct Waiting {
@@ -36,6 +42,8 @@ final class SQLiteWALSync: Sendable {
     /// Commits known to be on disk (every commit counted before the latest successful sync began).
     private let synced = Atomic<Int>(0)
     private let syncs = Atomic<Int>(0)
+    /// The error of the first failed sync; set once, never cleared.
+    private let broken = Mutex<SQLiteError?>(nil)
     private let file: WALFile
     private let executor = ThreadTaskExecutor()
     private let logger: Logger
@@ -73,6 +81,9 @@ final class SQLiteWALSync: Sendable {
         (commits.load(ordering: .sequentiallyConsistent), synced.load(ordering: .relaxed))
     }
 
+    /// Why writes can no longer be made durable (a sync failed), or nil.
+    var failure: SQLiteError? { broken.withLock { $0 } }
+
     /// `fdatasync` calls so far.
     var syncCount: Int { syncs.load(ordering: .relaxed) }
 
@@ -95,8 +106,8 @@ final class SQLiteWALSync: Sendable {
             return queued
         }) {
             let needed = waiting.map(\.commits).max() ?? 0
-            var failure: (any Error)?
-            if synced.load(ordering: .relaxed) < needed {
+            var failure: (any Error)? = self.failure
+            if failure == nil, synced.load(ordering: .relaxed) < needed {
                 // Every commit counted by now was written to the WAL before this sync begins.
                 let upTo = commits.load(ordering: .sequentiallyConsistent)
                 do {
@@ -105,12 +116,18 @@ final class SQLiteWALSync: Sendable {
                     try file.sync()
                     synced.store(upTo, ordering: .relaxed)
                 } catch {
-                    logger.critical("the WAL could not be synced to disk; the writes waiting for it fail", metadata: ["error": "\(error)"])
-                    failure = SQLiteError(
-                        code: SQLITE_IOERR, message: "the write was committed but could not be made durable: \(error)")
+                    logger.critical(
+                        "the WAL could not be synced to disk: the writes waiting for it fail, and every later write too until the server is restarted",
+                        metadata: ["error": "\(error)"])
+                    let final = SQLiteError(
+                        code: SQLITE_IOERR, message: "the database cannot make writes durable since a sync of its WAL failed (\(error)); restart the server")
+                    broken.withLock { $0 = $0 ?? final }
+                    failure = final
                 }
             }
-            for entry in waiting { entry.answer(failure) }
+            // Commits already on disk before a failure are still answered as done.
+            let synced = self.synced.load(ordering: .relaxed)
+            for entry in waiting { entry.answer(entry.commits <= synced ? nil : failure) }
         }
     }
 }

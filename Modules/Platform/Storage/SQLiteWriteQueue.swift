@@ -109,6 +109,11 @@ final class SQLiteWriteQueue: Sendable {
         var connection: DirectSQLiteConnection?
         while let batch = await nextBatch() {
             var published = false
+            if let broken = walSync.failure {
+                // Nothing more goes into a WAL that could not be synced (see `SQLiteWALSync`).
+                for waiting in batch { waiting.continuation.resume(returning: broken) }
+                continue
+            }
             do {
                 let open = try connection ?? openConnection()
                 connection = open

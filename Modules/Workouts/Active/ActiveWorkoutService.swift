@@ -146,13 +146,21 @@ struct ActiveWorkoutService: Sendable {
                 let result = try await change(&workout, tx)
                 workout.totals = WorkoutAnalyzer.totals(workout.exercises)
                 workout.version += 1
-                // The cache holds what this write leaves, at once: the next write of this workout (the next in a
-                // shared SQLite transaction, or one waiting on PostgreSQL's row lock) finds it under the version
-                // it reads. Should this write be rolled back, the entry goes.
+                // SQLite: the cache holds what this write leaves at once, so the next write of this workout in a
+                // shared transaction finds it under the version it reads; should this write be rolled back, the
+                // entry goes before the single writer runs anything else. PostgreSQL: only once committed. A
+                // COMMIT that fails late (a dropped connection, the server aborting the transaction) lets another
+                // replica commit the same version number with other sets, which this process would otherwise
+                // take from its cache until it noticed the failure.
                 cache.remove(workoutId)
                 tx.onRollback { cache.remove(workoutId) }
                 try await ActiveWorkoutStorage.save(from: original, to: workout, sql: tx.sql)
-                cache.put(workout)
+                if context.database.engine == .postgres {
+                    let saved = workout
+                    tx.afterCommit { cache.put(saved) }
+                } else {
+                    cache.put(workout)
+                }
                 return result
             }
         }

@@ -64,3 +64,38 @@ import TestSupport
         }
     }
 }
+
+extension BadInputTests {
+    /// Text holding the NUL character, which PostgreSQL cannot store (it failed as `INTERNAL` there while
+    /// SQLite took it), is `INVALID_ARGUMENT` naming the field on both engines, in a body or a query string,
+    /// and writes nothing. An escaped backslash before `u0000` is ordinary text and goes through.
+    @Test(arguments: TestDatabases.engines)
+    func theNulCharacterIsRefusedOnEveryEngine(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { server, client in
+            let token = try await client.newUser("nul@example.com")
+            let bench = WorkoutsFlowTests.bench
+            let cases: [(String, String, String)] = [
+                ("createTemplate", #"{"name": "Push\u0000", "exercises": [{"exercise_id": "\#(bench)", "sets": [{"target_reps": 5}]}]}"#, "name"),
+                ("createTemplate", #"{"name": "Push", "exercises": [{"exercise_id": "\#(bench)\u0000", "sets": []}]}"#, "exercises[0].exercise_id"),
+                ("startActiveWorkout", #"{"name": "Day", "idempotency_key": "k\u0000"}"#, "idempotency_key"),
+                ("getWorkout", #"{"workout_id": "\u0000"}"#, "workout_id"),
+            ]
+            for (name, body, field) in cases {
+                let reply = try await client.raw(name, ByteBuffer(string: body), token: token)
+                #expect(reply.errorCode == "INVALID_ARGUMENT", "\(name) \(field): \(reply.json)")
+                #expect(reply.errorDetails?["field"] as? String == field, "\(name): \(reply.json)")
+            }
+            let query = try await client.get("/getWorkout?workout_id=a%00b", token: token)
+            #expect(query.status == .badRequest, "\(String(buffer: query.body))")
+            #expect(String(buffer: query.body).contains(#""field":"workout_id""#), "\(String(buffer: query.body))")
+            #expect(try await count(server, "workouts_templates") == 0)
+            #expect(try await count(server, "workouts_active") == 0)
+
+            let literal = try await client.raw(
+                "createTemplate",
+                ByteBuffer(string: #"{"name": "Push \\u0000", "exercises": [{"exercise_id": "\#(bench)", "sets": [{"target_reps": 5}]}]}"#), token: token)
+            #expect(literal.status == .ok, "\(literal.json)")
+            #expect(literal.data["name"] as? String == #"Push \u0000"#)
+        }
+    }
+}

@@ -143,6 +143,12 @@ enum RequestBody {
     /// The JSON to decode: the body of a POST (an empty body reads as `{}`), or for a GET the query string
     /// turned into a JSON object typed by the endpoint's schema.
     static func json(_ request: Request, context: APIRequestContext, schema: JSONValue?, settings: EndpointSettings) async throws -> Data {
+        let data = try await body(request, schema: schema, settings: settings)
+        try refuseNUL(in: data)
+        return data
+    }
+
+    private static func body(_ request: Request, schema: JSONValue?, settings: EndpointSettings) async throws -> Data {
         if request.method == .get {
             return try queryAsJSON(request.uri.queryParameters, schema: schema)
         }
@@ -160,6 +166,45 @@ enum RequestBody {
         }
         if buffer.readableBytes == 0 { return Data("{}".utf8) }
         return Data(buffer.readableBytesView)
+    }
+
+    /// No text of the API has a use for the NUL character, and PostgreSQL cannot store it in a text column: a
+    /// string or key holding one (`\u0000`, or a raw 0 byte) is `INVALID_ARGUMENT` naming where it is, on
+    /// every engine, before anything reads the request. Most bodies hold no backslash and no 0 byte at all,
+    /// which two `memchr`s tell.
+    static func refuseNUL(in data: Data) throws {
+        let suspect = data.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress, raw.count > 0 else { return false }
+            return memchr(base, 0, raw.count) != nil || memchr(base, Int32(UInt8(ascii: "\\")), raw.count) != nil
+        }
+        guard suspect, let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return  // malformed JSON is the decoder's to report
+        }
+        if let path = pathOfNUL(in: root, at: "") {
+            throw ServiceError.invalidArgument(field: path.isEmpty ? "body" : path, reason: "must not contain the NUL character")
+        }
+    }
+
+    /// Where the first string or key holding NUL is (`exercises[0].name`), or nil.
+    private static func pathOfNUL(in value: Any, at path: String) -> String? {
+        switch value {
+        case let text as String:
+            return text.utf8.contains(0) ? path : nil
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                let child = path.isEmpty ? key : "\(path).\(key)"
+                if key.utf8.contains(0) { return child }
+                if let found = pathOfNUL(in: object[key]!, at: child) { return found }
+            }
+            return nil
+        case let array as [Any]:
+            for (index, item) in array.enumerated() {
+                if let found = pathOfNUL(in: item, at: "\(path)[\(index)]") { return found }
+            }
+            return nil
+        default:
+            return nil
+        }
     }
 
     static func queryAsJSON(_ parameters: Parameters, schema: JSONValue?) throws -> Data {

@@ -82,5 +82,15 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         )
     }
 
+    /// This error with the field it names put under `prefix` (`templates[1].`), when it names one: a request
+    /// made of parts (a plan of several templates) then says which part is wrong.
+    public func nested(under prefix: String) -> ServiceError {
+        guard let field = details["field"] else { return self }
+        var nested = self
+        nested.details["field"] = prefix + field
+        nested.message = message.replacingOccurrences(of: "'\(field)'", with: "'\(prefix)\(field)'")
+        return nested
+    }
+
     public var description: String { "\(code.rawValue): \(message)" }
 }

@@ -42,13 +42,23 @@ public actor FakePlanLibrary: PlanLibrary {
         guard (1...30).contains(plan.templates.count) else {
             throw ServiceError.invalidArgument(field: "templates", reason: "must hold 1 to 30 templates")
         }
-        let names = try plan.templates.enumerated().map { try Self.name($0.element.name, field: "templates[\($0.offset)].name") }
-        let resolved = try plan.templates.map { try resolve($0.exercises) }
+        // As the live library: template by template, its name then its exercises, fields named within it.
+        var drafts: [(name: String, exercises: [TemplateExercise])] = []
+        for (index, template) in plan.templates.enumerated() {
+            let name = try Self.name(template.name, field: "templates[\(index)].name")
+            do {
+                drafts.append((name, try resolve(template.exercises)))
+            } catch let error as ServiceError {
+                throw error.nested(under: "templates[\(index)].")
+            }
+        }
         let now = clock.now()
-        let created = zip(names, resolved).map { name, exercises in
-            WorkoutTemplate(
-                id: ids.makeID(), userId: userId, name: name, description: nil, exercises: exercises, analytics: analytics(exercises),
-                version: 1, createdAt: now, updatedAt: now)
+        // A millisecond apart, as live, so the user's templates list in the plan's order.
+        let created = drafts.enumerated().map { index, draft in
+            let createdAt = now.addingTimeInterval(Double(index) / 1000)
+            return WorkoutTemplate(
+                id: ids.makeID(), userId: userId, name: draft.name, description: nil, exercises: draft.exercises,
+                analytics: analytics(draft.exercises), version: 1, createdAt: createdAt, updatedAt: createdAt)
         }
         let routine = Routine(
             id: ids.makeID(), userId: userId, name: name, description: plan.description, templateIds: created.map(\.id),
@@ -88,10 +98,12 @@ public actor FakePlanLibrary: PlanLibrary {
     /// Up to 50 exercises of the catalog, each with up to 30 sets of reps 0-1000, RIR 0-10 and 0-1000 kg.
     private func resolve(_ planned: [PlannedExercise]) throws -> [TemplateExercise] {
         guard planned.count <= 50 else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
+        // Every exercise id first, as the live library looks them all up before checking sets.
+        for (index, exercise) in planned.enumerated() where catalog[exercise.exerciseId] == nil {
+            throw ServiceError.invalidArgument(field: "exercises[\(index)].exercise_id", reason: "unknown exercise")
+        }
         return try planned.enumerated().map { index, exercise in
-            guard let known = catalog[exercise.exerciseId] else {
-                throw ServiceError.invalidArgument(field: "exercises[\(index)].exercise_id", reason: "unknown exercise")
-            }
+            let known = catalog[exercise.exerciseId]!
             guard exercise.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets") }
             for (setIndex, set) in exercise.sets.enumerated() {
                 let field = "exercises[\(index)].sets[\(setIndex)]"

@@ -33,10 +33,16 @@ public struct SQLPlanLibrary: PlanLibrary {
         guard (1...30).contains(plan.templates.count) else {
             throw ServiceError.invalidArgument(field: "templates", reason: "must hold 1 to 30 templates")
         }
+        // Template by template, its name then its exercises; a field is named within its template
+        // (`templates[1].exercises[0].exercise_id`).
         var resolved: [(String, [TemplateExercise])] = []
         for (index, template) in plan.templates.enumerated() {
             let templateName = try WorkoutsValidation.name(template.name, field: "templates[\(index)].name")
-            resolved.append((templateName, try await templates.resolve(template.exercises)))
+            do {
+                resolved.append((templateName, try await templates.resolve(template.exercises)))
+            } catch let error as ServiceError {
+                throw error.nested(under: "templates[\(index)].")
+            }
         }
         let context = templates.context
         let drafts = resolved

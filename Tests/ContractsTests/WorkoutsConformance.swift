@@ -150,27 +150,53 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
 
     // Every rule of a plan, the same on every implementation.
     let one = [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(1))]
-    let refused: [(String, RoutinePlan)] = [
-        ("a blank plan name", RoutinePlan(name: " \n", templates: [TemplatePlan(name: "A", exercises: one)])),
-        ("frequency 0", RoutinePlan(name: "P", frequency: 0, templates: [TemplatePlan(name: "A", exercises: one)])),
-        ("frequency 15", RoutinePlan(name: "P", frequency: 15, templates: [TemplatePlan(name: "A", exercises: one)])),
-        ("no templates", RoutinePlan(name: "P", templates: [])),
-        ("a blank template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: "", exercises: one)])),
-        ("a 101-character template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: String(repeating: "n", count: 101), exercises: one)])),
+    let unknown = PlannedExercise(exerciseId: "Nope", sets: [])
+    let refused: [(String, RoutinePlan, String)] = [
+        ("a blank plan name", RoutinePlan(name: " \n", templates: [TemplatePlan(name: "A", exercises: one)]), "name"),
+        ("frequency 0", RoutinePlan(name: "P", frequency: 0, templates: [TemplatePlan(name: "A", exercises: one)]), "frequency"),
+        ("frequency 15", RoutinePlan(name: "P", frequency: 15, templates: [TemplatePlan(name: "A", exercises: one)]), "frequency"),
+        ("no templates", RoutinePlan(name: "P", templates: []), "templates"),
+        ("a blank template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: "", exercises: one)]), "templates[0].name"),
+        (
+            "a 101-character template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: String(repeating: "n", count: 101), exercises: one)]),
+            "templates[0].name"
+        ),
         (
             "a 2000 kg target",
             RoutinePlan(
                 name: "P",
-                templates: [TemplatePlan(name: "A", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [TemplateSet(targetWeightKg: 2000)])])])
+                templates: [
+                    TemplatePlan(name: "A", exercises: one),
+                    TemplatePlan(name: "B", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [TemplateSet(targetWeightKg: 2000)])]),
+                ]),
+            "templates[1].exercises[0].sets[0].target_weight_kg"
         ),
-        ("51 exercises", RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: Array(repeating: one[0], count: 51))])),
+        ("51 exercises", RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: Array(repeating: one[0], count: 51))]), "templates[0].exercises"),
         (
             "31 sets",
-            RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(31))])])
+            RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(31))])]),
+            "templates[0].exercises[0].sets"
+        ),
+        // With several errors, the same one is reported everywhere: template by template, its name before its
+        // exercises, every exercise id before any set.
+        (
+            "an unknown exercise, then a blank template name",
+            RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: [unknown]), TemplatePlan(name: " ", exercises: one)]),
+            "templates[0].exercises[0].exercise_id"
+        ),
+        (
+            "31 sets, then an unknown exercise",
+            RoutinePlan(
+                name: "P",
+                templates: [
+                    TemplatePlan(name: "A", exercises: one),
+                    TemplatePlan(name: "B", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(31)), unknown]),
+                ]),
+            "templates[1].exercises[1].exercise_id"
         ),
     ]
-    for (why, plan) in refused {
-        await expectCode(.invalidArgument, why) { _ = try await library.createRoutine(userId: "u4", plan: plan) }
+    for (why, plan, field) in refused {
+        await expectCode(.invalidArgument, why, details: ["field": field]) { _ = try await library.createRoutine(userId: "u4", plan: plan) }
     }
     #expect(try await library.templates(userId: "u4").isEmpty, "refused plans create nothing")
     await expectCode(.invalidArgument, "an unknown exercise with a stale version") {

@@ -298,6 +298,45 @@ import TestSupport
             let after = try await client.call("getActiveWorkout", token: token)
             #expect(Self.set(setId, in: after.data)?["weight_kg"] is NSNull, "null clears the field")
             #expect(Self.set(setId, in: after.data)?["reps"] as? Int == 5, "only that field")
+            // A logged set without its weight is no longer logged: it leaves the totals and the archive.
+            #expect(Self.set(setId, in: after.data)?["completed_at"] is NSNull, "clearing the weight un-logs the set")
+            #expect((after.data["totals"] as? [String: Any])?["sets"] as? Int == 0, "\(after.json)")
+
+            // Logged again, then its RIR cleared: still logged. Its reps cleared: un-logged again.
+            _ = try await client.call(
+                "logSet", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": setId, "weight_kg": 82.5, "reps": 4, "rir": 1, "idempotency_key": "l2"],
+                token: token)
+            let noRir = try await client.call(
+                "patchActiveWorkout",
+                [
+                    "workout_id": workoutId, "idempotency_key": "p3",
+                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "rir", "value": NSNull()]],
+                ],
+                token: token)
+            #expect(noRir.status == .ok, "\(noRir.json)")
+            #expect(Self.set(setId, in: noRir.data)?["completed_at"] is String, "RIR is optional for a logged set: \(noRir.json)")
+            #expect((noRir.data["totals"] as? [String: Any])?["sets"] as? Int == 1)
+            let noReps = try await client.call(
+                "patchActiveWorkout",
+                [
+                    "workout_id": workoutId, "idempotency_key": "p4",
+                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "reps", "value": NSNull()]],
+                ],
+                token: token)
+            #expect(Self.set(setId, in: noReps.data)?["completed_at"] is NSNull, "\(noReps.json)")
+            #expect((noReps.data["totals"] as? [String: Any])?["sets"] as? Int == 0)
+            let stored = try await client.call("getActiveWorkout", token: token)
+            #expect(Self.set(setId, in: stored.data)?["completed_at"] is NSNull, "un-logged as stored, not only as answered")
+            #expect(Self.set(setId, in: stored.data)?["weight_kg"] as? Double == 82.5)
+
+            // Completing now archives no set of it.
+            let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
+            #expect(completed.status == .ok, "\(completed.json)")
+            #expect(((completed.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["sets"] as? Int == 0, "\(completed.json)")
+            let archived = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
+            #expect(archived.status == .ok, "\(archived.json)")
+            let archivedSets = (archived.data["exercises"] as? [[String: Any]] ?? []).flatMap { $0["sets"] as? [[String: Any]] ?? [] }
+            #expect(archivedSets.isEmpty, "\(archived.json)")
         }
     }
 

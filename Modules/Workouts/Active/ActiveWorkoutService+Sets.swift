@@ -175,6 +175,11 @@ extension ActiveWorkoutService {
                 workout.exercises[exercise].sets[set].targetWeightKg = try WorkoutsValidation.weight(value, field: "\(prefix)value")
             default: workout.exercises[exercise].sets[set].targetRir = try WorkoutsValidation.rir(whole ?? nil, field: "\(prefix)value")
             }
+            // A logged set has its weight and reps (logSet requires both): clearing either un-logs the set, so it
+            // no longer counts in the totals nor goes into the archive, as if it had never been logged.
+            if value == nil, field == "weight_kg" || field == "reps" {
+                workout.exercises[exercise].sets[set].completedAt = nil
+            }
         case .addSet(let instance, let reps, let rir):
             guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == instance }) else {
                 throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": instance])

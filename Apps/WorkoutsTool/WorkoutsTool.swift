@@ -24,10 +24,12 @@ public struct WorkoutsTool: Sendable {
 
     public func close() async { await database.shutdown() }
 
-    public func searchCatalog(query: String?, muscle: String?, equipment: String?, category: String?, limit: Int) async throws -> String {
-        let page = try await module.catalog.search(ExerciseQuery(text: query, muscle: muscle, equipment: equipment, category: category, limit: limit))
+    /// A page of results; when more follow, the last line gives the `--cursor` that lists the next page.
+    public func searchCatalog(query: String?, muscle: String?, equipment: String?, category: String?, limit: Int, cursor: String? = nil) async throws -> String {
+        let page = try await module.catalog.search(
+            ExerciseQuery(text: query, muscle: muscle, equipment: equipment, category: category, limit: limit, cursor: cursor))
         let rows = page.items.map { [$0.id, $0.name, $0.category, $0.equipment ?? "-", $0.primaryMuscles.joined(separator: ",")] }
-        return TextTable.render(["id", "name", "category", "equipment", "primary muscles"], rows) + (page.nextCursor == nil ? "" : "(more: raise --limit)\n")
+        return TextTable.render(["id", "name", "category", "equipment", "primary muscles"], rows) + (page.nextCursor.map { "(more: --cursor \($0))\n" } ?? "")
     }
 
     public func listTemplates(userId: String) async throws -> String {

@@ -37,10 +37,13 @@ struct PovverWorkouts: AsyncParsableCommand {
             @Option var muscle: String?
             @Option var equipment: String?
             @Option var category: String?
-            @Option var limit: Int = 20
+            @Option(help: "Results per page (1 to 100).") var limit: Int = 20
+            @Option(help: "The next page: the cursor the previous page printed (same query and filters).") var cursor: String?
 
             func run() async throws {
-                try await options.run { try await $0.searchCatalog(query: query, muscle: muscle, equipment: equipment, category: category, limit: limit) }
+                try await options.run {
+                    try await $0.searchCatalog(query: query, muscle: muscle, equipment: equipment, category: category, limit: limit, cursor: cursor)
+                }
             }
         }
     }

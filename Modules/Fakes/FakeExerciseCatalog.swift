@@ -17,6 +17,11 @@ public struct FakeExerciseCatalog: ExerciseCatalog {
 
     public func search(_ query: ExerciseQuery) async throws -> ExercisePage {
         guard (1...100).contains(query.limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100") }
+        // As live: the text at most 200 characters (a name's most), a filter at most 100.
+        if let text = query.text, text.count > 200 { throw ServiceError.invalidArgument(field: "query", reason: "must be at most 200 characters") }
+        for (field, value) in [("muscle", query.muscle), ("equipment", query.equipment), ("category", query.category)] where (value?.count ?? 0) > 100 {
+            throw ServiceError.invalidArgument(field: field, reason: "must be at most 100 characters")
+        }
         let tokens = query.text.map(Self.fold) ?? []
         let scope = [query.text ?? "", query.muscle ?? "", query.equipment ?? "", query.category ?? ""].joined(separator: "|")
         var offset = 0

@@ -66,15 +66,24 @@ func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
     let folded = try await catalog.search(ExerciseQuery(muscle: "Lower_Back", category: "STRENGTH", limit: 100))
     #expect(folded.items.contains { $0.id == WorkoutsFixtures.squat.id }, "filters fold case, accents and punctuation")
 
-    for bad in [
-        ExerciseQuery(limit: 0), ExerciseQuery(limit: 101), ExerciseQuery(text: "squat", limit: 5, cursor: "not-a-cursor"),
-        ExerciseQuery(text: "squat", limit: 5, cursor: "-1#squat|||"), ExerciseQuery(text: "squat", limit: 5, cursor: ""),
+    // The longest text and filters taken, in characters (an accented letter is one).
+    let longest = String(repeating: "é", count: 200)
+    #expect(try await catalog.search(ExerciseQuery(text: longest, limit: 5)).items.isEmpty)
+    #expect(try await catalog.search(ExerciseQuery(muscle: String(longest.prefix(100)), limit: 5)).items.isEmpty)
+
+    for (bad, field) in [
+        (ExerciseQuery(limit: 0), "limit"), (ExerciseQuery(limit: 101), "limit"), (ExerciseQuery(text: "squat", limit: 5, cursor: "not-a-cursor"), "cursor"),
+        (ExerciseQuery(text: "squat", limit: 5, cursor: "-1#squat|||"), "cursor"), (ExerciseQuery(text: "squat", limit: 5, cursor: ""), "cursor"),
+        (ExerciseQuery(text: longest + "e", limit: 5), "query"), (ExerciseQuery(text: String(repeating: "press ", count: 50_000), limit: 5), "query"),
+        (ExerciseQuery(muscle: String(longest.prefix(101)), limit: 5), "muscle"), (ExerciseQuery(equipment: String(repeating: "x", count: 101), limit: 5), "equipment"),
+        (ExerciseQuery(category: String(repeating: "x", count: 101), limit: 5), "category"),
     ] {
         do {
             _ = try await catalog.search(bad)
             Issue.record("accepted \(bad)")
         } catch let error as ServiceError {
             #expect(error.code == .invalidArgument)
+            #expect(error.details["field"] == field, "\(error)")
         }
     }
 }

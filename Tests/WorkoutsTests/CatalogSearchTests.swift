@@ -43,6 +43,36 @@ import TestSupport
         #expect(names("pullups").first == "Pullups")
     }
 
+    /// Match quality decides before name length: every name holding the word (or a word starting with it)
+    /// comes before any name matching only by a typo, however many words it has.
+    @Test(arguments: ["back", "ball", "band", "press"])
+    func anExactWordOutranksATypoWhateverTheNameLength(query: String) {
+        let results = Self.index.matches(text: query, muscle: nil, equipment: nil, category: nil).map { CatalogIndex.fold($0.name) }
+        let holds = results.map { $0.split(separator: " ").contains { $0.hasPrefix(query) } }
+        let firstTypo = holds.firstIndex(of: false)
+        let lastHolding = holds.lastIndex(of: true)
+        #expect(lastHolding != nil)
+        if let firstTypo, let lastHolding {
+            #expect(lastHolding < firstTypo, "\(query): \(results[firstTypo]) ranks above \(results[lastHolding])")
+        }
+        if query == "back" {
+            #expect(results.contains("standing palms up barbell behind the back wrist curl"))
+            #expect(results.contains("hack squat"), "typos still match, after")
+        }
+    }
+
+    /// Typo tolerance counts letters, not bytes: a short word in a non-Latin script gets none, a longer one
+    /// gets one letter's edit.
+    @Test func typoToleranceCountsLetters() {
+        #expect(CatalogIndex.match("жам", "жим") == 0, "3 letters (6 bytes): no typo allowed")
+        #expect(CatalogIndex.match("жи", "жа") == 0)
+        #expect(CatalogIndex.match("лужа", "лежа") == 2, "4 letters: one edit")
+        #expect(CatalogIndex.match("лужи", "лежа") == 0, "but not two")
+        #expect(CatalogIndex.editDistance("жим", "жам", limit: 5) == 1)
+        #expect(CatalogIndex.match("жим", "жим") == 6)
+        #expect(CatalogIndex.match("жи", "жим") == 4)
+    }
+
     @Test func nonsenseFindsNothing() {
         #expect(names("zzzqqq").isEmpty)
     }
@@ -87,6 +117,22 @@ import TestSupport
             let foreign = try await catalog.search(ExerciseQuery(text: "curl", limit: 2)).nextCursor
             await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(text: "press", limit: 2, cursor: foreign)) }
             await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(limit: 0)) }
+        }
+    }
+
+    /// One search however it is spelled (case, accents, punctuation): the same results, and a cursor of one
+    /// spelling pages the other.
+    @Test(arguments: TestDatabases.engines)
+    func spellingsOfOneSearchShareCursors(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let catalog = SQLExerciseCatalog(database: db)
+            #expect(SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "Curl!", limit: 5)) == SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "curl", limit: 5)))
+            #expect(SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "", limit: 5)) != SQLExerciseCatalog.queryFingerprint(ExerciseQuery(muscle: "", limit: 5)))
+            let all = try await catalog.search(ExerciseQuery(text: "curl", limit: 100)).items.map(\.id)
+            let first = try await catalog.search(ExerciseQuery(text: "  CÚRL!! ", limit: 4))
+            #expect(first.items.map(\.id) == Array(all.prefix(4)))
+            let second = try await catalog.search(ExerciseQuery(text: "curl", limit: 4, cursor: try #require(first.nextCursor)))
+            #expect(second.items.map(\.id) == Array(all.dropFirst(4).prefix(4)))
         }
     }
 

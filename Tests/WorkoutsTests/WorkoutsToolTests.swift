@@ -26,7 +26,34 @@ import Workouts
             let output = try await tool.searchCatalog(query: "barbel squat", muscle: nil, equipment: nil, category: nil, limit: 3)
             #expect(output.hasPrefix("id"))
             #expect(output.contains("Barbell_Squat"))
-            #expect(output.contains("(more: raise --limit)"))
+            #expect(output.contains("(more: --cursor "))
+        }
+    }
+
+    /// Every result can be reached: each page prints the cursor of the next, and the pages together list the
+    /// whole catalog once.
+    @Test func catalogSearchPagesThroughEveryResult() async throws {
+        try await withTool { tool, _ in
+            var ids: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let output = try await tool.searchCatalog(query: nil, muscle: nil, equipment: nil, category: nil, limit: 100, cursor: cursor)
+                var lines = output.split(separator: "\n").map(String.init)
+                cursor = nil
+                if let last = lines.last, last.hasPrefix("(more: --cursor ") {
+                    cursor = String(last.dropFirst("(more: --cursor ".count).dropLast())
+                    lines.removeLast()
+                }
+                ids += lines.dropFirst().map { String($0.prefix { $0 != " " }) }
+                pages += 1
+            } while cursor != nil && pages < 20
+            #expect(pages == 9)
+            #expect(ids.count == 873)
+            #expect(Set(ids).count == 873)
+            await #expect(throws: ServiceError.self) {
+                _ = try await tool.searchCatalog(query: "squat", muscle: nil, equipment: nil, category: nil, limit: 5, cursor: "not-a-cursor")
+            }
         }
     }
 
@@ -51,6 +78,19 @@ import Workouts
                 .write(to: URL(fileURLWithPath: bad))
             await #expect(throws: ServiceError.self) { _ = try await tool.importCatalog(path: bad) }
             #expect(try await tool.module.catalog.exercise(id: "Another_New") == nil, "a bad file writes nothing")
+
+            // NUL in any text is refused, naming the field, on every engine alike (PostgreSQL cannot store it).
+            let nul = "\(directory)/nul.json"
+            try Data(#"[{"id":"Another_New","name":"X","category":"strength","primaryMuscles":["quadriceps"]},{"id":"Nul_New","name":"Bench\u0000Press","category":"c","primaryMuscles":["x"]}]"#.utf8)
+                .write(to: URL(fileURLWithPath: nul))
+            do {
+                _ = try await tool.importCatalog(path: nul)
+                Issue.record("a name holding NUL was imported")
+            } catch let error as ServiceError {
+                #expect(error.code == .invalidArgument)
+                #expect(error.details["field"] == "[1].name", "\(error)")
+            }
+            #expect(try await tool.module.catalog.exercise(id: "Another_New") == nil, "nothing of that file is written")
         }
     }
 

@@ -11,7 +11,8 @@ struct CatalogIndex: Sendable {
         /// The exercise as the API sends it, encoded once: a search answers up to 100 of them, and encoding
         /// them on every request cost more than the search itself.
         let json: [UInt8]
-        let words: [[UInt8]]
+        /// The folded name's words as Unicode scalar values: typo tolerance counts letters, not bytes.
+        let words: [[UInt32]]
         let folded: String
         let muscles: Set<String>
         let equipment: String?
@@ -24,15 +25,21 @@ struct CatalogIndex: Sendable {
     let jsonByID: [String: [UInt8]]
 
     init(_ exercises: [Exercise]) throws {
+        // In tie order (folded name, then id), so ranking compares positions instead of strings.
         entries = try exercises.map { exercise in
             let folded = Self.fold(exercise.name)
             return Entry(
-                exercise: exercise, json: try JSONCoding.bytes(exercise), words: folded.split(separator: " ").map { Array($0.utf8) }, folded: folded,
+                exercise: exercise, json: try JSONCoding.bytes(exercise), words: Self.words(folded), folded: folded,
                 muscles: Set((exercise.primaryMuscles + exercise.secondaryMuscles).map(Self.fold)),
                 equipment: exercise.equipment.map(Self.fold), category: Self.fold(exercise.category))
-        }
+        }.sorted { ($0.folded, $0.exercise.id) < ($1.folded, $1.exercise.id) }
         byID = Dictionary(exercises.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         jsonByID = Dictionary(entries.map { ($0.exercise.id, $0.json) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The words of a folded text, as Unicode scalar values.
+    static func words(_ folded: String) -> [[UInt32]] {
+        folded.split(separator: " ").map { $0.unicodeScalars.map(\.value) }
     }
 
     /// Lower-cased, accents removed, punctuation turned into single spaces.
@@ -87,6 +94,23 @@ struct CatalogIndex: Sendable {
         let json: [UInt8]
     }
 
+    /// A match as results are kept (8 bytes, so a cache of many searches over the whole catalog stays small):
+    /// its score and its entry, whose position is its place among equal scores.
+    struct Hit: Sendable, Equatable {
+        let score: Int32
+        let entry: Int32
+    }
+
+    func rank(of hit: Hit) -> Rank {
+        let entry = entries[Int(hit.entry)]
+        return Rank(score: Int(hit.score), folded: entry.folded, id: entry.exercise.id)
+    }
+
+    func match(_ hit: Hit) -> Match {
+        let entry = entries[Int(hit.entry)]
+        return Match(rank: rank(of: hit), exercise: entry.exercise, json: entry.json)
+    }
+
     /// All matches, best first; ties by name, then id.
     func matches(text: String?, muscle: String?, equipment: String?, category: String?) -> [Exercise] {
         ranked(text: text, muscle: muscle, equipment: equipment, category: category).map(\.exercise)
@@ -94,14 +118,26 @@ struct CatalogIndex: Sendable {
 
     /// All matches with their rank, in rank order.
     func ranked(text: String?, muscle: String?, equipment: String?, category: String?) -> [Match] {
-        let tokens = text.map { Self.fold($0).split(separator: " ").map { Array($0.utf8) } } ?? []
+        hits(text: text, muscle: muscle, equipment: equipment, category: category).map(match)
+    }
+
+    /// How much a match's quality outweighs its length: a name's extra words (beyond the query's) cost a point
+    /// each, up to one less than this, so a shorter name comes first only among matches of the same quality.
+    static let qualityWeight = 100
+
+    /// All matches in rank order. A match's quality is the sum of its query words' matches (6 exact, 4 prefix,
+    /// 2 typo) plus 20 when the name is the query, 8 when it starts with it; quality decides, then fewer extra
+    /// words, then the name and id. (An exact word in a long name ranks above a typo in a short one: "back"
+    /// finds "... Behind The Back Wrist Curl" before "Hack Squat".)
+    func hits(text: String?, muscle: String?, equipment: String?, category: String?) -> [Hit] {
+        let tokens = text.map { Self.words(Self.fold($0)) } ?? []
         let muscle = muscle.map(Self.fold)
         let equipment = equipment.map(Self.fold)
         let category = category.map(Self.fold)
         let phrase = text.map(Self.fold) ?? ""
         var scratch = EditScratch()
-        var scored: [(score: Int, entry: Entry)] = []
-        for entry in entries {
+        var hits: [Hit] = []
+        for (position, entry) in entries.enumerated() {
             if let muscle, !entry.muscles.contains(muscle) { continue }
             if let equipment, entry.equipment != equipment { continue }
             if let category, entry.category != category { continue }
@@ -119,12 +155,12 @@ struct CatalogIndex: Sendable {
                 }
                 if !matchedAll { continue }
                 if entry.folded == phrase { score += 20 } else if entry.folded.hasPrefix(phrase) { score += 8 }
-                score -= max(0, entry.words.count - tokens.count)
+                score = score * Self.qualityWeight - min(Self.qualityWeight - 1, max(0, entry.words.count - tokens.count))
             }
-            scored.append((score, entry))
+            hits.append(Hit(score: Int32(score), entry: Int32(position)))
         }
-        return scored.map { Match(rank: Rank(score: $0.score, folded: $0.entry.folded, id: $0.entry.exercise.id), exercise: $0.entry.exercise, json: $0.entry.json) }
-            .sorted { $0.rank < $1.rank }
+        // Entries are in tie order, so a higher score first, then the position, is the ranking.
+        return hits.sorted { $0.score != $1.score ? $0.score > $1.score : $0.entry < $1.entry }
     }
 
     /// Rows reused across edit-distance computations of one search.
@@ -136,7 +172,7 @@ struct CatalogIndex: Sendable {
 
     /// How well a query token matches a name word: 6 exact, 4 prefix, 2 within a small edit distance of the
     /// word or of its prefix of about the token's length, 0 not at all.
-    static func match(_ token: [UInt8], _ word: [UInt8], _ scratch: inout EditScratch) -> Int {
+    static func match(_ token: [UInt32], _ word: [UInt32], _ scratch: inout EditScratch) -> Int {
         if token == word { return 6 }
         if word.count > token.count, word.starts(with: token) { return 4 }
         let tokenCount = token.count
@@ -154,12 +190,12 @@ struct CatalogIndex: Sendable {
     /// The same for strings (tests).
     static func match(_ token: String, _ word: String) -> Int {
         var scratch = EditScratch()
-        return match(Array(token.utf8), Array(word.utf8), &scratch)
+        return match(token.unicodeScalars.map(\.value), word.unicodeScalars.map(\.value), &scratch)
     }
 
     /// Optimal-string-alignment distance (Damerau-Levenshtein with adjacent transpositions), stopping early
     /// once every cell of a row exceeds `limit`.
-    static func editDistance(_ a: [UInt8], _ b: ArraySlice<UInt8>, limit: Int, _ scratch: inout EditScratch) -> Int {
+    static func editDistance(_ a: [UInt32], _ b: ArraySlice<UInt32>, limit: Int, _ scratch: inout EditScratch) -> Int {
         let offset = b.startIndex
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
@@ -202,6 +238,6 @@ struct CatalogIndex: Sendable {
     /// The same for strings (tests).
     static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         var scratch = EditScratch()
-        return editDistance(Array(a.utf8), Array(b.utf8)[...], limit: limit, &scratch)
+        return editDistance(a.unicodeScalars.map(\.value), b.unicodeScalars.map(\.value)[...], limit: limit, &scratch)
     }
 }

@@ -13,8 +13,10 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         var index: CatalogIndex
         var fingerprint: String
         var checkedAt: ContinuousClock.Instant
-        /// Ranked results of recent searches (autocomplete repeats itself), cleared with the index.
-        var results: [String: [CatalogIndex.Match]] = [:]
+        /// Ranked results of recent searches (autocomplete repeats itself), cleared with the index. Keyed by the
+        /// query as searched (folded), so spellings of one search share an entry; 8 bytes a match, so even full
+        /// it holds at most a few megabytes.
+        var results: [String: [CatalogIndex.Hit]] = [:]
     }
     private static let resultCacheLimit = 1024
 
@@ -53,10 +55,8 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     }
 
     /// The page of ranked matches a query asks for, and the cursor of the next page if there is one.
-    private func matches(_ query: ExerciseQuery) async throws -> (page: ArraySlice<CatalogIndex.Match>, next: String?) {
-        guard (1...100).contains(query.limit) else {
-            throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100")
-        }
+    private func matches(_ query: ExerciseQuery) async throws -> (page: [CatalogIndex.Match], next: String?) {
+        try Self.validate(query)
         let fingerprint = Self.queryFingerprint(query)
         // A cursor names the last match shown (its rank), not a count: the next page starts right after it in
         // the ranking as it is now, so an import between two pages neither repeats nor skips what was there.
@@ -69,37 +69,58 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
             }
             after = rank
         }
-        let (index, version) = try await indexAndVersion(sql: database.sql)
-        let matches: [CatalogIndex.Match]
-        if let cached = cache.withLock({ $0?.results[fingerprint] }) {
-            matches = cached
+        var (index, version) = try await indexAndVersion(sql: database.sql)
+        let hits: [CatalogIndex.Hit]
+        // Hits name entries of the index they were ranked in, so they are read with that index.
+        if let cached = cache.withLock({ cache in cache.flatMap { cache in cache.results[fingerprint].map { (cache.index, $0) } } }) {
+            (index, hits) = cached
         } else {
-            matches = index.ranked(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
+            hits = index.hits(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
             cache.withLock { cache in
                 guard cache?.fingerprint == version else { return }  // the catalog changed meanwhile
                 if cache?.results.count ?? 0 >= Self.resultCacheLimit { cache?.results.removeAll(keepingCapacity: true) }
-                cache?.results[fingerprint] = matches
+                cache?.results[fingerprint] = hits
             }
         }
-        let start = after.map { Self.firstIndex(after: $0, in: matches) } ?? 0
-        let page = matches[start...].prefix(query.limit)
+        let start = after.map { Self.firstIndex(after: $0, in: hits, of: index) } ?? 0
+        let page = hits[start...].prefix(query.limit)
         var next: String?
-        if let last = page.last, page.endIndex < matches.endIndex {
-            next = PageCursor(scope: fingerprint, position: last.rank.position).encoded
+        if let last = page.last, page.endIndex < hits.endIndex {
+            next = PageCursor(scope: fingerprint, position: index.rank(of: last).position).encoded
         }
-        return (page, next)
+        return (page.map(index.match), next)
+    }
+
+    /// The longest search text taken (a name has at most 200 characters), and the longest filter (a muscle,
+    /// equipment or category has at most 100). Longer ones are refused before any work: a search compares every
+    /// word of the text with every word of the names it may match.
+    static let maxQueryLength = 200
+    static let maxFilterLength = 100
+
+    static func validate(_ query: ExerciseQuery) throws {
+        guard (1...100).contains(query.limit) else {
+            throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100")
+        }
+        if let text = query.text, text.utf8.count > maxQueryLength, text.count > maxQueryLength {
+            throw ServiceError.invalidArgument(field: "query", reason: "must be at most \(maxQueryLength) characters")
+        }
+        for (field, value) in [("muscle", query.muscle), ("equipment", query.equipment), ("category", query.category)] {
+            if let value, value.utf8.count > maxFilterLength, value.count > maxFilterLength {
+                throw ServiceError.invalidArgument(field: field, reason: "must be at most \(maxFilterLength) characters")
+            }
+        }
     }
 
     /// The longest cursor taken: its position holds a folded name (up to 200 characters) and an id (up to 128).
     static let maxCursorLength = 4096
 
-    /// The index of the first match ranked after `rank` (binary search: matches are in rank order).
-    static func firstIndex(after rank: CatalogIndex.Rank, in matches: [CatalogIndex.Match]) -> Int {
+    /// The index of the first hit ranked after `rank` (binary search: hits are in rank order).
+    static func firstIndex(after rank: CatalogIndex.Rank, in hits: [CatalogIndex.Hit], of index: CatalogIndex) -> Int {
         var low = 0
-        var high = matches.count
+        var high = hits.count
         while low < high {
             let middle = (low + high) / 2
-            if rank < matches[middle].rank { high = middle } else { low = middle + 1 }
+            if rank < index.rank(of: hits[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
     }
@@ -153,8 +174,10 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         return "\(try row?.decode(column: "n", as: Int.self) ?? 0):\(try row?.decode(column: "latest", as: Int64?.self) ?? 0)"
     }
 
+    /// The search as it is run: its text and filters folded (case, accents and punctuation aside), so
+    /// "Bench!" and "bench" are one search, share a cached result and take each other's cursors.
     static func queryFingerprint(_ query: ExerciseQuery) -> String {
-        let text = [query.text ?? "", query.muscle ?? "", query.equipment ?? "", query.category ?? ""].joined(separator: "\u{1F}")
+        let text = [query.text, query.muscle, query.equipment, query.category].map { $0.map(CatalogIndex.fold) ?? "\u{0}" }.joined(separator: "\u{1F}")
         return String(SHA256.hash(data: Data(text.utf8)).hexString.prefix(12))
     }
 }

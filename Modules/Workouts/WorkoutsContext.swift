@@ -185,7 +185,15 @@ enum WorkoutsValidation {
         guard count < maxExercises else { throw ServiceError.invalidArgument(field: field, reason: reason) }
     }
 
+    /// Text with the NUL character is refused here too, not only at the HTTP edge: the contracts (the coach's
+    /// tools) reach these checks without it, and PostgreSQL cannot store NUL in a text column (a template name
+    /// goes into the active workout's `name` column when a workout starts from it).
+    static func refuseNUL(_ value: String, field: String) throws {
+        if value.utf8.contains(0) { throw ServiceError.invalidArgument(field: field, reason: "must not contain the NUL character") }
+    }
+
     static func name(_ value: String, field: String = "name") throws -> String {
+        try refuseNUL(value, field: field)
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 100 else {
             throw ServiceError.invalidArgument(field: field, reason: "must be 1 to 100 characters")
@@ -195,6 +203,7 @@ enum WorkoutsValidation {
 
     static func description(_ value: String?) throws -> String? {
         guard let value else { return nil }
+        try refuseNUL(value, field: "description")
         guard value.count <= 2000 else { throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters") }
         return value
     }

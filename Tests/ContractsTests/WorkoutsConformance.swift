@@ -181,6 +181,13 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
             "templates[1].exercises[0].sets[0].target_weight_kg"
         ),
         ("51 exercises", RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: Array(repeating: one[0], count: 51))]), "templates[0].exercises"),
+        // NUL, which PostgreSQL cannot store in a text column, is refused in every name and the description.
+        ("NUL in the plan name", RoutinePlan(name: "P\u{0}", templates: [TemplatePlan(name: "A", exercises: one)]), "name"),
+        ("NUL in the description", RoutinePlan(name: "P", description: "d\u{0}", templates: [TemplatePlan(name: "A", exercises: one)]), "description"),
+        (
+            "NUL in a template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: one), TemplatePlan(name: "B\u{0}B", exercises: one)]),
+            "templates[1].name"
+        ),
         (
             "31 sets",
             RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(31))])]),

@@ -90,6 +90,11 @@ extension BadInputTests {
             #expect(String(buffer: query.body).contains(#""field":"workout_id""#), "\(String(buffer: query.body))")
             #expect(try await count(server, "workouts_templates") == 0)
             #expect(try await count(server, "workouts_active") == 0)
+            // Inside a cursor (base64, so the body itself holds no NUL): not a cursor, on every engine.
+            let forged = Data("h:1|\u{0}".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+            let cursor = try await client.call("getRecentWorkouts", ["cursor": forged], token: token)
+            #expect(cursor.errorCode == "INVALID_ARGUMENT", "\(cursor.json)")
+            #expect(cursor.errorDetails?["field"] as? String == "cursor", "\(cursor.json)")
 
             let literal = try await client.raw(
                 "createTemplate",

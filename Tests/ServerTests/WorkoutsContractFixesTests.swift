@@ -441,7 +441,15 @@ import TestSupport
             expectNull(["best_e1rm"], in: perExercise, "getWorkout.analytics.exercises[0]")
 
             let templateId = try await Self.template(client, "Plain", exercise: Self.squat, token: token)
-            expectNull(["description"], in: try await client.call("getTemplate", ["template_id": templateId], token: token).data, "getTemplate")
+            let plain = try await client.call("getTemplate", ["template_id": templateId], token: token).data
+            expectNull(["description"], in: plain, "getTemplate")
+            // A planned set with reps only says so with nulls for the rest.
+            let plannedSet = ((plain["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first
+            #expect(plannedSet?["target_reps"] as? Int == 5)
+            expectNull(["target_rir", "target_weight_kg"], in: plannedSet, "getTemplate.exercises[0].sets[0]")
+            let next = try await client.call("getTemplates", token: token).data
+            let listedSet = (((next["items"] as? [[String: Any]])?.first?["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first
+            expectNull(["target_rir", "target_weight_kg"], in: listedSet, "getTemplates.items[0].exercises[0].sets[0]")
             let routine = try await client.call("createRoutine", ["name": "Plain", "template_ids": [templateId]], token: token)
             expectNull(["description", "frequency", "last_completed_template_id", "last_completed_at"], in: routine.data, "createRoutine")
             // A catalog exercise without equipment (stretches) says so with null.

@@ -1,10 +1,10 @@
 import Foundation
 
-/// A planned set of a template.
+/// A planned set of a template. Its empty fields are written as `null`, as every document's are.
 public struct TemplateSet: Codable, Sendable, Equatable {
-    public var targetReps: Int?
-    public var targetRir: Int?
-    public var targetWeightKg: Double?
+    @ExplicitNull public var targetReps: Int?
+    @ExplicitNull public var targetRir: Int?
+    @ExplicitNull public var targetWeightKg: Double?
 
     public init(targetReps: Int? = nil, targetRir: Int? = nil, targetWeightKg: Double? = nil) {
         self.targetReps = targetReps

@@ -193,7 +193,8 @@ struct PageCursor: Equatable {
 
     static func decode(_ text: String, maxLength: Int = 512) -> PageCursor? {
         guard text.utf8.count <= maxLength else { return nil }
-        guard let data = Data(base64URLEncoded: text), let string = String(data: data, encoding: .utf8) else { return nil }
+        // A forged cursor holding NUL is no cursor (PostgreSQL could not even compare it with a text column).
+        guard let data = Data(base64URLEncoded: text), !data.contains(0), let string = String(data: data, encoding: .utf8) else { return nil }
         let parts = string.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         return PageCursor(scope: String(parts[0]), position: String(parts[1]))

@@ -133,6 +133,16 @@ import TestSupport
             #expect(first.items.map(\.id) == Array(all.prefix(4)))
             let second = try await catalog.search(ExerciseQuery(text: "curl", limit: 4, cursor: try #require(first.nextCursor)))
             #expect(second.items.map(\.id) == Array(all.dropFirst(4).prefix(4)))
+
+            // Searches cached by their text as sent never take each other's results, however the text splits.
+            let joined = ExerciseQuery(text: "curl\u{1F}forearms", limit: 100)
+            let split = ExerciseQuery(text: "curl", muscle: "forearms", limit: 100)
+            #expect(SQLExerciseCatalog.spellingFingerprint(joined) != SQLExerciseCatalog.spellingFingerprint(split))
+            _ = try await catalog.search(joined)
+            let filtered = try await catalog.search(split).items
+            #expect(!filtered.isEmpty)
+            #expect(filtered.allSatisfy { ($0.primaryMuscles + $0.secondaryMuscles).contains("forearms") })
+            #expect(try await catalog.search(split).items.map(\.id) == filtered.map(\.id), "the same from the cache")
         }
     }
 

@@ -16,7 +16,9 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         /// Ranked results of recent searches (autocomplete repeats itself), cleared with the index. Keyed by the
         /// query as searched (folded), so spellings of one search share an entry; 8 bytes a match, so even full
         /// it holds at most a few megabytes.
-        var results: [String: [CatalogIndex.Hit]] = [:]
+        var searches: [String: [CatalogIndex.Hit]] = [:]
+        /// The same by the query as sent (its hash): its search's fingerprint and hits (shared, not copied).
+        var results: [String: (scope: String, hits: [CatalogIndex.Hit])] = [:]
     }
     private static let resultCacheLimit = 1024
 
@@ -30,20 +32,20 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     }
 
     public func search(_ query: ExerciseQuery) async throws -> ExercisePage {
-        let (page, next) = try await matches(query)
-        return ExercisePage(items: page.map(\.exercise), nextCursor: next)
+        let (index, page, next) = try await matches(query)
+        return ExercisePage(items: page.map { index.entries[Int($0.entry)].exercise }, nextCursor: next)
     }
 
     /// The same page as `search`, as the API's JSON (`{"items": [...], "next_cursor": ...}`, keys sorted), built
     /// from each exercise's JSON encoded once when the index was built.
     func searchJSON(_ query: ExerciseQuery) async throws -> EncodedJSON {
-        let (page, next) = try await matches(query)
+        let (index, page, next) = try await matches(query)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(page.reduce(64) { $0 + $1.json.count + 1 })
+        bytes.reserveCapacity(page.reduce(64) { $0 + index.entries[Int($1.entry)].json.count + 1 })
         bytes.append(contentsOf: #"{"items":["#.utf8)
-        for (offset, match) in page.enumerated() {
+        for (offset, hit) in page.enumerated() {
             if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: match.json)
+            bytes.append(contentsOf: index.entries[Int(hit.entry)].json)
         }
         bytes.append(UInt8(ascii: "]"))
         if let next {
@@ -54,41 +56,56 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         return EncodedJSON(bytes: bytes)
     }
 
-    /// The page of ranked matches a query asks for, and the cursor of the next page if there is one.
-    private func matches(_ query: ExerciseQuery) async throws -> (page: [CatalogIndex.Match], next: String?) {
+    /// The page of ranked matches a query asks for (hits of `index`), and the cursor of the next page if there
+    /// is one.
+    private func matches(_ query: ExerciseQuery) async throws -> (index: CatalogIndex, page: ArraySlice<CatalogIndex.Hit>, next: String?) {
         try Self.validate(query)
-        let fingerprint = Self.queryFingerprint(query)
+        var (index, version) = try await indexAndVersion(sql: database.sql)
+        // Looked up by the query as sent first (a hash), so a repeated search folds nothing; a new spelling is
+        // folded once and shares the ranked hits of its search. Hits name entries of the index they were ranked
+        // in, so they are read with that index.
+        let spelling = Self.spellingFingerprint(query)
+        let scope: String
+        let hits: [CatalogIndex.Hit]
+        if let cached = cache.withLock({ cache in cache.flatMap { cache in cache.results[spelling].map { (cache.index, $0) } } }) {
+            index = cached.0
+            scope = cached.1.scope
+            hits = cached.1.hits
+        } else {
+            scope = Self.queryFingerprint(query)
+            if let shared = cache.withLock({ cache in cache.flatMap { cache in cache.searches[scope].map { (cache.index, $0) } } }) {
+                index = shared.0
+                hits = shared.1
+            } else {
+                hits = index.hits(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
+            }
+            cache.withLock { cache in
+                guard cache?.fingerprint == version else { return }  // the catalog changed meanwhile
+                if cache?.results.count ?? 0 >= Self.resultCacheLimit || cache?.searches.count ?? 0 >= Self.resultCacheLimit {
+                    cache?.results.removeAll(keepingCapacity: true)
+                    cache?.searches.removeAll(keepingCapacity: true)
+                }
+                cache?.searches[scope] = hits
+                cache?.results[spelling] = (scope, hits)
+            }
+        }
         // A cursor names the last match shown (its rank), not a count: the next page starts right after it in
         // the ranking as it is now, so an import between two pages neither repeats nor skips what was there.
-        var after: CatalogIndex.Rank?
+        var start = 0
         if let cursor = query.cursor {
-            guard let decoded = PageCursor.decode(cursor, maxLength: Self.maxCursorLength), decoded.scope == fingerprint,
+            guard let decoded = PageCursor.decode(cursor, maxLength: Self.maxCursorLength), decoded.scope == scope,
                 let rank = CatalogIndex.Rank(position: decoded.position)
             else {
                 throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this search")
             }
-            after = rank
+            start = Self.firstIndex(after: rank, in: hits, of: index)
         }
-        var (index, version) = try await indexAndVersion(sql: database.sql)
-        let hits: [CatalogIndex.Hit]
-        // Hits name entries of the index they were ranked in, so they are read with that index.
-        if let cached = cache.withLock({ cache in cache.flatMap { cache in cache.results[fingerprint].map { (cache.index, $0) } } }) {
-            (index, hits) = cached
-        } else {
-            hits = index.hits(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
-            cache.withLock { cache in
-                guard cache?.fingerprint == version else { return }  // the catalog changed meanwhile
-                if cache?.results.count ?? 0 >= Self.resultCacheLimit { cache?.results.removeAll(keepingCapacity: true) }
-                cache?.results[fingerprint] = hits
-            }
-        }
-        let start = after.map { Self.firstIndex(after: $0, in: hits, of: index) } ?? 0
         let page = hits[start...].prefix(query.limit)
         var next: String?
         if let last = page.last, page.endIndex < hits.endIndex {
-            next = PageCursor(scope: fingerprint, position: index.rank(of: last).position).encoded
+            next = PageCursor(scope: scope, position: index.rank(of: last).position).encoded
         }
-        return (page.map(index.match), next)
+        return (index, page, next)
     }
 
     /// The longest search text taken (a name has at most 200 characters), and the longest filter (a muscle,
@@ -172,6 +189,13 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     private func tableFingerprint(sql: any SQLDatabase) async throws -> String {
         let row = try await sql.raw("SELECT COUNT(*) AS n, MAX(updated_at) AS latest FROM workouts_exercises").first()
         return "\(try row?.decode(column: "n", as: Int.self) ?? 0):\(try row?.decode(column: "latest", as: Int64?.self) ?? 0)"
+    }
+
+    /// The query as sent, for the cache only (hashing is cheaper than folding).
+    static func spellingFingerprint(_ query: ExerciseQuery) -> String {
+        // Each field with its length, so no text can pass for another split of the fields.
+        let text = [query.text, query.muscle, query.equipment, query.category].map { $0.map { "\($0.utf8.count):\($0)" } ?? "-" }.joined()
+        return String(SHA256.hash(data: Data(text.utf8)).hexString.prefix(32))
     }
 
     /// The search as it is run: its text and filters folded (case, accents and punctuation aside), so

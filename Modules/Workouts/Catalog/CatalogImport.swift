@@ -40,10 +40,7 @@ public enum CatalogImport {
         var seen = Set<String>()
         return try entries.enumerated().map { index, entry in
             func text(_ value: String, _ field: String, limit: Int = 200) throws -> String {
-                // PostgreSQL cannot store it in a text column; refused on every engine alike, as requests are.
-                guard !value.utf8.contains(0) else {
-                    throw ServiceError.invalidArgument(field: "[\(index)].\(field)", reason: "must not contain the NUL character")
-                }
+                try WorkoutsValidation.refuseNUL(value, field: "[\(index)].\(field)")
                 let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !trimmed.isEmpty, trimmed.count <= limit else {
                     throw ServiceError.invalidArgument(field: "[\(index)].\(field)", reason: "must be 1 to \(limit) characters, not counting spaces around")

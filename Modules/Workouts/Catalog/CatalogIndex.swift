@@ -88,12 +88,6 @@ struct CatalogIndex: Sendable {
         }
     }
 
-    struct Match: Sendable {
-        let rank: Rank
-        let exercise: Exercise
-        let json: [UInt8]
-    }
-
     /// A match as results are kept (8 bytes, so a cache of many searches over the whole catalog stays small):
     /// its score and its entry, whose position is its place among equal scores.
     struct Hit: Sendable, Equatable {
@@ -106,19 +100,9 @@ struct CatalogIndex: Sendable {
         return Rank(score: Int(hit.score), folded: entry.folded, id: entry.exercise.id)
     }
 
-    func match(_ hit: Hit) -> Match {
-        let entry = entries[Int(hit.entry)]
-        return Match(rank: rank(of: hit), exercise: entry.exercise, json: entry.json)
-    }
-
     /// All matches, best first; ties by name, then id.
     func matches(text: String?, muscle: String?, equipment: String?, category: String?) -> [Exercise] {
-        ranked(text: text, muscle: muscle, equipment: equipment, category: category).map(\.exercise)
-    }
-
-    /// All matches with their rank, in rank order.
-    func ranked(text: String?, muscle: String?, equipment: String?, category: String?) -> [Match] {
-        hits(text: text, muscle: muscle, equipment: equipment, category: category).map(match)
+        hits(text: text, muscle: muscle, equipment: equipment, category: category).map { entries[Int($0.entry)].exercise }
     }
 
     /// How much a match's quality outweighs its length: a name's extra words (beyond the query's) cost a point
@@ -130,11 +114,11 @@ struct CatalogIndex: Sendable {
     /// words, then the name and id. (An exact word in a long name ranks above a typo in a short one: "back"
     /// finds "... Behind The Back Wrist Curl" before "Hack Squat".)
     func hits(text: String?, muscle: String?, equipment: String?, category: String?) -> [Hit] {
-        let tokens = text.map { Self.words(Self.fold($0)) } ?? []
+        let phrase = text.map(Self.fold) ?? ""
+        let tokens = Self.words(phrase)
         let muscle = muscle.map(Self.fold)
         let equipment = equipment.map(Self.fold)
         let category = category.map(Self.fold)
-        let phrase = text.map(Self.fold) ?? ""
         var scratch = EditScratch()
         var hits: [Hit] = []
         for (position, entry) in entries.enumerated() {

@@ -13,11 +13,9 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         var index: CatalogIndex
         var fingerprint: String
         var checkedAt: ContinuousClock.Instant
-        /// Ranked results of recent searches (autocomplete repeats itself), cleared with the index. Keyed by the
-        /// query as searched (folded), so spellings of one search share an entry; 8 bytes a match, so even full
-        /// it holds at most a few megabytes.
-        var searches: [String: [CatalogIndex.Hit]] = [:]
-        /// The same by the query as sent (its hash): its search's fingerprint and hits (shared, not copied).
+        /// Ranked results of recent searches (autocomplete repeats itself), cleared with the index, by the query
+        /// as sent (its hash, so a repeated search folds nothing): the search's fingerprint (its cursors' scope)
+        /// and its hits, 8 bytes a match, so even full it holds at most a few megabytes.
         var results: [String: (scope: String, hits: [CatalogIndex.Hit])] = [:]
     }
     private static let resultCacheLimit = 1024
@@ -61,31 +59,19 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     private func matches(_ query: ExerciseQuery) async throws -> (index: CatalogIndex, page: ArraySlice<CatalogIndex.Hit>, next: String?) {
         try Self.validate(query)
         var (index, version) = try await indexAndVersion(sql: database.sql)
-        // Looked up by the query as sent first (a hash), so a repeated search folds nothing; a new spelling is
-        // folded once and shares the ranked hits of its search. Hits name entries of the index they were ranked
-        // in, so they are read with that index.
+        // Hits name entries of the index they were ranked in, so they are read with that index.
         let spelling = Self.spellingFingerprint(query)
         let scope: String
         let hits: [CatalogIndex.Hit]
         if let cached = cache.withLock({ cache in cache.flatMap { cache in cache.results[spelling].map { (cache.index, $0) } } }) {
             index = cached.0
-            scope = cached.1.scope
-            hits = cached.1.hits
+            (scope, hits) = cached.1
         } else {
             scope = Self.queryFingerprint(query)
-            if let shared = cache.withLock({ cache in cache.flatMap { cache in cache.searches[scope].map { (cache.index, $0) } } }) {
-                index = shared.0
-                hits = shared.1
-            } else {
-                hits = index.hits(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
-            }
+            hits = index.hits(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
             cache.withLock { cache in
                 guard cache?.fingerprint == version else { return }  // the catalog changed meanwhile
-                if cache?.results.count ?? 0 >= Self.resultCacheLimit || cache?.searches.count ?? 0 >= Self.resultCacheLimit {
-                    cache?.results.removeAll(keepingCapacity: true)
-                    cache?.searches.removeAll(keepingCapacity: true)
-                }
-                cache?.searches[scope] = hits
+                if cache?.results.count ?? 0 >= Self.resultCacheLimit { cache?.results.removeAll(keepingCapacity: true) }
                 cache?.results[spelling] = (scope, hits)
             }
         }
@@ -199,7 +185,7 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     }
 
     /// The search as it is run: its text and filters folded (case, accents and punctuation aside), so
-    /// "Bench!" and "bench" are one search, share a cached result and take each other's cursors.
+    /// "Bench!" and "bench" are one search and take each other's cursors.
     static func queryFingerprint(_ query: ExerciseQuery) -> String {
         let text = [query.text, query.muscle, query.equipment, query.category].map { $0.map(CatalogIndex.fold) ?? "\u{0}" }.joined(separator: "\u{1F}")
         return String(SHA256.hash(data: Data(text.utf8)).hexString.prefix(12))

@@ -89,6 +89,10 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
     private func write(
         userId: String, workoutId: String, key: String, request: String, _ change: (inout ActiveWorkout) throws -> Void
     ) throws -> ActiveWorkout {
+        guard !key.isEmpty, key.count <= 128 else {
+            throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must be 1 to 128 characters")
+        }
+        guard !key.utf8.contains(0) else { throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must not contain the NUL character") }
         let slot = "\(userId)|\(key)"
         if let previous = answers[slot] {
             guard previous.request == "\(workoutId)|\(request)" else {

@@ -127,7 +127,7 @@ public actor FakePlanLibrary: PlanLibrary {
     private func analytics(_ exercises: [TemplateExercise]) -> TemplateAnalytics {
         let sets = exercises.reduce(0) { $0 + $1.sets.count }
         var setsPerMuscle: [String: Int] = [:]
-        for exercise in exercises {
+        for exercise in exercises where !exercise.sets.isEmpty {  // an exercise with no sets planned trains nothing
             for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] { setsPerMuscle[muscle, default: 0] += exercise.sets.count }
         }
         let muscles = setsPerMuscle.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)

@@ -20,6 +20,7 @@ struct WorkoutsContext: Sendable {
     ) async throws -> D {
         let lockClause: SQLQueryString = lock ? forUpdate : ""
         guard
+            WorkoutsValidation.couldBeStored(id),
             let text = try await sql.raw(
                 "SELECT document FROM \(ident: table) WHERE id = \(bind: id) AND user_id = \(bind: userId)\(lockClause)"
             ).first(decodingColumn: "document", as: String.self)
@@ -171,6 +172,7 @@ enum IdempotencyKey {
         guard !key.isEmpty, key.count <= 128 else {
             throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must be 1 to 128 characters")
         }
+        try WorkoutsValidation.refuseNUL(key, field: "idempotency_key")
         return key
     }
 }
@@ -188,6 +190,10 @@ enum WorkoutsValidation {
     /// Text with the NUL character is refused here too, not only at the HTTP edge: the contracts (the coach's
     /// tools) reach these checks without it, and PostgreSQL cannot store NUL in a text column (a template name
     /// goes into the active workout's `name` column when a workout starts from it).
+    /// False for an id that no write could have stored (it holds NUL): the contracts pass ids from the coach's
+    /// tools unchecked, and PostgreSQL fails on NUL in a comparison, so such an id is answered as not found.
+    static func couldBeStored(_ id: String) -> Bool { !id.utf8.contains(0) }
+
     static func refuseNUL(_ value: String, field: String) throws {
         if value.utf8.contains(0) { throw ServiceError.invalidArgument(field: field, reason: "must not contain the NUL character") }
     }

@@ -140,6 +140,17 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
         _ = try await library.createRoutine(
             userId: "u1", plan: RoutinePlan(name: "Bad", templates: [TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])]))
     }
+    // An id holding NUL (which PostgreSQL cannot even compare with) was never given out: it is not found.
+    await expectCode(.notFound, "a template id with NUL", details: ["template_id": "t\u{0}"]) {
+        _ = try await library.template(userId: "u1", id: "t\u{0}")
+    }
+    await expectCode(.notFound, "changes to a template id with NUL", details: ["template_id": "t\u{0}"]) {
+        _ = try await library.applyTemplateChanges(userId: "u1", templateId: "t\u{0}", expectedVersion: 1, exercises: [])
+    }
+    await expectCode(.invalidArgument, "an exercise id with NUL", details: ["field": "templates[0].exercises[0].exercise_id"]) {
+        _ = try await library.createRoutine(
+            userId: "u1", plan: RoutinePlan(name: "Bad", templates: [TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "a\u{0}", sets: [])])]))
+    }
     #expect(try await library.templates(userId: "u1").count == 2, "a refused plan creates nothing")
 
     // The user's templates list in the plan's order; analytics name the most-trained muscle first.
@@ -156,6 +167,12 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
             }))
     #expect(try await library.templates(userId: "u3").map(\.name) == names)
     #expect(ordered.templates.first?.analytics.muscles == ["quadriceps", "biceps"])
+    // An exercise with no sets planned trains no muscle.
+    let unplanned = try await library.applyTemplateChanges(
+        userId: "u3", templateId: ordered.templates[0].id, expectedVersion: ordered.templates[0].version,
+        exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: sets(2)), PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [])])
+    #expect(unplanned.analytics.muscles == ["biceps"])
+    #expect(unplanned.analytics.totalSets == 2)
 
     // Every rule of a plan, the same on every implementation.
     let one = [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(1))]
@@ -249,6 +266,7 @@ func trainingLogConformance(_ log: some TrainingLog, fixture: TrainingLogFixture
     #expect(try await log.workout(userId: "u1", id: first)?.name == "First")
     #expect(try await log.workout(userId: "u1", id: other) == nil, "another user's workout")
     #expect(try await log.workout(userId: "u1", id: "nope") == nil)
+    #expect(try await log.workout(userId: "u1", id: "w\u{0}") == nil, "an id holding NUL was never given out")
     #expect(recent.allSatisfy { $0.analytics.totals.sets == 1 })
     do {
         _ = try await log.recentWorkouts(userId: "u1", limit: 0)
@@ -345,6 +363,28 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
             userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1001, rir: nil,
             idempotencyKey: "k4")
     }
+
+    // Ids holding NUL were never given out (PostgreSQL cannot even compare with them); such a key is refused.
+    await expectCode(.notFound, "a workout id with NUL", details: ["workout_id": "w\u{0}"]) {
+        _ = try await control.logSet(
+            userId: "u1", workoutId: "w\u{0}", exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1, rir: nil,
+            idempotencyKey: "k-nul-1")
+    }
+    for key in ["k\u{0}", "", String(repeating: "k", count: 129)] {
+        await expectCode(.invalidArgument, "the idempotency key \(key.debugDescription)", details: ["field": "idempotency_key"]) {
+            _ = try await control.logSet(
+                userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1, rir: nil,
+                idempotencyKey: key)
+        }
+    }
+    await expectCode(.invalidArgument, "an exercise id with NUL", details: ["field": "exercise_id"]) {
+        _ = try await control.addExercise(userId: "u1", workoutId: started.id, exerciseId: "a\u{0}", sets: 1, idempotencyKey: "k-nul-2")
+    }
+    await expectCode(.invalidArgument, "a new exercise id with NUL", details: ["field": "new_exercise_id"]) {
+        _ = try await control.swapExercise(
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: "a\u{0}", idempotencyKey: "k-nul-3")
+    }
+    #expect(try await control.activeWorkout(userId: "u1") == logged, "refused writes change nothing")
 
     let added = try await control.addExercise(userId: "u1", workoutId: started.id, exerciseId: WorkoutsFixtures.curl.id, sets: 2, idempotencyKey: "k5")
     #expect(added.exercises.map(\.exerciseId) == [WorkoutsFixtures.squat.id, WorkoutsFixtures.curl.id])

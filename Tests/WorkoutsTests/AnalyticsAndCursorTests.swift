@@ -39,10 +39,12 @@ import Testing
         let exercises = [
             TemplateExercise(exerciseId: "bench", name: "Bench", sets: Array(repeating: TemplateSet(targetReps: 8), count: 4)),
             TemplateExercise(exerciseId: "curl", name: "Curl", sets: Array(repeating: TemplateSet(targetReps: 12), count: 2)),
+            TemplateExercise(exerciseId: "squat", name: "Squat", sets: []),  // no sets planned: trains nothing
         ]
         let catalog = [
             "bench": Exercise(id: "bench", name: "Bench", category: "strength", primaryMuscles: ["chest"]),
             "curl": Exercise(id: "curl", name: "Curl", category: "strength", primaryMuscles: ["biceps"]),
+            "squat": Exercise(id: "squat", name: "Squat", category: "strength", primaryMuscles: ["quadriceps"]),
         ]
         let analytics = TemplateAnalyzer.analyze(exercises, catalog: catalog)
         #expect(analytics.totalSets == 6)

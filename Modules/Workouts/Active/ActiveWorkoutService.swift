@@ -111,6 +111,9 @@ struct ActiveWorkoutService: Sendable {
         let context = self.context
         let cache = self.cache
         let key = try IdempotencyKey.check(key)
+        guard WorkoutsValidation.couldBeStored(workoutId) else {
+            throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": workoutId])
+        }
         let fingerprint = try WorkoutsContext.requestFingerprint(operation: operation, request: request)
         return try await context.database.transaction(batchable: true) { tx in
             if context.database.engine == .postgres {

@@ -174,7 +174,7 @@ enum TemplateAnalyzer {
     static func analyze(_ exercises: [TemplateExercise], catalog: [String: Exercise]) -> TemplateAnalytics {
         let totalSets = exercises.reduce(0) { $0 + $1.sets.count }
         var setsPerMuscle: [String: Int] = [:]
-        for exercise in exercises {
+        for exercise in exercises where !exercise.sets.isEmpty {  // an exercise with no sets planned trains nothing
             for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] { setsPerMuscle[muscle, default: 0] += exercise.sets.count }
         }
         let muscles = setsPerMuscle.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)

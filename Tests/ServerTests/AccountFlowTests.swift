@@ -249,7 +249,16 @@ import Testing
             _ = try await client.call("setActiveRoutine", ["routine_id": try #require(routine.data["id"] as? String)], token: token)
             let done = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s1"], token: token)
             let doneId = try #require(done.data["id"] as? String)
-            _ = try await client.call("completeActiveWorkout", ["workout_id": doneId, "idempotency_key": "c1"], token: token)
+            let doneExercise = try #require((done.data["exercises"] as? [[String: Any]])?.first)
+            let doneSet = try #require((doneExercise["sets"] as? [[String: Any]])?.first)
+            _ = try await client.call(
+                "logSet",
+                [
+                    "workout_id": doneId, "exercise_instance_id": try #require(doneExercise["instance_id"] as? String),
+                    "set_id": try #require(doneSet["id"] as? String), "weight_kg": 90, "reps": 5, "idempotency_key": "l0",
+                ], token: token)
+            let archived = try await client.call("completeActiveWorkout", ["workout_id": doneId, "idempotency_key": "c1"], token: token)
+            #expect(archived.status == .ok, "\(archived.json)")
             let live = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s2"], token: token)
             let liveId = try #require(live.data["id"] as? String)
             let exercise = try #require((live.data["exercises"] as? [[String: Any]])?.first)

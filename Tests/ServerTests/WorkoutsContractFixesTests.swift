@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
+import SQLKit
 import Synchronization
 import Testing
 import TestSupport
@@ -329,14 +330,81 @@ import TestSupport
             #expect(Self.set(setId, in: stored.data)?["completed_at"] is NSNull, "un-logged as stored, not only as answered")
             #expect(Self.set(setId, in: stored.data)?["weight_kg"] as? Double == 82.5)
 
-            // Completing now archives no set of it.
-            let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
+            // With its only set un-logged, nothing is done: finishing is refused and the workout stays as it is.
+            let refused = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
+            #expect(refused.status == .preconditionFailed, "\(refused.json)")
+            #expect(refused.errorCode == "FAILED_PRECONDITION")
+            let still = try await client.call("getActiveWorkout", token: token)
+            #expect(still.data["status"] as? String == "in_progress")
+            #expect(still.data["version"] as? Int == stored.data["version"] as? Int, "a refused completion changes nothing")
+
+            // Another set logged, completing archives that one only, not the un-logged one.
+            let added = try await client.call(
+                "patchActiveWorkout",
+                ["workout_id": workoutId, "idempotency_key": "p5", "ops": [["op": "add_set", "exercise_instance_id": squat.instanceId]]], token: token)
+            let other = try #require(Self.exercise(added.data).setIds.last)
+            #expect(other != setId)
+            _ = try await client.call(
+                "logSet", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": other, "weight_kg": 60, "reps": 10, "idempotency_key": "l3"],
+                token: token)
+            let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c2"], token: token)
             #expect(completed.status == .ok, "\(completed.json)")
-            #expect(((completed.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["sets"] as? Int == 0, "\(completed.json)")
+            #expect(((completed.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["sets"] as? Int == 1, "\(completed.json)")
             let archived = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
             #expect(archived.status == .ok, "\(archived.json)")
             let archivedSets = (archived.data["exercises"] as? [[String: Any]] ?? []).flatMap { $0["sets"] as? [[String: Any]] ?? [] }
-            #expect(archivedSets.isEmpty, "\(archived.json)")
+            #expect(archivedSets.map { $0["id"] as? String } == [other], "\(archived.json)")
+        }
+    }
+
+    /// Finishing a workout with no set logged is `FAILED_PRECONDITION` and changes nothing: no archive, no
+    /// `WorkoutCompleted`, the routine's next template stays the same and the workout stays in progress. The
+    /// key stores nothing, so the same key completes it once a set is logged; cancelling stays possible.
+    @Test(arguments: TestDatabases.engines)
+    func finishingWithNothingLoggedIsRefused(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { server, client in
+            let token = try await client.newUser("idle@example.com")
+            let template = try await client.call(
+                "createTemplate", ["name": "A", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5], ["target_reps": 5]]]]], token: token)
+            let templateId = try #require(template.data["id"] as? String)
+            let second = try await client.call(
+                "createTemplate", ["name": "B", "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 10]]]]], token: token)
+            let routine = try await client.call(
+                "createRoutine", ["name": "R", "template_ids": [templateId, try #require(second.data["id"] as? String)]], token: token)
+            let routineId = try #require(routine.data["id"] as? String)
+            _ = try await client.call("setActiveRoutine", ["routine_id": routineId], token: token)
+            let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s1"], token: token)
+            let workoutId = try #require(started.data["id"] as? String)
+            #expect(started.data["source_template_id"] as? String == templateId)
+
+            let refused = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
+            #expect(refused.status == .preconditionFailed, "\(refused.json)")
+            #expect(refused.errorCode == "FAILED_PRECONDITION")
+            #expect(refused.errorDetails?["logged_sets"] as? String == "0")
+            let active = try await client.call("getActiveWorkout", token: token)
+            #expect(active.data["status"] as? String == "in_progress")
+            #expect(active.data["version"] as? Int == started.data["version"] as? Int)
+            #expect((try await client.call("getRecentWorkouts", token: token).data["items"] as? [Any])?.isEmpty == true)
+            let events = try await server.database.sql.raw("SELECT COUNT(*) AS n FROM platform_outbox WHERE type = \(bind: WorkoutCompleted.eventType)")
+                .first(decodingColumn: "n", as: Int.self)
+            #expect(events == 0, "no WorkoutCompleted")
+            #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == templateId, "the routine does not move on")
+
+            // Once a set is logged, the same key completes it.
+            let exercise = try Self.exercise(active.data)
+            _ = try await client.call(
+                "logSet", ["workout_id": workoutId, "exercise_instance_id": exercise.instanceId, "set_id": exercise.setIds[0], "weight_kg": 100, "reps": 5, "idempotency_key": "l1"],
+                token: token)
+            let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
+            #expect(completed.status == .ok, "\(completed.json)")
+            #expect(((completed.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["sets"] as? Int == 1)
+
+            // An idle workout can still be cancelled.
+            let idle = try await client.call("startActiveWorkout", ["name": "Idle", "idempotency_key": "s2"], token: token)
+            let idleId = try #require(idle.data["id"] as? String)
+            let cancelled = try await client.call("cancelActiveWorkout", ["workout_id": idleId, "idempotency_key": "x1"], token: token)
+            #expect(cancelled.status == .ok, "\(cancelled.json)")
+            #expect(try await client.call("getActiveWorkout", token: token).json["data"] is NSNull)
         }
     }
 

@@ -15,6 +15,13 @@ import TestSupport
         try await TestDatabases.with(engine, migrate: [Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)]) { db in
             let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
             let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
+            let added = try await module.active.addExercise(
+                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 1), key: nil
+            ).value()
+            _ = try await module.active.logSet(
+                userId: "u",
+                request: .init(workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id, weightKg: 50, reps: 5),
+                key: nil)
             let completed = try await module.active.complete(userId: "u", workoutId: started.id, key: nil).value()
             _ = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "First"))
             let second = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "Second")).value()

@@ -204,6 +204,12 @@ struct ActiveWorkoutService: Sendable {
                 let sets = exercise.sets.filter { $0.completedAt != nil }
                 return sets.isEmpty ? nil : WorkoutExercise(instanceId: exercise.instanceId, exerciseId: exercise.exerciseId, name: exercise.name, sets: sets)
             }
+            // Nothing done is no training: it would go into the history as an empty workout, move the routine on
+            // past a session never trained and start the analysis of a workout that did not happen.
+            guard !logged.isEmpty else {
+                throw ServiceError(
+                    .failedPrecondition, "Log at least one set to finish this workout, or cancel it.", details: ["logged_sets": "0"])
+            }
             let catalog = try await context.catalog.exercises(ids: logged.map(\.exerciseId), sql: tx.sql)
             let archived = CompletedWorkout(
                 id: workout.id, userId: userId, name: workout.name, sourceTemplateId: workout.sourceTemplateId,

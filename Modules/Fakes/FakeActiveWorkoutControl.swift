@@ -29,7 +29,8 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         userId: String, workoutId: String, exerciseInstanceId: String, setId: String, weightKg: Double, reps: Int, rir: Int?,
         idempotencyKey: String
     ) async throws -> ActiveWorkout {
-        try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "logSet|\(exerciseInstanceId)|\(setId)|\(weightKg)|\(reps)|\(rir ?? -1)") {
+        // A repeat answers the workout as it stands now, like the live one.
+        let logged = try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "logSet|\(exerciseInstanceId)|\(setId)|\(weightKg)|\(reps)|\(rir ?? -1)") {
             workout in
             guard weightKg.isFinite, (0...1000).contains(weightKg) else { throw ServiceError.invalidArgument(field: "weight_kg", reason: "must be from 0 to 1000 kg") }
             guard (0...1000).contains(reps) else { throw ServiceError.invalidArgument(field: "reps", reason: "must be from 0 to 1000") }
@@ -45,6 +46,7 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
             workout.exercises[exercise].sets[set].rir = rir
             workout.exercises[exercise].sets[set].completedAt = clock.now()
         }
+        return workouts[logged.id] ?? logged
     }
 
     public func addExercise(userId: String, workoutId: String, exerciseId: String, sets: Int, idempotencyKey: String) async throws -> ActiveWorkout {

@@ -398,6 +398,12 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
     #expect(swapped.exercises[1].sets[0].targetReps == 5, "with its target reps")
     #expect(swapped.exercises[1].sets[0].targetWeightKg == nil, "but not the squat's planned weight")
     #expect(swapped.totals.sets == 1)
+    // A repeat of the first logSet changes nothing and answers the workout as it stands now.
+    let repeated = try await control.logSet(
+        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5, rir: 2,
+        idempotencyKey: "k1")
+    #expect(repeated == swapped, "the workout as it stands, not as the first answer left it")
+    #expect(try await control.activeWorkout(userId: "u1") == swapped, "a repeat changes nothing")
 
     try await fixture.finish("u1", started.id)
     await expectCode(.failedPrecondition, "writing to a finished workout") {

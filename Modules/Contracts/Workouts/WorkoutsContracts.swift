@@ -82,8 +82,11 @@ public protocol TrainingLog: Sendable {
 public protocol ActiveWorkoutControl: Sendable {
     /// The user's workout in progress, or nil.
     func activeWorkout(userId: String) async throws -> ActiveWorkout?
-    /// Logs a set. Throws `NOT_FOUND` (unknown workout, exercise instance or set, or another user's),
-    /// `FAILED_PRECONDITION` (workout not in progress), `INVALID_ARGUMENT` (out-of-range values).
+    /// Logs a set and returns the workout as it stands then. A repeat of the key changes nothing and returns the
+    /// workout as it stands now, later changes included (over HTTP a repeat gets the first answer, the set and
+    /// its totals; a whole workout kept per logged set would cost more than it tells). Throws `NOT_FOUND`
+    /// (unknown workout, exercise instance or set, or another user's), `FAILED_PRECONDITION` (workout not in
+    /// progress), `INVALID_ARGUMENT` (out-of-range values, a bad key).
     func logSet(
         userId: String, workoutId: String, exerciseInstanceId: String, setId: String, weightKg: Double, reps: Int, rir: Int?,
         idempotencyKey: String

@@ -197,6 +197,9 @@ import TestSupport
                     "exercises[0].sets[1].id", "INVALID_ARGUMENT"
                 ),
                 ([["sets": [["reps": 1]]]], "exercises[0].exercise_id", "INVALID_ARGUMENT"),
+                // What is archived is what was done: emptying a workout is deleting it, and an exercise needs a set.
+                ([], "exercises", "INVALID_ARGUMENT"),
+                ([["instance_id": bench.instanceId, "sets": [["reps": 1]]], ["exercise_id": WorkoutsFlowTests.curl, "sets": []]], "exercises[1].sets", "INVALID_ARGUMENT"),
             ]
             for (exercises, field, code) in refusals {
                 let refused = try await client.call("updateWorkout", ["workout_id": workoutId, "exercises": exercises], token: token)

@@ -158,6 +158,11 @@ struct HistoryService: Sendable {
     /// new exercise, and no instance or set id given twice.
     static func validated(_ exercises: [WorkoutChanges.ExerciseChange]) throws -> [WorkoutChanges.ExerciseChange] {
         guard exercises.count <= WorkoutsValidation.maxExercises else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
+        // A completed workout holds what was done, as completion archives it: at least one exercise, each with a
+        // set. Emptying it is deleting it (`deleteWorkout`).
+        guard !exercises.isEmpty else {
+            throw ServiceError.invalidArgument(field: "exercises", reason: "must hold at least one exercise (deleteWorkout removes a workout)")
+        }
         var instanceIds = Set<String>()
         var setIds = Set<String>()
         return try exercises.enumerated().map { index, change in
@@ -170,7 +175,7 @@ struct HistoryService: Sendable {
             } else if change.exerciseId == nil {
                 throw ServiceError.invalidArgument(field: "\(field).exercise_id", reason: "is required for an exercise without an instance_id")
             }
-            guard change.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "\(field).sets", reason: "at most 30 sets") }
+            guard (1...30).contains(change.sets.count) else { throw ServiceError.invalidArgument(field: "\(field).sets", reason: "must hold 1 to 30 sets") }
             for (setIndex, set) in change.sets.enumerated() {
                 let setField = "\(field).sets[\(setIndex)]"
                 if let id = set.id, !setIds.insert(id).inserted {

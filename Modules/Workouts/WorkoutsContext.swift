@@ -187,15 +187,15 @@ enum WorkoutsValidation {
         guard count < maxExercises else { throw ServiceError.invalidArgument(field: field, reason: reason) }
     }
 
+    /// False for text no write could have stored (it holds NUL): the contracts pass ids from the coach's tools
+    /// unchecked, and PostgreSQL fails on NUL even in a comparison, so such an id is answered as not found.
+    static func couldBeStored(_ text: String) -> Bool { !text.utf8.contains(0) }
+
     /// Text with the NUL character is refused here too, not only at the HTTP edge: the contracts (the coach's
     /// tools) reach these checks without it, and PostgreSQL cannot store NUL in a text column (a template name
     /// goes into the active workout's `name` column when a workout starts from it).
-    /// False for an id that no write could have stored (it holds NUL): the contracts pass ids from the coach's
-    /// tools unchecked, and PostgreSQL fails on NUL in a comparison, so such an id is answered as not found.
-    static func couldBeStored(_ id: String) -> Bool { !id.utf8.contains(0) }
-
     static func refuseNUL(_ value: String, field: String) throws {
-        if value.utf8.contains(0) { throw ServiceError.invalidArgument(field: field, reason: "must not contain the NUL character") }
+        guard couldBeStored(value) else { throw ServiceError.invalidArgument(field: field, reason: "must not contain the NUL character") }
     }
 
     static func name(_ value: String, field: String = "name") throws -> String {

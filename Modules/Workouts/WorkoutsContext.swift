@@ -36,17 +36,19 @@ struct WorkoutsContext: Sendable {
     /// `prefetched`: the stored answer's columns (`request_hash`, `response`, `response_format`, NULL when there
     /// is none) already read along with something else, to spare the lookup.
     ///
-    /// `serialized`: for a write whose key is looked up before any row is locked (creates, and the plan and history
-    /// changes and deletes, which lock their row in `body`). On PostgreSQL, requests of one user with the same key
-    /// then wait for each other (a transaction advisory lock): a retry racing its original would otherwise run the
-    /// body too and fail on the key's row, or answer a version `CONFLICT` or `NOT_FOUND` caused by its own
-    /// original, instead of the first result. SQLite's single writer already serializes them.
+    /// On PostgreSQL, requests of one user with the same key wait for each other, whatever their operation (a
+    /// transaction advisory lock, `lockKey`, taken here unless the caller already holds it: `keyLocked`). Without
+    /// it a retry racing its original would run the body too and fail on the key's row, or answer a version
+    /// `CONFLICT` or `NOT_FOUND` caused by its own original, instead of the first result; and a key reused at the
+    /// same moment for another write would fail on the key's row instead of being `CONFLICT` naming the key. The
+    /// key is locked before any row, by every keyed write, so the two kinds of locks never wait in a cycle. SQLite's
+    /// single writer already serializes all of this.
     func idempotent<R: Codable & Sendable>(
         _ tx: Transaction, userId: String, key: String?, operation: String, fingerprint: String, prefetched: (any SQLRow)? = nil,
-        serialized: Bool = false, _ body: () async throws -> R
+        keyLocked: Bool = false, _ body: () async throws -> R
     ) async throws -> IdempotentAnswer<R> {
         guard let key else { return try IdempotentAnswer(fresh: try await body()) }
-        if serialized, database.engine == .postgres { try await tx.sql.run(Self.lockKey(SQLValue(userId), SQLValue(key))) }
+        if !keyLocked, database.engine == .postgres { try await tx.sql.run(Self.lockKey(SQLValue(userId), SQLValue(key))) }
         let row: (any SQLRow)?
         if let prefetched { row = prefetched } else { row = try await tx.sql.first(Self.storedAnswer(SQLValue(userId), SQLValue(key))) }
         if let row, let hash = try row.decode(column: "request_hash", as: String?.self) {
@@ -69,9 +71,9 @@ struct WorkoutsContext: Sendable {
         return answer
     }
 
-    /// A write in a transaction of its own, idempotent under `key` (checked here; nil: no idempotency) and
-    /// `serialized` per key: `body` runs only when the key has no stored answer yet. For the writes that lock their
-    /// row in `body` or have none (creates, the plan and history changes and deletes).
+    /// A write in a transaction of its own, idempotent under `key` (checked here; nil: no idempotency):
+    /// `body` runs only when the key has no stored answer yet. For the writes that lock their row in `body` or
+    /// have none (creates, the plan and history changes and deletes).
     func idempotentWrite<R: Codable & Sendable>(
         userId: String, key: String?, operation: String, request: some Encodable,
         _ body: @escaping @Sendable (Transaction) async throws -> R
@@ -80,13 +82,13 @@ struct WorkoutsContext: Sendable {
         let fingerprint = try Self.requestFingerprint(operation: operation, request: request)
         let context = self
         return try await database.transaction { tx in
-            try await context.idempotent(tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint, serialized: true) {
+            try await context.idempotent(tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint) {
                 try await body(tx)
             }
         }
     }
 
-    /// A transaction-scoped PostgreSQL advisory lock on one user's idempotency key (`serialized`).
+    /// A transaction-scoped PostgreSQL advisory lock on one user's idempotency key (see `idempotent`).
     static let lockKey = FixedSQL("SELECT pg_advisory_xact_lock(74102, hashtext(?::text || chr(10) || ?::text))")
 
     static let storedAnswer = FixedSQL(

@@ -722,6 +722,53 @@ import TestSupport
             }
         }
     }
+
+    /// One key sent at the same moment with different requests (a client bug, or two of its screens sharing a
+    /// key): one of them runs and every other is CONFLICT naming the key, whatever the operations, on every
+    /// engine. On PostgreSQL the active-workout writes locked the workout, the others the key: the loser failed on
+    /// the key's row (a CONFLICT that said "changed concurrently", a driver error through the contracts).
+    @Test(arguments: TestDatabases.engines)
+    func oneKeyRacingDifferentRequestsRunsOneOfThem(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("shared-keys@example.com")
+            let started = try await client.call("startActiveWorkout", ["name": "Keys", "idempotency_key": "start"], token: token)
+            let workoutId = try #require(started.data["id"] as? String)
+            let added = try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 20, "idempotency_key": "add"], token: token)
+            let squat = try Self.exercise(added.data)
+            let template: [String: Any] = ["name": "Keys", "exercises": [["exercise_id": Self.bench, "sets": [["target_reps": 5]]]]]
+            // Each round: two logSets, a patch and a create under one new key.
+            for round in 0..<8 {
+                let key = "shared-\(round)"
+                let log: (Int) -> [String: Any] = { set in
+                    [
+                        "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[set], "weight_kg": 100, "reps": 5,
+                        "idempotency_key": key,
+                    ]
+                }
+                let replies = try await Self.concurrently(client, token: token, [
+                    ("logSet", log(2 * round)),
+                    ("logSet", log(2 * round + 1)),
+                    ("patchActiveWorkout", ["workout_id": workoutId, "ops": [["op": "add_set", "exercise_instance_id": squat.instanceId]], "idempotency_key": key]),
+                    ("createTemplate", template.merging(["idempotency_key": key]) { _, new in new }),
+                ])
+                Self.expectOneRan(replies, key: key, round: round)
+            }
+            // Starts lock the user's starts first: a start and a create sharing a key, for a user with no workout.
+            let other = try await client.newUser("shared-start-keys@example.com")
+            for round in 0..<8 {
+                let key = "start-\(round)"
+                let replies = try await Self.concurrently(client, token: other, [
+                    ("startActiveWorkout", ["name": "Keys", "idempotency_key": key]),
+                    ("createTemplate", template.merging(["idempotency_key": key]) { _, new in new }),
+                ])
+                Self.expectOneRan(replies, key: key, round: round)
+                if let workoutId = replies.first(where: { $0.name == "startActiveWorkout" && $0.status == .ok })?.id {
+                    let cancelled = try await client.call("cancelActiveWorkout", ["workout_id": workoutId, "idempotency_key": "cancel-\(round)"], token: other)
+                    try #require(cancelled.status == .ok, "\(cancelled.json)")
+                }
+            }
+        }
+    }
 }
 
 // MARK: - Helpers
@@ -735,6 +782,47 @@ extension WorkoutsContractFixesTests {
         var conflictingWorkoutId: String?
 
         var description: String { "\(status.code) \(workoutId ?? errorCode ?? "?") \(conflictingWorkoutId ?? "")" }
+    }
+
+    /// What one of several concurrent calls answered, kept Sendable for a task group.
+    struct Outcome: Sendable, CustomStringConvertible {
+        var name: String
+        var status: HTTPResponse.Status
+        var id: String?
+        var json: String
+
+        var description: String { "\(name): \(status.code) \(json)" }
+        var error: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["error"] as? [String: Any] }
+    }
+
+    /// The calls, all at once.
+    static func concurrently(_ client: any TestClientProtocol, token: String, _ calls: [(String, [String: Any])]) async throws -> [Outcome] {
+        // The bodies as JSON text: a dictionary of Any is not Sendable.
+        let bodies = try calls.map { name, body in (name, String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)) }
+        return try await withThrowingTaskGroup(of: Outcome.self) { group in
+            for (name, body) in bodies {
+                group.addTask {
+                    let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] ?? [:]
+                    let reply = try await client.call(name, object, token: token)
+                    return Outcome(
+                        name: name, status: reply.status, id: reply.data["id"] as? String,
+                        json: String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self))
+                }
+            }
+            var outcomes: [Outcome] = []
+            for try await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+    }
+
+    /// Exactly one of `replies` ran; every other is CONFLICT naming `key`.
+    static func expectOneRan(_ replies: [Outcome], key: String, round: Int) {
+        #expect(replies.filter { $0.status == .ok }.count == 1, "round \(round): \(replies)")
+        for reply in replies where reply.status != .ok {
+            #expect(reply.status == .conflict, "round \(round): \(reply)")
+            #expect(reply.error?["code"] as? String == "CONFLICT", "round \(round): \(reply)")
+            #expect((reply.error?["details"] as? [String: Any])?["idempotency_key"] as? String == key, "round \(round): \(reply)")
+        }
     }
 
     /// One startActiveWorkout per key, all at once (same body apart from the key).

@@ -117,8 +117,12 @@ struct ActiveWorkoutService: Sendable {
         let fingerprint = try WorkoutsContext.requestFingerprint(operation: operation, request: request)
         return try await context.database.transaction(batchable: true) { tx in
             if context.database.engine == .postgres {
-                // Lock the workout before looking the key up, so a retry racing its original waits for it and
-                // then finds its answer (SQLite's single writer already orders them).
+                // SQLite's single writer already orders all of this. First the key, as every keyed write of
+                // Workouts does before any row: requests with one key wait for each other whatever they are, so a
+                // key reused at the same moment for another write is answered CONFLICT naming it (not a failure on
+                // the key's row). Then the workout, before looking the key up: a retry racing its original waits
+                // for it and then finds its answer, and writes with other keys queue on the row.
+                if let key { try await tx.sql.run(WorkoutsContext.lockKey(SQLValue(userId), SQLValue(key))) }
                 try await tx.sql.run(Self.lockWorkout(SQLValue(workoutId), SQLValue(userId)))
             }
             // The header comes with the key's stored answer, if any, in one read; without the workout (or a key)
@@ -128,7 +132,7 @@ struct ActiveWorkoutService: Sendable {
                 headerRow = try await tx.sql.first(ActiveWorkoutStorage.headerAndStoredAnswer(SQLValue(key), SQLValue(workoutId), SQLValue(userId)))
             }
             return try await context.idempotent(
-                tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint, prefetched: headerRow
+                tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint, prefetched: headerRow, keyLocked: true
             ) {
                 var workout = try await Self.load(
                     workoutId, userId: userId, header: try headerRow.map(ActiveWorkoutStorage.Header.init(row:)), cache: cache, context: context,

@@ -25,7 +25,7 @@ public struct FakeExerciseCatalog: ExerciseCatalog {
         let tokens = query.text.map(Self.fold) ?? []
         let scope = [query.text ?? "", query.muscle ?? "", query.equipment ?? "", query.category ?? ""].joined(separator: "|")
         var offset = 0
-        if let cursor = query.cursor {
+        if let cursor = query.cursor, !cursor.isEmpty {
             let parts = cursor.split(separator: "#", maxSplits: 1).map(String.init)
             guard parts.count == 2, parts[1] == scope, let value = Int(parts[0]), value >= 0 else {
                 throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this search")

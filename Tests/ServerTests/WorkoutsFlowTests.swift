@@ -36,6 +36,9 @@ extension TestClientProtocol {
             #expect(found.contains(Self.bench))
             let typo = try await client.call("searchExercises", ["query": "dumbel curl"], token: token)
             #expect((typo.data["items"] as? [[String: Any]])?.contains { $0["id"] as? String == Self.curl } == true)
+            let emptyCursor = try await client.call("searchExercises", ["query": "bench pres", "limit": 20, "cursor": ""], token: token)
+            #expect(emptyCursor.status == .ok, "an empty cursor is the first page: \(emptyCursor.json)")
+            #expect((emptyCursor.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == found)
 
             let push = try await client.call(
                 "createTemplate",
@@ -399,6 +402,11 @@ extension TestClientProtocol {
             let firstIds = (first.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
             #expect(firstIds == [ids[2], ids[1]])
             let cursor = try #require(first.data["next_cursor"] as? String)
+            // An empty cursor is the first page (clients holding the token as a string send "" before they have one).
+            let empty = try await client.call("getRecentWorkouts", ["limit": 2, "cursor": ""], token: token)
+            #expect(empty.status == .ok, "\(empty.json)")
+            #expect((empty.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == firstIds)
+            #expect(empty.data["next_cursor"] as? String == cursor)
             let second = try await client.call("getRecentWorkouts", ["limit": 2, "cursor": cursor], token: token)
             #expect((second.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [ids[0]])
             #expect(second.data["next_cursor"] == nil || second.data["next_cursor"] is NSNull)

@@ -42,7 +42,7 @@ public struct ExerciseQuery: Sendable, Equatable {
     public var equipment: String?
     public var category: String?
     public var limit: Int
-    /// Opaque, from a previous page's `nextCursor`.
+    /// Opaque, from a previous page's `nextCursor`; nil or empty: the first page.
     public var cursor: String?
 
     public init(text: String? = nil, muscle: String? = nil, equipment: String? = nil, category: String? = nil, limit: Int = 20, cursor: String? = nil) {
@@ -70,7 +70,8 @@ public struct ExercisePage: Sendable, Equatable {
 public protocol ExerciseCatalog: Sendable {
     /// Exercises matching the query, best match first; ties ordered by name then id, so pages never overlap
     /// or skip, even when the catalog changes between two pages (the next page starts after the last exercise
-    /// shown). Throws `INVALID_ARGUMENT` for a limit outside 1…100 or a cursor it did not issue.
+    /// shown). An empty cursor asks for the first page, as none does. Throws `INVALID_ARGUMENT` for a limit
+    /// outside 1…100 or a cursor it did not issue.
     func search(_ query: ExerciseQuery) async throws -> ExercisePage
     /// The exercise with this id, or nil.
     func exercise(id: String) async throws -> Exercise?

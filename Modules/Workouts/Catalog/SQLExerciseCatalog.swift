@@ -77,8 +77,9 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         }
         // A cursor names the last match shown (its rank), not a count: the next page starts right after it in
         // the ranking as it is now, so an import between two pages neither repeats nor skips what was there.
+        // An empty cursor is the first page: clients that hold the token as a string send "" before they have one.
         var start = 0
-        if let cursor = query.cursor {
+        if let cursor = query.cursor, !cursor.isEmpty {
             guard let decoded = PageCursor.decode(cursor, maxLength: Self.maxCursorLength), decoded.scope == scope,
                 let rank = CatalogIndex.Rank(position: decoded.position)
             else {

@@ -86,7 +86,7 @@ struct HistoryService: Sendable {
 
     func recent(userId: String, limit: Int, cursor: String?) async throws -> WorkoutPage {
         var after: (end: Int64, id: String)?
-        if let cursor {
+        if let cursor, !cursor.isEmpty {  // "" is the first page, as in every list (see `ExerciseQuery.cursor`)
             guard let decoded = PageCursor.decode(cursor), decoded.scope.hasPrefix("h:"), let end = Int64(decoded.scope.dropFirst(2)) else {
                 throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this list")
             }

@@ -62,8 +62,8 @@ public actor FakePlanLibrary: PlanLibrary {
                 analytics: analytics(draft.exercises), version: 1, createdAt: createdAt, updatedAt: createdAt)
         }
         let routine = Routine(
-            id: ids.makeID(), userId: userId, name: name, description: plan.description, templateIds: created.map(\.id),
-            frequency: plan.frequency, lastCompletedTemplateId: nil, lastCompletedAt: nil, version: 1, createdAt: now, updatedAt: now)
+            id: ids.makeID(), userId: userId, name: name, description: plan.description.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 },
+            templateIds: created.map(\.id), frequency: plan.frequency, lastCompletedTemplateId: nil, lastCompletedAt: nil, version: 1, createdAt: now, updatedAt: now)
         templates += created
         routines.append(routine)
         active[userId] = routine.id

@@ -209,11 +209,13 @@ enum WorkoutsValidation {
         return trimmed
     }
 
+    /// A description as stored: a blank one is none (null, like every empty optional field), so a patch sending
+    /// `""` removes the description (a patch applies it whenever the field was sent).
     static func description(_ value: String?) throws -> String? {
         guard let value else { return nil }
         try refuseNUL(value, field: "description")
         guard value.count <= 2000 else { throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters") }
-        return value
+        return value.allSatisfy(\.isWhitespace) ? nil : value
     }
 
     static func reps(_ value: Int?, field: String) throws -> Int? {

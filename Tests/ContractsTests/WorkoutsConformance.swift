@@ -120,6 +120,14 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     #expect(try await library.activeRoutine(userId: "u2") == nil)
     #expect(try await library.templates(userId: "u1").count == 2)
     #expect(try await library.templates(userId: "u2").isEmpty)
+    #expect(created.routine.description == nil)
+    // A blank description is none, as through HTTP.
+    let blank = try await library.createRoutine(
+        userId: "u5", plan: RoutinePlan(name: "Blank", description: " ", templates: [TemplatePlan(name: "A", exercises: plan.templates[0].exercises)]))
+    #expect(blank.routine.description == nil)
+    let described = try await library.createRoutine(
+        userId: "u6", plan: RoutinePlan(name: "Described", description: "Heavy", templates: [TemplatePlan(name: "A", exercises: plan.templates[0].exercises)]))
+    #expect(described.routine.description == "Heavy")
 
     let upper = created.templates[0]
     let changed = try await library.applyTemplateChanges(

@@ -520,6 +520,26 @@ import TestSupport
             expectNull(["target_rir", "target_weight_kg"], in: listedSet, "getTemplates.items[0].exercises[0].sets[0]")
             let routine = try await client.call("createRoutine", ["name": "Plain", "template_ids": [templateId]], token: token)
             expectNull(["description", "frequency", "last_completed_template_id", "last_completed_at"], in: routine.data, "createRoutine")
+
+            // A blank description is none; a patch with "" removes one, a patch with null or without it keeps it.
+            let routineId = try #require(routine.data["id"] as? String)
+            for (kind, idField, suffix) in [("Template", "template_id", templateId), ("Routine", "routine_id", routineId)] {
+                let described = try await client.call("patch\(kind)", [idField: suffix, "description": "Heavy day"], token: token)
+                #expect(described.data["description"] as? String == "Heavy day", "patch\(kind): \(described.json)")
+                let kept = try await client.call("patch\(kind)", [idField: suffix, "description": NSNull(), "name": "Renamed"], token: token)
+                #expect(kept.data["description"] as? String == "Heavy day", "patch\(kind) with null: \(kept.json)")
+                let cleared = try await client.call("patch\(kind)", [idField: suffix, "description": ""], token: token)
+                #expect(cleared.status == .ok, "\(cleared.json)")
+                expectNull(["description"], in: cleared.data, "patch\(kind) with \"\"")
+                expectNull(["description"], in: try await client.call("get\(kind)", [idField: suffix], token: token).data, "get\(kind) after clearing")
+                #expect(cleared.data["version"] as? Int == (kept.data["version"] as? Int).map { $0 + 1 })
+            }
+            let blank = try await client.call(
+                "createTemplate", ["name": "Blank", "description": "  ", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]],
+                token: token)
+            expectNull(["description"], in: blank.data, "createTemplate with a blank description")
+            let blankRoutine = try await client.call("createRoutine", ["name": "Blank", "description": "", "template_ids": [templateId]], token: token)
+            expectNull(["description"], in: blankRoutine.data, "createRoutine with an empty description")
             // A catalog exercise without equipment (stretches) says so with null.
             let stretches = try await client.call("searchExercises", ["category": "stretching", "limit": 100], token: token)
             let bare = (stretches.data["items"] as? [[String: Any]])?.first { $0["equipment"] is NSNull || $0["equipment"] == nil }

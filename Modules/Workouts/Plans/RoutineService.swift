@@ -217,7 +217,7 @@ struct RoutineService: Sendable {
                     details: ["current_version": "\(stored.routine.version)", "expected_version": "\(expectedVersion)"])
             }
             if let name { stored.routine.name = name }
-            if let description { stored.routine.description = description }
+            if changes.description != nil { stored.routine.description = description }
             if let frequency { stored.routine.frequency = frequency }
             if let templateIds { stored.replaceTemplates(with: templateIds) }
             stored.routine.version += 1

@@ -108,7 +108,7 @@ struct TemplateService: Sendable {
                     details: ["current_version": "\(template.version)", "expected_version": "\(expectedVersion)"])
             }
             if let name { template.name = name }
-            if let description { template.description = description }
+            if changes.description != nil { template.description = description }
             if let exercises {
                 template.exercises = exercises
                 let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: tx.sql)

@@ -61,12 +61,16 @@ extension AuthService {
             case pending(userId: String, email: String, name: String?, sessionId: String, refreshToken: String)
         }
         let outcome = try await database.transaction { tx -> Outcome in
-            if let row = try await tx.sql.raw(
-                """
-                SELECT u.id, u.status, u.email, u.pending_name FROM auth_providers p JOIN auth_users u ON u.id = p.user_id
-                WHERE p.provider_id = \(bind: provider.rawValue) AND p.provider_uid = \(bind: verified.subject)
-                """
-            ).first() {
+            /// Signs in to the account this identity is linked to; nil when it is linked to none.
+            func signInLinked() async throws -> Outcome? {
+                guard
+                    let row = try await tx.sql.raw(
+                        """
+                        SELECT u.id, u.status, u.email, u.pending_name FROM auth_providers p JOIN auth_users u ON u.id = p.user_id
+                        WHERE p.provider_id = \(bind: provider.rawValue) AND p.provider_uid = \(bind: verified.subject)
+                        """
+                    ).first()
+                else { return nil }
                 let userId = try row.decode(column: "id", as: String.self)
                 switch AccountStatus(rawValue: try row.decode(column: "status", as: String.self)) {
                 case .active:
@@ -96,6 +100,7 @@ extension AuthService {
                     throw ServiceError(.invalidCredential, details: ["reason": "account is being deleted"])
                 }
             }
+            if let linked = try await signInLinked() { return linked }
             guard let email = verified.email else {
                 throw ServiceError(.invalidCredential, details: ["reason": "the provider shared no email address"])
             }
@@ -112,6 +117,11 @@ extension AuthService {
                 """
             ).all()
             guard !inserted.isEmpty else {
+                // The address has an account. On PostgreSQL it may be this very identity's, created by a sign-in
+                // that ran at the same moment (a double tap, a retry): the insert waited for it to commit, and
+                // this second look sees it, so both sign in to one account. SQLite's single writer already
+                // ordered them, and the first look found it.
+                if let linked = try await signInLinked() { return linked }
                 // Decision 1 of seed 002: no automatic linking; sign in the original way, then link in Settings.
                 throw ServiceError(.accountExistsWithDifferentCredential, details: ["provider": provider.rawValue])
             }

@@ -212,6 +212,34 @@ final class FakeIdentityProviders: Sendable {
         }
     }
 
+    /// First sign-ins of one identity at the same moment (a double tap, a retry of a slow request) all sign in
+    /// to one new account. On PostgreSQL the later ones found the address taken by the account being created and
+    /// were refused as a different credential.
+    @Test(arguments: TestDatabases.engines)
+    func simultaneousFirstSignInsShareOneAccount(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(engine, clock: clock) { client in
+            for round in 0..<5 {
+                let idToken = try await providers.token("google.com", sub: "g-twice-\(round)", email: "twice\(round)@example.com", now: clock.now())
+                let replies = try await withThrowingTaskGroup(of: (Int, String?, String).self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            let reply = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
+                            let user = (reply.data["user"] as? [String: Any])?["id"] as? String
+                            return (Int(reply.status.code), user, String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self))
+                        }
+                    }
+                    var replies: [(Int, String?, String)] = []
+                    for try await reply in group { replies.append(reply) }
+                    return replies
+                }
+                #expect(replies.allSatisfy { $0.0 == 200 }, "round \(round): \(replies.map(\.2))")
+                #expect(Set(replies.map(\.1)).count == 1 && replies[0].1 != nil, "round \(round): one account, \(replies.map(\.2))")
+            }
+        }
+    }
+
     /// Cancelling removes the identity: its token stops working and the next sign-in is new again.
     @Test func cancelRemovesTheUnconfirmedIdentity() async throws {
         let clock = FakeWallClock()

@@ -192,6 +192,39 @@ import TestSupport
         }
     }
 
+    /// Routine [A, B, A, C] with the second A done last. Patched to [A, B, C] (that A dropped), C, which followed
+    /// it, is next, not B (which followed the other A).
+    @Test(arguments: TestDatabases.engines)
+    func droppingTheRepeatJustDoneLeadsOnToWhatFollowedIt(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("repeat@example.com")
+            let a = try await Self.template(client, "A", exercise: Self.squat, token: token)
+            let b = try await Self.template(client, "B", exercise: Self.bench, token: token)
+            let c = try await Self.template(client, "C", exercise: Self.curl, token: token)
+            let created = try await client.call("createRoutine", ["name": "Twice A", "template_ids": [a, b, a, c]], token: token)
+            let routineId = try #require(created.data["id"] as? String, "\(created.json)")
+            for (index, (template, next)) in [(a, b), (b, a), (a, c)].enumerated() {
+                let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
+                #expect(started.data["source_template_id"] as? String == template)
+                try await Self.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
+                var advanced = false
+                for _ in 0..<200 where !advanced {
+                    // Before the cursor moves, the next template is the one just done (each differs from what follows it).
+                    advanced = try await Self.nextTemplate(client, routineId: routineId, token: token) == next
+                    if !advanced { try await Task.sleep(for: .milliseconds(25)) }
+                }
+                #expect(advanced, "workout \(index): the cursor reached \(next)")
+            }
+            let patched = try await client.call("patchRoutine", ["routine_id": routineId, "template_ids": [a, b, c]], token: token)
+            #expect(patched.status == .ok, "\(patched.json)")
+            let next = try await client.call("getNextWorkout", ["routine_id": routineId], token: token)
+            #expect((next.data["template"] as? [String: Any])?["id"] as? String == c, "\(next.json)")
+            #expect(next.data["index"] as? Int == 2)
+            let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s-next"], token: token)
+            #expect(started.data["source_template_id"] as? String == c)
+        }
+    }
+
     /// A workout at the 50-exercise cap: swapping an exercise with logged sets (which splits it in two) is
     /// INVALID_ARGUMENT and changes nothing; swapping one with nothing logged (replaced in place) still works.
     @Test(arguments: TestDatabases.engines)

@@ -73,7 +73,15 @@ import Testing
     }
 
     @Test func followsAReorderedTemplate() {
-        #expect(RoutineService.nextIndex(stored(["c", "a", "b"], last: "a", index: 0)) == 2)
+        #expect(next(after: "a", at: 0, in: ["a", "b", "c"], then: [["c", "a", "b"]]) == "b")
+        // A routine from before positions were kept goes on after the template's first occurrence.
+        #expect(RoutineService.nextIndex(stored(["c", "a", "b"], last: "a", index: nil)) == 2)
+    }
+
+    /// A stored position that no longer holds the last completed template names the template that is next,
+    /// even when that template is listed elsewhere too.
+    @Test func aPositionThatIsNotTheCompletedTemplateIsNext() {
+        #expect(RoutineService.nextIndex(stored(["a", "b", "c"], last: "a", index: 2)) == 2)
     }
 
     @Test func removedTemplateHandsOverToItsSuccessor() {
@@ -113,8 +121,73 @@ import Testing
         // The second a was completed: c follows it, also once b (before it) is removed.
         #expect(next(after: "a", at: 2, in: ["a", "b", "a", "c"], then: [["a", "a", "c"]]) == "c")
         #expect(next(after: "a", at: 0, in: ["a", "b", "a", "c"], then: [["a", "a", "c"]]) == "a")
-        // Fewer occurrences than before: the last one stands in.
+        // The first a was removed: the second, just done, still leads to c.
         #expect(next(after: "a", at: 2, in: ["a", "b", "a", "c"], then: [["b", "a", "c"]]) == "c")
+        // The occurrence just done was removed: what followed it is next, not what followed the other a.
+        #expect(next(after: "a", at: 2, in: ["a", "b", "a", "c"], then: [["a", "b", "c"]]) == "c")
+        #expect(next(after: "a", at: 0, in: ["a", "b", "a", "c"], then: [["b", "a", "c"]]) == "b")
+        #expect(next(after: "a", at: 2, in: ["a", "b", "a", "c"], then: [["a", "b", "c"], ["b", "c"]]) == "c")
+        // Upper / lower twice a week, the second upper done, the last lower dropped: the cycle starts over.
+        #expect(next(after: "u", at: 2, in: ["u", "l", "u", "l"], then: [["u", "l", "u"]]) == "u")
+        // Either a could have been removed: the one just done is taken to stay.
+        #expect(next(after: "a", at: 1, in: ["a", "a", "b"], then: [["a", "b"]]) == "b")
+        #expect(next(after: "a", at: 0, in: ["a", "a", "b"], then: [["a", "b"]]) == "b")
+    }
+
+    /// With templates listed more than once, removing any one slot leads on as striking that slot out would,
+    /// for at least one of the slots whose removal leaves the same list (the lists alone cannot tell them apart).
+    @Test func removingOneSlotOfARoutineWithRepeatsFollowsTheCycle() {
+        func lists(_ length: Int) -> [[String]] {
+            length == 0 ? [[]] : lists(length - 1).flatMap { list in ["a", "b", "c"].map { list + [$0] } }
+        }
+        for count in 2...6 {
+            for ids in lists(count) {
+                for completed in 0..<count {
+                    // What striking out each slot would make next, by the list it leaves.
+                    var answers: [[String]: Set<String>] = [:]
+                    for removed in 0..<count {
+                        let left = ids.indices.filter { $0 != removed }.map { ids[$0] }
+                        let next = (1...count).lazy.map { (completed + $0) % count }.first { $0 != removed }.map { ids[$0] }!
+                        answers[left, default: []].insert(next)
+                    }
+                    for (left, expected) in answers {
+                        var routine = stored(ids, last: ids[completed], index: completed)
+                        routine.replaceTemplates(with: left)
+                        let actual = RoutineService.nextIndex(routine).map { routine.routine.templateIds[$0] }
+                        #expect(actual.map(expected.contains) == true, "\(ids), completed at \(completed), now \(left): \(actual ?? "nil"), expected one of \(expected.sorted())")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The same, two slots removed one after the other (the first removal may leave the cursor on the slot
+    /// that is next rather than on the one done).
+    @Test func removingTwoSlotsOfARoutineWithRepeatsFollowsTheCycle() {
+        func lists(_ length: Int) -> [[String]] {
+            length == 0 ? [[]] : lists(length - 1).flatMap { list in ["a", "b", "c"].map { list + [$0] } }
+        }
+        for count in 3...5 {
+            for ids in lists(count) {
+                for completed in 0..<count {
+                    var answers: [[[String]]: Set<String>] = [:]
+                    for first in 0..<count {
+                        for second in 0..<count where second != first {
+                            let between = ids.indices.filter { $0 != first }.map { ids[$0] }
+                            let left = ids.indices.filter { $0 != first && $0 != second }.map { ids[$0] }
+                            let next = (1...count).lazy.map { (completed + $0) % count }.first { $0 != first && $0 != second }.map { ids[$0] }!
+                            answers[[between, left], default: []].insert(next)
+                        }
+                    }
+                    for (lists, expected) in answers {
+                        var routine = stored(ids, last: ids[completed], index: completed)
+                        for list in lists { routine.replaceTemplates(with: list) }
+                        let actual = RoutineService.nextIndex(routine).map { routine.routine.templateIds[$0] }
+                        #expect(actual.map(expected.contains) == true, "\(ids), completed at \(completed), then \(lists): \(actual ?? "nil"), expected one of \(expected.sorted())")
+                    }
+                }
+            }
+        }
     }
 
     @Test func anEmptiedRoutineStartsOverFromItsNewTemplates() {

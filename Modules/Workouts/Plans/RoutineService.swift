@@ -44,54 +44,111 @@ public struct RoutineDraft: Codable, Sendable, Equatable {
 /// the cursor meaningful when templates are removed or reordered.
 struct StoredRoutine: Codable, Sendable {
     var routine: Routine
+    /// The position of the last completed template.
     var lastCompletedIndex: Int?
+    /// Set instead of `lastCompletedIndex` once the last completed template's slot is gone (removed from the
+    /// list, or done while removed from it): the position of the template that is next. It may hold the same
+    /// template as the one completed, listed another time.
+    var nextPosition: Int?
 
     enum CodingKeys: String, CodingKey {
         case routine
         case lastCompletedIndex = "last_completed_index"
+        case nextPosition = "next_position"
     }
 
     /// Gives the routine a new list of templates and moves the cursor with them, so the cycle goes on where it
-    /// was: after the last completed template where it now stands (its same occurrence, when it is listed
-    /// twice), or, when it is no longer listed, with the first template that followed it and still is. The
-    /// position is kept as it stood after each change, so changes one after another (a template removed, then
-    /// another, or a reorder and then a removal) never leave it pointing at a slot that meant something else.
+    /// was. The old list is aligned with the new one (`alignment`): a slot still listed keeps its template's
+    /// place in the cycle, wherever it now stands. When the last completed slot is still listed, it stays the
+    /// last completed; when it is gone, the first slot that followed it and still is becomes next. So with a
+    /// template listed twice, removing the occurrence just done leads on to what followed it, not back to what
+    /// followed the other occurrence. The position is kept as it stood after each change, so changes one after
+    /// another (a template removed, then another, or a reorder and then a removal) never leave it pointing at a
+    /// slot that meant something else.
     mutating func replaceTemplates(with ids: [String]) {
         let old = routine.templateIds
         defer { routine.templateIds = ids }
         guard let last = routine.lastCompletedTemplateId, !ids.isEmpty else {
-            lastCompletedIndex = nil
+            (lastCompletedIndex, nextPosition) = (nil, nil)
             return
         }
-        let completed = Self.position(of: last, in: old, near: lastCompletedIndex)
-        if ids.contains(last) {
-            lastCompletedIndex = Self.position(of: last, occurrence: completed.map { Self.occurrence(at: $0, in: old) } ?? 0, in: ids)
+        let completed = completedSlot(in: old)
+        let now = Self.alignment(from: old, to: ids, keeping: completed)
+        if let completed, let position = now[completed] {
+            (lastCompletedIndex, nextPosition) = (position, nil)
             return
         }
-        // `nextIndex` reads a position whose template is gone as "the template now there is next".
-        guard let next = RoutineService.nextIndex(self) else {
-            lastCompletedIndex = 0
+        if completed == nil, !knowsASlot(in: old), let position = ids.firstIndex(of: last) {
+            // No slot of the old list is known as done or next (its list was emptied, or it is from before
+            // positions were kept, and did not list the template): the template counts from where it now stands.
+            (lastCompletedIndex, nextPosition) = (position, nil)
             return
         }
-        let survivor = (0..<old.count).lazy.map { (next + $0) % old.count }.first { ids.contains(old[$0]) }
-        lastCompletedIndex = survivor.map { Self.position(of: old[$0], occurrence: Self.occurrence(at: $0, in: old), in: ids) } ?? 0
+        let survivor = RoutineService.nextIndex(self).flatMap { next in
+            (0..<old.count).lazy.map { (next + $0) % old.count }.first { now[$0] != nil }
+        }
+        (lastCompletedIndex, nextPosition) = (nil, survivor.flatMap { now[$0] } ?? 0)
+    }
+
+    /// The slot of `old` (the list the cursor was kept for) that holds the last completed template; nil when
+    /// that slot is gone. Without a stored position (a routine from before they were kept), the template's
+    /// first occurrence.
+    func completedSlot(in old: [String]) -> Int? {
+        guard let last = routine.lastCompletedTemplateId else { return nil }
+        if let next = nextPosition, old.indices.contains(next) { return nil }
+        guard let stored = lastCompletedIndex, old.indices.contains(stored) else { return old.firstIndex(of: last) }
+        // Written before `nextPosition` existed, a position that does not hold the template named the next one.
+        return old[stored] == last ? stored : nil
+    }
+
+    /// Whether a stored position names a slot of `old`.
+    private func knowsASlot(in old: [String]) -> Bool {
+        [nextPosition, lastCompletedIndex].contains { $0.map(old.indices.contains) ?? false }
+    }
+
+    /// Where each slot of `old` stands in `new`, nil for a slot that is no longer listed. Slots are matched as
+    /// an edit would have kept them: the longest run of templates left in the same order (removals and
+    /// insertions), then the templates that moved, each leftover slot with the next leftover occurrence of its
+    /// template. Where two matchings keep as many slots, the one that keeps `keeping` (the last completed slot)
+    /// is taken: removing one of two identical templates cannot tell which was meant, and the one just done is
+    /// taken to stay.
+    static func alignment(from old: [String], to new: [String], keeping: Int?) -> [Int?] {
+        // best[i][j]: the best score for old[i...] against new[j...]; a kept slot scores 2, the completed slot 3.
+        var best = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
+        for i in stride(from: old.count - 1, through: 0, by: -1) {
+            for j in stride(from: new.count - 1, through: 0, by: -1) {
+                var score = max(best[i + 1][j], best[i][j + 1])
+                if old[i] == new[j] { score = max(score, best[i + 1][j + 1] + (i == keeping ? 3 : 2)) }
+                best[i][j] = score
+            }
+        }
+        var result = [Int?](repeating: nil, count: old.count)
+        var taken = [Bool](repeating: false, count: new.count)
+        var (i, j) = (0, 0)
+        while i < old.count, j < new.count {
+            if old[i] == new[j], best[i][j] == best[i + 1][j + 1] + (i == keeping ? 3 : 2) {
+                result[i] = j
+                taken[j] = true
+                (i, j) = (i + 1, j + 1)
+            } else if best[i][j] == best[i + 1][j] {
+                i += 1
+            } else {
+                j += 1
+            }
+        }
+        for slot in old.indices where result[slot] == nil {
+            if let moved = new.indices.first(where: { !taken[$0] && new[$0] == old[slot] }) {
+                result[slot] = moved
+                taken[moved] = true
+            }
+        }
+        return result
     }
 
     /// Where `id` stands in `ids`: at `hint` if it is there, else its first occurrence.
     static func position(of id: String, in ids: [String], near hint: Int?) -> Int? {
         if let hint, hint < ids.count, ids[hint] == id { return hint }
         return ids.firstIndex(of: id)
-    }
-
-    /// How many times the template at `index` occurs before it.
-    private static func occurrence(at index: Int, in ids: [String]) -> Int {
-        ids[..<index].count { $0 == ids[index] }
-    }
-
-    /// The position of the `occurrence`-th `id` in `ids` (its last one when there are fewer); `id` must be listed.
-    private static func position(of id: String, occurrence: Int, in ids: [String]) -> Int {
-        let positions = ids.indices.filter { ids[$0] == id }
-        return positions[min(occurrence, positions.count - 1)]
     }
 }
 
@@ -288,15 +345,21 @@ struct RoutineService: Sendable {
         return NextWorkout(template: template, index: index, routineId: id)
     }
 
-    /// Where the cycle continues. The stored position is trusted when it still holds the last completed
-    /// template; if that template moved, its new position is used; if it was removed, the template that took
-    /// its position is next.
+    /// Where the cycle continues. Every change of the list and every completion keep the stored position (see
+    /// `StoredRoutine.replaceTemplates`): the slot of the last completed template, and the one after it is next,
+    /// or, once that slot is gone, the slot that is next. A routine without a valid position (from before
+    /// positions were kept) goes on after the template's first occurrence.
     static func nextIndex(_ stored: StoredRoutine) -> Int? {
         let ids = stored.routine.templateIds
         guard !ids.isEmpty else { return nil }
         guard let last = stored.routine.lastCompletedTemplateId else { return 0 }
-        if let position = StoredRoutine.position(of: last, in: ids, near: stored.lastCompletedIndex) { return (position + 1) % ids.count }
-        return (stored.lastCompletedIndex ?? 0) % ids.count
+        if let next = stored.nextPosition, ids.indices.contains(next) { return next }
+        if let position = stored.lastCompletedIndex, ids.indices.contains(position) {
+            // Before `nextPosition`, a position that does not hold the template named the next one.
+            return ids[position] == last ? (position + 1) % ids.count : position
+        }
+        if let position = ids.firstIndex(of: last) { return (position + 1) % ids.count }
+        return max(0, stored.lastCompletedIndex ?? 0) % ids.count
     }
 
     /// Advances the cursor for a completed workout. Idempotent, and an older completion never moves the
@@ -320,7 +383,11 @@ struct RoutineService: Sendable {
             stored.routine.lastCompletedAt = event.completedAt
             // A template removed from the routine while its workout ran was done in the slot the cursor pointed
             // at: recorded there, `nextIndex` continues with the template that took that slot.
-            stored.lastCompletedIndex = position ?? previous ?? stored.lastCompletedIndex
+            if let position {
+                (stored.lastCompletedIndex, stored.nextPosition) = (position, nil)
+            } else if let previous {
+                (stored.lastCompletedIndex, stored.nextPosition) = (nil, previous)
+            }
             try await Self.save(stored, sql: tx.sql)
         }
     }

@@ -159,5 +159,32 @@ enum WorkoutsMigrations {
         Migration(version: 7, name: "planned weight of active sets") { _ in
             ["ALTER TABLE workouts_active_sets ADD COLUMN target_weight_kg DOUBLE PRECISION"]
         },
+        // A blank description is none (null) since templates and routines are written so; the ones written before
+        // held "" or whitespace as sent. Nothing the user changed: versions and times stay.
+        Migration(version: 8, name: "blank descriptions are none") { db, _ in
+            try await clearBlankDescriptions(in: "workouts_templates", of: WorkoutTemplate.self, \.description, sql: db)
+            try await clearBlankDescriptions(in: "workouts_routines", of: StoredRoutine.self, \.routine.description, sql: db)
+        },
     ]
+
+    /// Rewrites the documents of `table` whose description is blank with none, a page of rows at a time.
+    static func clearBlankDescriptions<Document: Codable>(
+        in table: String, of type: Document.Type, _ description: WritableKeyPath<Document, String?>, sql: any SQLDatabase
+    ) async throws {
+        var after = ""
+        while true {
+            let rows = try await sql.raw(
+                "SELECT id, document FROM \(unsafeRaw: table) WHERE id > \(bind: after) ORDER BY id LIMIT 500"
+            ).all()
+            for row in rows {
+                let id = try row.decode(column: "id", as: String.self)
+                after = id
+                var document = try JSONCoding.load(Document.self, from: try row.decode(column: "document", as: String.self))
+                guard let text = document[keyPath: description], text.allSatisfy(\.isWhitespace) else { continue }
+                document[keyPath: description] = nil
+                try await sql.raw("UPDATE \(unsafeRaw: table) SET document = \(bind: try JSONCoding.store(document)) WHERE id = \(bind: id)").run()
+            }
+            if rows.count < 500 { return }
+        }
+    }
 }

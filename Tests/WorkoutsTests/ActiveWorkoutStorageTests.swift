@@ -135,6 +135,66 @@ import Testing
         }
     }
 
+    /// Templates and routines written with a blank description before it meant none read as having none once
+    /// migration 8 ran; every other description, and the versions and times, stay as they were.
+    @Test(arguments: TestDatabases.engines)
+    func blankDescriptionsBecomeNone(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsMigrations.all.filter { $0.version < 8 })]) { db in
+            let date = Date(timeIntervalSince1970: 1_700_000_000)
+            let descriptions: [String?] = ["", "  \n\t", "Heavy day", " Light ", nil]
+            // More rows than a page of the migration, so it goes on past the first one.
+            let count = 1_201
+            for index in 0..<count {
+                let id = String(format: "%05d", index)
+                let description = descriptions[index % descriptions.count]
+                let template = WorkoutTemplate(
+                    id: "t\(id)", userId: "u", name: "T", description: description, exercises: [],
+                    analytics: TemplateAnalytics(estimatedDurationMinutes: 0, totalSets: 0, muscles: []), version: 3, createdAt: date, updatedAt: date)
+                try await db.sql.raw(
+                    """
+                    INSERT INTO workouts_templates (id, user_id, version, document, created_at, updated_at)
+                    VALUES (\(bind: template.id), 'u', 3, \(bind: try JSONCoding.store(template)), 1, 1)
+                    """
+                ).run()
+                if index < 20 {
+                    let routine = StoredRoutine(
+                        routine: Routine(
+                            id: "r\(id)", userId: "u", name: "R", description: description, templateIds: ["t\(id)"], frequency: 2,
+                            lastCompletedTemplateId: "t\(id)", lastCompletedAt: date, version: 4, createdAt: date, updatedAt: date),
+                        lastCompletedIndex: 0)
+                    try await db.sql.raw(
+                        """
+                        INSERT INTO workouts_routines (id, user_id, version, document, created_at, updated_at)
+                        VALUES (\(bind: routine.routine.id), 'u', 4, \(bind: try JSONCoding.store(routine)), 1, 1)
+                        """
+                    ).run()
+                }
+            }
+            try await Migrator(database: db, logger: TestDatabases.logger).migrate([("workouts", WorkoutsMigrations.all)])
+
+            func expected(_ index: Int) -> String? {
+                descriptions[index % descriptions.count].flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+            }
+            let templates = try await db.sql.raw("SELECT document FROM workouts_templates ORDER BY id").all(decodingColumn: "document", as: String.self)
+                .map { try JSONCoding.load(WorkoutTemplate.self, from: $0) }
+            #expect(templates.count == count)
+            for (index, template) in templates.enumerated() {
+                #expect(template.description == expected(index), "template \(index)")
+                #expect(template.version == 3)
+                #expect(template.updatedAt == date)
+            }
+            let routines = try await db.sql.raw("SELECT document FROM workouts_routines ORDER BY id").all(decodingColumn: "document", as: String.self)
+                .map { try JSONCoding.load(StoredRoutine.self, from: $0) }
+            #expect(routines.count == 20)
+            for (index, stored) in routines.enumerated() {
+                #expect(stored.routine.description == expected(index), "routine \(index)")
+                #expect(stored.routine.version == 4)
+                #expect(stored.routine.lastCompletedTemplateId == "t" + String(format: "%05d", index))
+                #expect(stored.lastCompletedIndex == 0)
+            }
+        }
+    }
+
     static func read(_ id: String, _ db: Database) async throws -> ActiveWorkout? {
         try await db.readTransaction { sql in
             guard let row = try await sql.raw("SELECT \(ActiveWorkoutStorage.headerColumns) FROM workouts_active WHERE id = \(bind: id)").first()

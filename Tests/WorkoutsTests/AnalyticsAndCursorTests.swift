@@ -134,14 +134,16 @@ import Testing
         #expect(next(after: "a", at: 0, in: ["a", "a", "b"], then: [["a", "b"]]) == "b")
     }
 
+    /// Every list of `length` templates drawn from a, b and c (so most list some template more than once).
+    static func lists(of length: Int) -> [[String]] {
+        length == 0 ? [[]] : lists(of: length - 1).flatMap { list in ["a", "b", "c"].map { list + [$0] } }
+    }
+
     /// With templates listed more than once, removing any one slot leads on as striking that slot out would,
     /// for at least one of the slots whose removal leaves the same list (the lists alone cannot tell them apart).
     @Test func removingOneSlotOfARoutineWithRepeatsFollowsTheCycle() {
-        func lists(_ length: Int) -> [[String]] {
-            length == 0 ? [[]] : lists(length - 1).flatMap { list in ["a", "b", "c"].map { list + [$0] } }
-        }
         for count in 2...6 {
-            for ids in lists(count) {
+            for ids in Self.lists(of: count) {
                 for completed in 0..<count {
                     // What striking out each slot would make next, by the list it leaves.
                     var answers: [[String]: Set<String>] = [:]
@@ -164,11 +166,8 @@ import Testing
     /// The same, two slots removed one after the other (the first removal may leave the cursor on the slot
     /// that is next rather than on the one done).
     @Test func removingTwoSlotsOfARoutineWithRepeatsFollowsTheCycle() {
-        func lists(_ length: Int) -> [[String]] {
-            length == 0 ? [[]] : lists(length - 1).flatMap { list in ["a", "b", "c"].map { list + [$0] } }
-        }
         for count in 3...5 {
-            for ids in lists(count) {
+            for ids in Self.lists(of: count) {
                 for completed in 0..<count {
                     var answers: [[[String]]: Set<String>] = [:]
                     for first in 0..<count {

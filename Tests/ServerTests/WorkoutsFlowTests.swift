@@ -422,6 +422,17 @@ extension TestClientProtocol {
             #expect(deletedWorkout.status == .ok && deletedWorkout.data["id"] as? String == ids[1])
             #expect(((deletedWorkout.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["volume"] as? Double == 100, "the deleted workout as it was")
             #expect(try await client.call("getWorkout", ["workout_id": ids[1]], token: token).status == .notFound)
+            // Nothing of it is left: a late write finds no workout, and its rows as it was run are gone too.
+            let late = try await client.call("completeActiveWorkout", ["workout_id": ids[1], "idempotency_key": "late-complete"], token: token)
+            #expect(late.errorCode == "NOT_FOUND" && late.errorDetails?["workout_id"] as? String == ids[1], "\(late.json)")
+            for (table, column) in [("workouts_active", "id"), ("workouts_active_exercises", "workout_id"), ("workouts_active_sets", "workout_id")] {
+                func rows(_ id: String) async throws -> Int {
+                    try await server.database.sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) = \(bind: id)")
+                        .first(decodingColumn: "n", as: Int.self) ?? -1
+                }
+                #expect(try await rows(ids[1]) == 0, "\(table): the deleted workout")
+                #expect(try await rows(ids[0]) > 0, "\(table): a workout still in the history")
+            }
             let events = try await server.database.sql.raw("SELECT type FROM platform_outbox ORDER BY seq").all(decodingColumn: "type", as: String.self)
             #expect(events.filter { $0 == WorkoutCompleted.eventType }.count == 3)
             #expect(events.contains(WorkoutEdited.eventType))

@@ -237,6 +237,11 @@ struct HistoryService: Sendable {
                     "DELETE FROM workouts_history WHERE id = \(bind: id) AND user_id = \(bind: userId) RETURNING document"
                 ).first(decodingColumn: "document", as: String.self)
             else { throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": id]) }
+            // The rows it was run in (kept after completion, so a late write to it is refused as finished) go with
+            // it: deleted, it is no longer stored anywhere, and a late write finds no workout.
+            try await tx.sql.raw("DELETE FROM workouts_active_sets WHERE workout_id = \(bind: id) AND user_id = \(bind: userId)").run()
+            try await tx.sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id = \(bind: id) AND user_id = \(bind: userId)").run()
+            try await tx.sql.raw("DELETE FROM workouts_active WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
             let now = context.clock.now()
             try await tx.publish(WorkoutDeleted(userId: userId, workoutId: id, deletedAt: now), id: "workout-deleted:\(id)", occurredAt: now)
             return try JSONCoding.load(CompletedWorkout.self, from: document)

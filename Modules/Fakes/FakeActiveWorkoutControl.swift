@@ -53,6 +53,7 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "addExercise|\(exerciseId)|\(sets)") { workout in
             guard let exercise = catalog[exerciseId] else { throw ServiceError.invalidArgument(field: "exercise_id", reason: "unknown exercise") }
             guard (0...30).contains(sets) else { throw ServiceError.invalidArgument(field: "sets", reason: "must be from 0 to 30") }
+            guard workout.exercises.count < 50 else { throw ServiceError.invalidArgument(field: "exercise_id", reason: "at most 50 exercises") }
             workout.exercises.append(
                 WorkoutExercise(
                     instanceId: ids.makeID(), exerciseId: exercise.id, name: exercise.name,
@@ -80,7 +81,15 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
                 workout.exercises[index].name = replacement.name
                 workout.exercises[index].sets = remaining
             } else {
-                workout.exercises[index].sets = logged
+                guard workout.exercises.count < 50 else {
+                    throw ServiceError.invalidArgument(
+                        field: "exercise_instance_id", reason: "has logged sets, so swapping it adds an exercise, and a workout holds at most 50")
+                }
+                workout.exercises[index].sets = logged.enumerated().map { position, set in
+                    var set = set
+                    set.setIndex = position
+                    return set
+                }
                 let moved = remaining.isEmpty ? [WorkoutSet(id: ids.makeID(), setIndex: 0)] : remaining
                 workout.exercises.insert(
                     WorkoutExercise(instanceId: ids.makeID(), exerciseId: replacement.id, name: replacement.name, sets: moved), at: index + 1)
@@ -91,7 +100,7 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
     private func write(
         userId: String, workoutId: String, key: String, request: String, _ change: (inout ActiveWorkout) throws -> Void
     ) throws -> ActiveWorkout {
-        guard !key.isEmpty, key.count <= 128 else {
+        guard !key.isEmpty, key.unicodeScalars.count <= 128 else {
             throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must be 1 to 128 characters")
         }
         guard !key.utf8.contains(0) else { throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must not contain the NUL character") }

@@ -381,7 +381,9 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
             userId: "u1", workoutId: "w\u{0}", exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1, rir: nil,
             idempotencyKey: "k-nul-1")
     }
-    for key in ["k\u{0}", "", String(repeating: "k", count: 129)] {
+    // 128 characters but 5,248 code points (each a letter under 40 combining marks): too long to store as a key.
+    let stacked = String(repeating: "a" + String(repeating: "\u{0301}", count: 40), count: 128)
+    for key in ["k\u{0}", "", String(repeating: "k", count: 129), stacked] {
         await expectCode(.invalidArgument, "the idempotency key \(key.debugDescription)", details: ["field": "idempotency_key"]) {
             _ = try await control.logSet(
                 userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1, rir: nil,
@@ -421,6 +423,36 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
         _ = try await control.addExercise(userId: "u1", workoutId: started.id, exerciseId: WorkoutsFixtures.curl.id, sets: 1, idempotencyKey: "k7")
     }
     #expect(try await control.activeWorkout(userId: "u1") == nil)
+
+    // The second set logged, not the first: the swap keeps it with the squat, numbered from 0 there, and the
+    // first (still to do) goes to the bench press, numbered from 0 too.
+    let other = try await fixture.start("u2")
+    let squat = other.exercises[0]
+    _ = try await control.logSet(
+        userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, setId: squat.sets[1].id, weightKg: 100, reps: 5, rir: nil,
+        idempotencyKey: "u2-log")
+    let split = try await control.swapExercise(
+        userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, newExerciseId: WorkoutsFixtures.bench.id, idempotencyKey: "u2-swap")
+    #expect(split.exercises[0].sets.map(\.id) == [squat.sets[1].id])
+    #expect(split.exercises[0].sets.map(\.setIndex) == [0])
+    #expect(split.exercises[1].sets.map(\.id) == [squat.sets[0].id])
+    #expect(split.exercises[1].sets.map(\.setIndex) == [0])
+
+    // A workout holds at most 50 exercises: adding one more, or a swap that would split one, is refused.
+    var full = split
+    for index in full.exercises.count..<50 {
+        full = try await control.addExercise(
+            userId: "u2", workoutId: other.id, exerciseId: WorkoutsFixtures.curl.id, sets: 1, idempotencyKey: "u2-add-\(index)")
+    }
+    #expect(full.exercises.count == 50)
+    await expectCode(.invalidArgument, "a 51st exercise", details: ["field": "exercise_id"]) {
+        _ = try await control.addExercise(userId: "u2", workoutId: other.id, exerciseId: WorkoutsFixtures.curl.id, sets: 1, idempotencyKey: "u2-add-51")
+    }
+    await expectCode(.invalidArgument, "a split past 50 exercises", details: ["field": "exercise_instance_id"]) {
+        _ = try await control.swapExercise(
+            userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, newExerciseId: WorkoutsFixtures.curl.id, idempotencyKey: "u2-swap-2")
+    }
+    #expect(try await control.activeWorkout(userId: "u2") == full, "refused writes change nothing")
 }
 
 @Suite struct ActiveWorkoutControlConformanceTests {

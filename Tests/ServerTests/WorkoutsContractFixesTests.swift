@@ -192,6 +192,27 @@ import TestSupport
         }
     }
 
+    /// An idempotency key is 1 to 128 code points on both engines: 128 accented letters (256 bytes) are a key;
+    /// 128 letters under 40 combining marks each (5,248 code points, 10 KB, more than PostgreSQL can index) are
+    /// INVALID_ARGUMENT naming the key, not a failed write, and start nothing.
+    @Test(arguments: TestDatabases.engines)
+    func idempotencyKeysAreCountedInCodePoints(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("keys@example.com")
+            let stacked = String(repeating: "a" + String(repeating: "\u{0301}", count: 40), count: 128)
+            for key in [stacked, String(repeating: "é", count: 129)] {
+                let refused = try await client.call("startActiveWorkout", ["idempotency_key": key], token: token)
+                #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == "idempotency_key", "\(refused.json)")
+            }
+            #expect(try await client.call("getActiveWorkout", token: token).json["data"] is NSNull, "nothing started")
+            let key = String(repeating: "é", count: 128)
+            let started = try await client.call("startActiveWorkout", ["idempotency_key": key], token: token)
+            #expect(started.status == .ok, "\(started.json)")
+            let again = try await client.call("startActiveWorkout", ["idempotency_key": key], token: token)
+            #expect(again.status == .ok && again.data["id"] as? String == started.data["id"] as? String, "the same key answers the first start")
+        }
+    }
+
     /// Routine [A, B, A, C] with the second A done last. Patched to [A, B, C] (that A dropped), C, which followed
     /// it, is next, not B (which followed the other A).
     @Test(arguments: TestDatabases.engines)

@@ -6,11 +6,13 @@ enum Validation {
     static let minimumPasswordLength = 6
     static let maximumPasswordLength = 1024
 
-    /// Trimmed, lower-cased, checked email. Throws `INVALID_ARGUMENT` on `field`.
+    /// Trimmed, lower-cased, checked email. Throws `INVALID_ARGUMENT` on `field`. The lengths are RFC 5321's, in
+    /// bytes (UTF-8): counted in characters, a letter carrying any number of combining marks would let an address
+    /// grow past what PostgreSQL can hold in the index that keeps addresses unique.
     static func normalizedEmail(_ raw: String, field: String = "email") throws -> String {
         let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64,
+        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64,
             parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains(".."),
             email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }),
             !email.contains(where: { "()<>,;:\\\"[]".contains($0) })

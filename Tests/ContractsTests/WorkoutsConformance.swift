@@ -382,7 +382,7 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
             idempotencyKey: "k-nul-1")
     }
     // 128 characters but 5,248 code points (each a letter under 40 combining marks): too long to store as a key.
-    let stacked = String(repeating: "a" + String(repeating: "\u{0301}", count: 40), count: 128)
+    let stacked = StackedMarks.text(letters: 128)
     for key in ["k\u{0}", "", String(repeating: "k", count: 129), stacked] {
         await expectCode(.invalidArgument, "the idempotency key \(key.debugDescription)", details: ["field": "idempotency_key"]) {
             _ = try await control.logSet(

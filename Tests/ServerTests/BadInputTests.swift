@@ -22,6 +22,12 @@ import TestSupport
                 ("optional field of wrong type", ByteBuffer(string: #"{"email": "a@b.co", "password": "secret1", "name": {"x": 1}}"#), "INVALID_ARGUMENT", "name"),
                 ("invalid email", ByteBuffer(string: #"{"email": "not-an-email", "password": "secret1"}"#), "INVALID_ARGUMENT", "email"),
                 ("email with spaces inside", ByteBuffer(string: #"{"email": "a b@c.co", "password": "secret1"}"#), "INVALID_ARGUMENT", "email"),
+                // 60 characters before the @, each a letter under 40 combining marks: 4,860 bytes.
+                (
+                    "email local part over 64 bytes",
+                    ByteBuffer(string: #"{"email": ""# + StackedMarks.text(letters: 60) + #"@b.co", "password": "secret1"}"#),
+                    "INVALID_ARGUMENT", "email"
+                ),
                 ("10 KB password", ByteBuffer(string: #"{"email": "a@b.co", "password": ""# + String(repeating: "p", count: 10_240) + #""}"#), "INVALID_ARGUMENT", "password"),
                 ("weak password", ByteBuffer(string: #"{"email": "a@b.co", "password": "123"}"#), "WEAK_PASSWORD", nil),
                 ("non-UTF-8", ByteBuffer(bytes: Array(#"{"email": "a@b.co", "password": ""#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}"#.utf8)), "INVALID_ARGUMENT", nil),

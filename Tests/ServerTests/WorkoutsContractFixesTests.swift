@@ -199,7 +199,7 @@ import TestSupport
     func idempotencyKeysAreCountedInCodePoints(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("keys@example.com")
-            let stacked = String(repeating: "a" + String(repeating: "\u{0301}", count: 40), count: 128)
+            let stacked = StackedMarks.text(letters: 128)
             for key in [stacked, String(repeating: "é", count: 129)] {
                 let refused = try await client.call("startActiveWorkout", ["idempotency_key": key], token: token)
                 #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == "idempotency_key", "\(refused.json)")

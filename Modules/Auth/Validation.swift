@@ -72,9 +72,11 @@ enum Validation {
         return value
     }
 
+    /// `maxLength` counts code points (as the schemas' `maxLength` does), not `Character`s: a character can
+    /// carry any number of combining marks, and `device_id` stands in a key that PostgreSQL bounds in bytes.
     static func token(_ value: String, field: String, maxLength: Int) throws -> String {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= maxLength else {
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= maxLength else {
             throw ServiceError.invalidArgument(field: field, reason: "must be 1 to \(maxLength) characters")
         }
         return trimmed

@@ -182,6 +182,10 @@ import TestSupport
             #expect(try await count(server, "auth_devices") == 1)
             let badPlatform = try await client.call("registerDevice", ["device_id": "x", "platform": "palm"], token: token)
             #expect(badPlatform.errorDetails?["field"] as? String == "platform")
+            // 128 characters, but 5,248 code points (10 KB): too long for the device's key on either engine.
+            let stacked = try await client.call("registerDevice", ["device_id": StackedMarks.text(letters: 128), "platform": "ios"], token: token)
+            #expect(stacked.errorCode == "INVALID_ARGUMENT" && stacked.errorDetails?["field"] as? String == "device_id", "\(stacked.json)")
+            #expect(try await count(server, "auth_devices") == 1)
         }
     }
 

@@ -217,8 +217,11 @@ enum WorkoutsValidation {
         guard let value else { return nil }
         try refuseNUL(value, field: "description")
         guard value.count <= 2000 else { throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters") }
-        return value.allSatisfy(\.isWhitespace) ? nil : value
+        return isBlank(value) ? nil : value
     }
+
+    /// Whether a description is blank (empty or whitespace only), and so stored as none.
+    static func isBlank(_ description: String) -> Bool { description.allSatisfy(\.isWhitespace) }
 
     static func reps(_ value: Int?, field: String) throws -> Int? {
         guard let value else { return nil }

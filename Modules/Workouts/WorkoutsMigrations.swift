@@ -180,7 +180,7 @@ enum WorkoutsMigrations {
                 let id = try row.decode(column: "id", as: String.self)
                 after = id
                 var document = try JSONCoding.load(Document.self, from: try row.decode(column: "document", as: String.self))
-                guard let text = document[keyPath: description], text.allSatisfy(\.isWhitespace) else { continue }
+                guard let text = document[keyPath: description], WorkoutsValidation.isBlank(text) else { continue }
                 document[keyPath: description] = nil
                 try await sql.raw("UPDATE \(unsafeRaw: table) SET document = \(bind: try JSONCoding.store(document)) WHERE id = \(bind: id)").run()
             }

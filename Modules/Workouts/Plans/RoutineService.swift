@@ -114,11 +114,12 @@ struct StoredRoutine: Codable, Sendable {
     /// taken to stay.
     static func alignment(from old: [String], to new: [String], keeping: Int?) -> [Int?] {
         // best[i][j]: the best score for old[i...] against new[j...]; a kept slot scores 2, the completed slot 3.
+        func kept(_ slot: Int) -> Int { slot == keeping ? 3 : 2 }
         var best = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
         for i in stride(from: old.count - 1, through: 0, by: -1) {
             for j in stride(from: new.count - 1, through: 0, by: -1) {
                 var score = max(best[i + 1][j], best[i][j + 1])
-                if old[i] == new[j] { score = max(score, best[i + 1][j + 1] + (i == keeping ? 3 : 2)) }
+                if old[i] == new[j] { score = max(score, best[i + 1][j + 1] + kept(i)) }
                 best[i][j] = score
             }
         }
@@ -126,7 +127,7 @@ struct StoredRoutine: Codable, Sendable {
         var taken = [Bool](repeating: false, count: new.count)
         var (i, j) = (0, 0)
         while i < old.count, j < new.count {
-            if old[i] == new[j], best[i][j] == best[i + 1][j + 1] + (i == keeping ? 3 : 2) {
+            if old[i] == new[j], best[i][j] == best[i + 1][j + 1] + kept(i) {
                 result[i] = j
                 taken[j] = true
                 (i, j) = (i + 1, j + 1)

@@ -165,6 +165,17 @@ enum WorkoutsMigrations {
             try await clearBlankDescriptions(in: "workouts_templates", of: WorkoutTemplate.self, \.description, sql: db)
             try await clearBlankDescriptions(in: "workouts_routines", of: StoredRoutine.self, \.routine.description, sql: db)
         },
+        // The rows of a completed or cancelled workout leave the active tables a while after it ended
+        // (`EndedWorkoutRetention`), found by when it ended. A column of its own, not `updated_at`: that changes with
+        // every set logged, and an index over it would cost each of those writes (on PostgreSQL, its HOT update).
+        // Workouts ended before this take their last change as their end.
+        Migration(version: 9, name: "when an active workout ended") { _ in
+            [
+                "ALTER TABLE workouts_active ADD COLUMN ended_at BIGINT",
+                "UPDATE workouts_active SET ended_at = updated_at WHERE status <> 'in_progress'",
+                "CREATE INDEX workouts_active_ended ON workouts_active (ended_at) WHERE ended_at IS NOT NULL",
+            ]
+        },
     ]
 
     /// Rewrites the documents of `table` whose description is blank with none, a page of rows at a time.

@@ -17,6 +17,7 @@ public struct WorkoutsModule: Sendable {
     public let trainingLog: SQLTrainingLog
     public let activeWorkoutControl: SQLActiveWorkoutControl
     let idempotencyRetention: IdempotencyRetention
+    let endedWorkoutRetention: EndedWorkoutRetention
 
     public init(database: Database, clock: any WallClock, ids: any IDGenerator) {
         let catalog = SQLExerciseCatalog(database: database)
@@ -32,6 +33,7 @@ public struct WorkoutsModule: Sendable {
         self.trainingLog = SQLTrainingLog(history: history)
         self.activeWorkoutControl = SQLActiveWorkoutControl(active: active)
         self.idempotencyRetention = IdempotencyRetention(database: database, clock: clock)
+        self.endedWorkoutRetention = EndedWorkoutRetention(database: database, clock: clock)
     }
 
     public static let migrations = WorkoutsMigrations.all
@@ -47,7 +49,7 @@ public struct WorkoutsModule: Sendable {
     public var plugin: ModulePlugin {
         ModulePlugin(
             name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(), eventHandlers: [cursorHandler],
-            services: [idempotencyRetention.purger], eraser: eraser)
+            services: [idempotencyRetention.purger, endedWorkoutRetention.purger], eraser: eraser)
     }
 }
 

@@ -85,7 +85,7 @@ struct ActiveWorkoutService: Sendable {
         }
     }
 
-    /// One of the user's workouts, in any status, or `NOT_FOUND`.
+    /// One of the user's workouts, in any status while its rows are kept (`EndedWorkoutRetention`), or `NOT_FOUND`.
     func workout(userId: String, id: String) async throws -> ActiveWorkout {
         try await context.database.readTransaction { sql in
             guard
@@ -137,11 +137,7 @@ struct ActiveWorkoutService: Sendable {
                 var workout = try await Self.load(
                     workoutId, userId: userId, header: try headerRow.map(ActiveWorkoutStorage.Header.init(row:)), cache: cache, context: context,
                     sql: tx.sql)
-                guard workout.status == .inProgress else {
-                    throw ServiceError(
-                        .failedPrecondition, "This workout is \(workout.status == .completed ? "already finished" : "cancelled").",
-                        details: ["status": workout.status.rawValue])
-                }
+                guard workout.status == .inProgress else { throw Self.ended(workout.status) }
                 if let expectedVersion, expectedVersion != workout.version {
                     throw ServiceError(
                         .conflict, "This workout was changed elsewhere. Please reload it and try again.",
@@ -173,6 +169,14 @@ struct ActiveWorkoutService: Sendable {
         }
     }
 
+    /// A write to a workout no longer in progress.
+    static func ended(_ status: WorkoutStatus) -> ServiceError {
+        ServiceError(
+            .failedPrecondition, "This workout is \(status == .completed ? "already finished" : "cancelled").", details: ["status": status.rawValue])
+    }
+
+    static let archived = FixedSQL("SELECT id FROM workouts_history WHERE id = ? AND user_id = ?")
+
     /// The workout, locked for this transaction (its `header` may already have been read in it). Its exercise
     /// and set rows are read only when this process does not already hold its current version.
     static func load(
@@ -184,6 +188,10 @@ struct ActiveWorkoutService: Sendable {
             header = known
         } else {
             guard let row = try await sql.first(ActiveWorkoutStorage.lockedHeader(SQLValue(workoutId), SQLValue(userId))) else {
+                // A completed workout whose rows were purged (`EndedWorkoutRetention`) is still finished.
+                if try await sql.first(Self.archived(SQLValue(workoutId), SQLValue(userId))) != nil {
+                    throw Self.ended(.completed)
+                }
                 throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": workoutId])
             }
             header = try ActiveWorkoutStorage.Header(row: row)

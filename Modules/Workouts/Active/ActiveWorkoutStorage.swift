@@ -32,10 +32,11 @@ enum ActiveWorkoutStorage {
             try await sql.run(
                 updateVersion(SQLValue(updated.version), SQLValue(updated.updatedAt.millisecondsSince1970), SQLValue(updated.id)))
         } else {
+            let ended = updated.status == .inProgress ? nil : updated.updatedAt.millisecondsSince1970
             try await sql.run(
                 updateHeader(
                     SQLValue(updated.status.rawValue), SQLValue(updated.version), SQLValue(updated.name),
-                    SQLValue(updated.updatedAt.millisecondsSince1970), SQLValue(updated.id)))
+                    SQLValue(updated.updatedAt.millisecondsSince1970), SQLValue(ended), SQLValue(updated.id)))
         }
         guard sameShape(original.exercises, updated.exercises) else {
             try await sql.raw("DELETE FROM workouts_active_sets WHERE workout_id = \(bind: updated.id)").run()
@@ -170,7 +171,8 @@ enum ActiveWorkoutStorage {
         WHERE h.id = ? AND h.user_id = ?
         """)
     static let updateVersion = FixedSQL("UPDATE workouts_active SET version = ?, updated_at = ? WHERE id = ?")
-    static let updateHeader = FixedSQL("UPDATE workouts_active SET status = ?, version = ?, name = ?, updated_at = ? WHERE id = ?")
+    static let updateHeader = FixedSQL(
+        "UPDATE workouts_active SET status = ?, version = ?, name = ?, updated_at = ?, ended_at = ? WHERE id = ?")
     static let updateSet = FixedSQL(
         """
         UPDATE workouts_active_sets SET set_index = ?, target_reps = ?, target_rir = ?, target_weight_kg = ?, weight_kg = ?, reps = ?, rir = ?,

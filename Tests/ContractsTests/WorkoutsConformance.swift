@@ -68,6 +68,10 @@ func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
     #expect(try await catalog.exercise(id: "No_Such_Exercise") == nil)
     let folded = try await catalog.search(ExerciseQuery(muscle: "Lower_Back", category: "STRENGTH", limit: 100))
     #expect(folded.items.contains { $0.id == WorkoutsFixtures.squat.id }, "filters fold case, accents and punctuation")
+    // A filter left empty or blank is no filter (clients holding it as a string send "" for none).
+    let barbell = try await catalog.search(ExerciseQuery(text: "barbell", limit: 100))
+    #expect(!barbell.items.isEmpty)
+    #expect(try await catalog.search(ExerciseQuery(text: "barbell", muscle: "", equipment: " ", category: "\t", limit: 100)) == barbell)
 
     // The longest text and filters taken, in characters (an accented letter is one).
     let longest = String(repeating: "é", count: 200)

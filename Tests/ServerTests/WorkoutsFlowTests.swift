@@ -39,6 +39,9 @@ extension TestClientProtocol {
             let emptyCursor = try await client.call("searchExercises", ["query": "bench pres", "limit": 20, "cursor": ""], token: token)
             #expect(emptyCursor.status == .ok, "an empty cursor is the first page: \(emptyCursor.json)")
             #expect((emptyCursor.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == found)
+            let emptyFilters = try await client.call(
+                "searchExercises", ["query": "bench pres", "limit": 20, "muscle": "", "equipment": " ", "category": ""], token: token)
+            #expect((emptyFilters.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == found, "an empty filter is none")
 
             let push = try await client.call(
                 "createTemplate",

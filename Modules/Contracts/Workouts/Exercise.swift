@@ -37,7 +37,8 @@ public struct Exercise: Codable, Sendable, Equatable {
 /// A catalog search: free text (prefix- and typo-tolerant), filters, and a page.
 public struct ExerciseQuery: Sendable, Equatable {
     public var text: String?
-    /// Matches primary or secondary muscles.
+    /// Matches primary or secondary muscles. Each filter left empty or blank is no filter (as an empty cursor is the
+    /// first page): clients that hold a filter as a string send "" for none.
     public var muscle: String?
     public var equipment: String?
     public var category: String?
@@ -47,9 +48,10 @@ public struct ExerciseQuery: Sendable, Equatable {
 
     public init(text: String? = nil, muscle: String? = nil, equipment: String? = nil, category: String? = nil, limit: Int = 20, cursor: String? = nil) {
         self.text = text
-        self.muscle = muscle
-        self.equipment = equipment
-        self.category = category
+        let given = { (filter: String?) in filter.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } }
+        self.muscle = given(muscle)
+        self.equipment = given(equipment)
+        self.category = given(category)
         self.limit = limit
         self.cursor = cursor
     }

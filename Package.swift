@@ -138,7 +138,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "povver-workouts",
-            dependencies: ["WorkoutsTool", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["WorkoutsTool", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             path: "Apps/povver-workouts",
             swiftSettings: swiftSettings
         ),
@@ -151,7 +151,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "povver-auth",
-            dependencies: ["AuthTool", "PovverApp", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AuthTool", "PovverApp", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             path: "Apps/povver-auth",
             swiftSettings: swiftSettings
         ),
@@ -167,7 +167,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "povver-subscription",
-            dependencies: ["SubscriptionTool", "PovverApp", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SubscriptionTool", "PovverApp", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             path: "Apps/povver-subscription",
             swiftSettings: swiftSettings
         ),

@@ -13,7 +13,9 @@ extension PovverServer {
         logger.logLevel = .warning
         var environment = environment
         if let databaseURL { environment["POVVER_DATABASE_URL"] = databaseURL }
-        let server = try await PovverServer.build(config: try AppConfig.fromEnvironment(environment), logger: logger)
+        let config = try AppConfig.fromEnvironment(environment)
+        try config.database.requireExistingFile()
+        let server = try await PovverServer.build(config: config, logger: logger)
         do {
             let result = try await body(server)
             await server.database.shutdown()

@@ -12,7 +12,9 @@ public struct WorkoutsTool: Sendable {
 
     /// Opens the database at `url` (as `POVVER_DATABASE_URL` reads) and applies Platform's and Workouts' migrations.
     public static func open(url: String, logger: Logger, clock: any WallClock = SystemClock()) async throws -> WorkoutsTool {
-        let database = try await Database.open(try DatabaseLocation(url: url), maxConnectionsPerEventLoop: 1, logger: logger)
+        let location = try DatabaseLocation(url: url)
+        try location.requireExistingFile()
+        let database = try await Database.open(location, maxConnectionsPerEventLoop: 1, logger: logger)
         do {
             try await Migrator(database: database, logger: logger).migrate([Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)])
         } catch {
@@ -40,12 +42,13 @@ public struct WorkoutsTool: Sendable {
         return TextTable.render(["id", "name", "version", "sets", "duration", "exercises"], rows)
     }
 
-    public func history(userId: String, limit: Int) async throws -> String {
-        let workouts = try await module.trainingLog.recentWorkouts(userId: userId, limit: limit)
+    /// A page of history; when more follow, the last line gives the `--cursor` that lists the next page.
+    public func history(userId: String, limit: Int, cursor: String? = nil) async throws -> String {
+        let (workouts, next) = try await module.trainingLog.recentWorkouts(userId: userId, limit: limit, cursor: cursor)
         let rows = workouts.map {
             [$0.id, $0.endTime.rfc3339, $0.name ?? "-", "\($0.analytics.totals.sets)", "\($0.analytics.totals.reps)", String(format: "%.1f", $0.analytics.totals.volume)]
         }
-        return TextTable.render(["id", "completed", "name", "sets", "reps", "volume kg"], rows)
+        return TextTable.render(["id", "completed", "name", "sets", "reps", "volume kg"], rows) + (next.map { "(more: --cursor \($0))\n" } ?? "")
     }
 
     /// Validates the whole file first; nothing is written if any entry is bad.

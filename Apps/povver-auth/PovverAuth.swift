@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthTool
 import Foundation
 import Logging
+import Platform
 import PovverApp
 
 /// Admin tool for accounts; reads the server's environment (POVVER_DATABASE_URL, POVVER_SIGNING_KEY_FILE, …).
@@ -22,7 +23,10 @@ struct PovverAuth: AsyncParsableCommand {
                 ) { try await body(AuthTool(server: $0)) }
                 print(text, terminator: "")
             } catch {
-                throw ValidationError("\(error)")
+                // A failed command is not a usage mistake: one line and its own status, no usage text.
+                let failure = CommandLineFailure(error)
+                FileHandle.standardError.write(Data("povver-auth: \(failure.message)\n".utf8))
+                throw ExitCode(failure.status)
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Platform
 import PovverApp
 import SubscriptionTool
 
@@ -22,7 +23,10 @@ struct PovverSubscription: AsyncParsableCommand {
                 ) { try await body(SubscriptionTool(server: $0)) }
                 print(text, terminator: "")
             } catch {
-                throw ValidationError("\(error)")
+                // A failed command is not a usage mistake: one line and its own status, no usage text.
+                let failure = CommandLineFailure(error)
+                FileHandle.standardError.write(Data("povver-subscription: \(failure.message)\n".utf8))
+                throw ExitCode(failure.status)
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Platform
 import WorkoutsTool
 
 /// Admin tool for the Workouts module; reads POVVER_DATABASE_URL like the server.
@@ -17,14 +18,23 @@ struct PovverWorkouts: AsyncParsableCommand {
         func run(_ body: (WorkoutsTool) async throws -> String) async throws {
             var logger = Logger(label: "povver-workouts")
             logger.logLevel = .warning
-            let tool = try await WorkoutsTool.open(url: database, logger: logger)
+            let text: String
             do {
-                print(try await body(tool), terminator: "")
-            } catch {
+                let tool = try await WorkoutsTool.open(url: database, logger: logger)
+                do {
+                    text = try await body(tool)
+                } catch {
+                    await tool.close()
+                    throw error
+                }
                 await tool.close()
-                throw ValidationError("\(error)")
+            } catch {
+                // A failed command is not a usage mistake: one line and its own status, no usage text.
+                let failure = CommandLineFailure(error)
+                FileHandle.standardError.write(Data("povver-workouts: \(failure.message)\n".utf8))
+                throw ExitCode(failure.status)
             }
-            await tool.close()
+            print(text, terminator: "")
         }
     }
 
@@ -63,9 +73,10 @@ struct PovverWorkouts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A user's completed workouts, newest first.")
         @OptionGroup var options: Options
         @Option(help: "User id.") var user: String
-        @Option var limit: Int = 20
+        @Option(help: "Workouts per page (1 to 100).") var limit: Int = 20
+        @Option(help: "The next page: the cursor the previous page printed.") var cursor: String?
 
-        func run() async throws { try await options.run { try await $0.history(userId: user, limit: limit) } }
+        func run() async throws { try await options.run { try await $0.history(userId: user, limit: limit, cursor: cursor) } }
     }
 
     struct ImportCatalog: AsyncParsableCommand {

@@ -83,7 +83,14 @@ public struct SQLTrainingLog: TrainingLog {
     let history: HistoryService
 
     public func recentWorkouts(userId: String, limit: Int) async throws -> [CompletedWorkout] {
-        try await history.recent(userId: userId, limit: try WorkoutsValidation.limit(limit), cursor: nil).items
+        try await recentWorkouts(userId: userId, limit: limit, cursor: nil).workouts
+    }
+
+    /// A page of the user's completed workouts, newest first, and the cursor of the next page if more follow
+    /// (as `getRecentWorkouts` pages; the admin CLI lists history with it).
+    public func recentWorkouts(userId: String, limit: Int, cursor: String?) async throws -> (workouts: [CompletedWorkout], nextCursor: String?) {
+        let page = try await history.recent(userId: userId, limit: try WorkoutsValidation.limit(limit), cursor: cursor)
+        return (page.items, page.nextCursor)
     }
 
     public func workout(userId: String, id: String) async throws -> CompletedWorkout? {

@@ -11,6 +11,23 @@ import Testing
 
 /// `povver-auth` on the server's composition: what each command prints and does.
 @Suite struct AuthToolTests {
+    /// The admin tools (`povver-auth`, `povver-subscription`) work on the server's database: one that does not
+    /// exist is refused, not created empty beside a new signing key.
+    @Test func theAdminCompositionRefusesADatabaseThatDoesNotExist() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("povver-admin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let environment = ["POVVER_SIGNING_KEY_FILE": directory.appendingPathComponent("key.pem").path]
+        do {
+            _ = try await PovverServer.withAdminComposition(
+                environment: environment, databaseURL: "sqlite://\(directory.path)/typo.sqlite", label: "test") { _ in "ran" }
+            Issue.record("the command ran on a new database")
+        } catch let error as ServiceError {
+            #expect(error.code == .notFound && error.details["field"] == "POVVER_DATABASE_URL")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing created")
+    }
+
     @Test(arguments: TestDatabases.engines)
     func usersOutboxSessionsAndDelete(engine: SQLEngine) async throws {
         let clock = FakeWallClock()

@@ -30,6 +30,15 @@ public enum DatabaseLocation: Sendable, Equatable {
         }
     }
 
+    /// For the admin tools, which work on the server's database and must not start an empty one of their own (a
+    /// relative path from another directory, a typo): an SQLite file that does not exist is `NOT_FOUND`.
+    public func requireExistingFile() throws {
+        guard case .sqliteFile(let path) = self, !FileManager.default.fileExists(atPath: path) else { return }
+        throw ServiceError(
+            .notFound, "There is no database at \(path). The server creates it when it first starts; check the database URL.",
+            details: ["field": "POVVER_DATABASE_URL"])
+    }
+
     public var engine: SQLEngine {
         switch self {
         case .sqliteFile, .sqliteMemory: .sqlite

@@ -6,7 +6,9 @@ public enum TextTable {
         guard !rows.isEmpty else { return "(none)\n" }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
-            cells.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            // Padded by characters, as the widths are counted (`padding(toLength:)` counts UTF-16 units and would cut
+            // a cell holding an emoji or a decomposed accent).
+            cells.enumerated().map { $0.element + String(repeating: " ", count: widths[$0.offset] - $0.element.count) }.joined(separator: "  ")
                 .trimmingCharacters(in: .whitespaces)
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"

@@ -1,0 +1,19 @@
+import Contracts
+import Platform
+import Testing
+
+/// What an admin CLI prints and exits with when its command fails (`CommandLineFailure`).
+@Suite struct CommandLineFailureTests {
+    struct Broken: Error, CustomStringConvertible {
+        var description: String { "connection refused" }
+    }
+
+    @Test func refusedRequestsAreDataErrorsAndTheRestSoftwareErrors() {
+        let refused = CommandLineFailure(ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100"))
+        #expect(refused == CommandLineFailure(message: "INVALID_ARGUMENT: The field 'limit' is invalid: must be from 1 to 100. (limit)", status: 65))
+        #expect(CommandLineFailure(ServiceError(.notFound, "No such user.")).message == "NOT_FOUND: No such user.")
+        #expect(CommandLineFailure(ServiceError(.notFound)).status == 65)
+        #expect(CommandLineFailure(ServiceError(.internalError, "boom")).status == 70)
+        #expect(CommandLineFailure(Broken()) == CommandLineFailure(message: "connection refused", status: 70))
+    }
+}

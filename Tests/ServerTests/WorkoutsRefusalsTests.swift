@@ -1,0 +1,125 @@
+import Contracts
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Platform
+import Testing
+import TestSupport
+
+/// Every active-workout write refuses what it cannot do with the right code and changes nothing: ids that are
+/// not in the caller's workout (unknown, or another user's) are `NOT_FOUND`; any write to a completed or cancelled
+/// workout is `FAILED_PRECONDITION` naming its status.
+@Suite struct WorkoutsRefusalsTests {
+    static let squat = WorkoutsFlowTests.squat
+    static let curl = WorkoutsFlowTests.curl
+
+    /// Starts a workout from a new template of three squat sets; returns its id, instance id and set ids.
+    static func start(_ client: any TestClientProtocol, token: String, key: String) async throws -> (id: String, instance: String, sets: [String]) {
+        let template = try await client.call(
+            "createTemplate", ["name": "T", "exercises": [["exercise_id": squat, "sets": [["target_reps": 5], ["target_reps": 5], ["target_reps": 5]]]]],
+            token: token)
+        let started = try await client.call("startActiveWorkout", ["template_id": template.data["id"] as Any, "idempotency_key": key], token: token)
+        let exercise = try #require((started.data["exercises"] as? [[String: Any]])?.first, "\(started.json)")
+        let sets = try #require((exercise["sets"] as? [[String: Any]])?.compactMap { $0["id"] as? String })
+        return (try #require(started.data["id"] as? String), try #require(exercise["instance_id"] as? String), sets)
+    }
+
+    static func log(_ workout: String, _ instance: String, _ set: String, key: String) -> (String, [String: Any]) {
+        ("logSet", ["workout_id": workout, "exercise_instance_id": instance, "set_id": set, "weight_kg": 60, "reps": 5, "idempotency_key": key])
+    }
+
+    static func patch(_ workout: String, _ op: [String: Any], key: String) -> (String, [String: Any]) {
+        ("patchActiveWorkout", ["workout_id": workout, "ops": [op], "idempotency_key": key])
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func idsNotInYourWorkoutAreNotFoundAndChangeNothing(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let owner = try await client.newUser("owner@example.com")
+            let other = try await client.newUser("other@example.com")
+            let mine = try await Self.start(client, token: owner, key: "s")
+            let theirs = try await Self.start(client, token: other, key: "s")
+            _ = try await client.call("logSet", Self.log(mine.id, mine.instance, mine.sets[0], key: "first").1, token: owner)
+            let before = try await client.call("getActiveWorkout", [:], token: owner)
+
+            let (id, instance, set) = (mine.id, mine.instance, mine.sets[1])
+            let attempts: [(String, [String: Any], missing: String)] = [
+                (Self.log(id, "nope", set, key: "k1"), "exercise_instance_id"),
+                (Self.log(id, instance, "nope", key: "k2"), "set_id"),
+                (Self.log(id, theirs.instance, theirs.sets[1], key: "k3"), "exercise_instance_id"),
+                (Self.log(id, instance, theirs.sets[1], key: "k4"), "set_id"),
+                (Self.patch(id, ["op": "set_field", "exercise_instance_id": "nope", "set_id": set, "field": "reps", "value": 3], key: "k5"), "exercise_instance_id"),
+                (Self.patch(id, ["op": "set_field", "exercise_instance_id": instance, "set_id": "nope", "field": "reps", "value": 3], key: "k6"), "set_id"),
+                (Self.patch(id, ["op": "set_field", "exercise_instance_id": theirs.instance, "set_id": theirs.sets[0], "field": "reps", "value": 3], key: "k7"),
+                 "exercise_instance_id"),
+                (Self.patch(id, ["op": "add_set", "exercise_instance_id": "nope"], key: "k8"), "exercise_instance_id"),
+                (Self.patch(id, ["op": "remove_set", "exercise_instance_id": "nope", "set_id": set], key: "k9"), "exercise_instance_id"),
+                (Self.patch(id, ["op": "remove_set", "exercise_instance_id": instance, "set_id": "nope"], key: "k10"), "set_id"),
+                (Self.patch(id, ["op": "remove_set", "exercise_instance_id": instance, "set_id": theirs.sets[2]], key: "k11"), "set_id"),
+                (Self.patch(id, ["op": "remove_exercise", "exercise_instance_id": theirs.instance], key: "k12"), "exercise_instance_id"),
+                (("swapExercise", ["workout_id": id, "exercise_instance_id": "nope", "new_exercise_id": Self.curl, "idempotency_key": "k13"]), "exercise_instance_id"),
+                (("swapExercise", ["workout_id": id, "exercise_instance_id": theirs.instance, "new_exercise_id": Self.curl, "idempotency_key": "k14"]),
+                 "exercise_instance_id"),
+            ].map { ($0.0.0, $0.0.1, $0.1) }
+            for (name, body, missing) in attempts {
+                let reply = try await client.call(name, body, token: owner)
+                #expect(reply.status == .notFound && reply.errorCode == "NOT_FOUND", "\(name) \(body): \(reply.json)")
+                #expect(reply.errorDetails?[missing] != nil, "\(name) names \(missing): \(reply.json)")
+            }
+            let after = try await client.call("getActiveWorkout", [:], token: owner)
+            #expect(NSDictionary(dictionary: after.data) == NSDictionary(dictionary: before.data), "refused writes changed nothing")
+            let theirsAfter = try await client.call("getActiveWorkout", [:], token: other)
+            #expect((theirsAfter.data["version"] as? Int) == 1, "nor the other user's workout")
+
+            // A routine's templates must be the caller's too, when patched as when created.
+            let template = try await client.call(
+                "createTemplate", ["name": "Own", "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 8]]]]], token: other)
+            let routine = try await client.call("createRoutine", ["name": "R", "template_ids": [template.data["id"] as Any]], token: other)
+            let foreign = try #require(before.data["source_template_id"] as? String)
+            let patched = try await client.call(
+                "patchRoutine", ["routine_id": routine.data["id"] as Any, "template_ids": [template.data["id"] as Any, foreign]], token: other)
+            #expect(patched.status == .notFound && patched.errorCode == "NOT_FOUND", "\(patched.json)")
+            let kept = try await client.call("getRoutine", ["routine_id": routine.data["id"] as Any], token: other)
+            #expect((kept.data["template_ids"] as? [String]) == [template.data["id"] as? String].compactMap { $0 })
+            #expect((kept.data["version"] as? Int) == (routine.data["version"] as? Int))
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func everyWriteToAnEndedWorkoutIsRefusedNamingItsStatus(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("ended@example.com")
+            let completed = try await Self.start(client, token: token, key: "s1")
+            _ = try await client.call("logSet", Self.log(completed.id, completed.instance, completed.sets[0], key: "l1").1, token: token)
+            let done = try await client.call("completeActiveWorkout", ["workout_id": completed.id, "idempotency_key": "c1"], token: token)
+            #expect(done.status == .ok, "\(done.json)")
+            let cancelled = try await Self.start(client, token: token, key: "s2")
+            let gone = try await client.call("cancelActiveWorkout", ["workout_id": cancelled.id, "idempotency_key": "c2"], token: token)
+            #expect(gone.status == .ok, "\(gone.json)")
+
+            for (workout, status) in [(completed, "completed"), (cancelled, "cancelled")] {
+                let id = workout.id
+                let attempts: [(String, [String: Any])] = [
+                    Self.log(id, workout.instance, workout.sets[1], key: "\(status)-1"),
+                    Self.patch(id, ["op": "add_set", "exercise_instance_id": workout.instance], key: "\(status)-2"),
+                    Self.patch(id, ["op": "set_field", "exercise_instance_id": workout.instance, "set_id": workout.sets[0], "field": "reps", "value": 1], key: "\(status)-3"),
+                    ("addExercise", ["workout_id": id, "exercise_id": Self.curl, "idempotency_key": "\(status)-4"]),
+                    ("swapExercise", ["workout_id": id, "exercise_instance_id": workout.instance, "new_exercise_id": Self.curl, "idempotency_key": "\(status)-5"]),
+                    ("completeActiveWorkout", ["workout_id": id, "idempotency_key": "\(status)-6"]),
+                    ("cancelActiveWorkout", ["workout_id": id, "idempotency_key": "\(status)-7"]),
+                ]
+                for (name, body) in attempts {
+                    let reply = try await client.call(name, body, token: token)
+                    #expect(reply.errorCode == "FAILED_PRECONDITION", "\(name) on a \(status) workout: \(reply.json)")
+                    #expect(reply.errorDetails?["status"] as? String == status, "\(name): \(reply.json)")
+                }
+            }
+            // Still one workout in the history, as it was archived, and none in progress.
+            let history = try await client.call("getRecentWorkouts", [:], token: token)
+            #expect((history.data["items"] as? [[String: Any]])?.map { $0["id"] as? String } == [completed.id])
+            let archived = try await client.call("getWorkout", ["workout_id": completed.id], token: token)
+            #expect(NSDictionary(dictionary: archived.data) == NSDictionary(dictionary: done.data))
+            #expect(try await client.call("getActiveWorkout", [:], token: token).json["data"] is NSNull)
+        }
+    }
+}

@@ -32,6 +32,27 @@ import TestSupport
         #expect(names("dedlift", limit: 10).contains("Barbell Deadlift"))
     }
 
+    /// Words joined or split otherwise than in the name: the most common slip in typing an exercise's name.
+    @Test func joinedOrSplitWordsFindTheName() {
+        let all = { (text: String) in Self.index.matches(text: text, muscle: nil, equipment: nil, category: nil).map(\.name) }
+        #expect(all("situp").contains("3/4 Sit-Up"))
+        #expect(all("situp").contains("Frog Sit-Ups"))
+        #expect(all("sit ups").contains("Frog Sit-Ups"))
+        #expect(all("benchpress").contains("Barbell Bench Press - Medium Grip"))
+        #expect(all("benchpres").contains("Barbell Bench Press - Medium Grip"), "and a typo on top")
+        #expect(all("pull up").contains("Pullups"))
+        #expect(all("kettle bell swing").contains { $0.hasPrefix("One-Arm Kettlebell Swings") })
+        // Run together, a name is one word: "Pullups" matches "pull up" as a prefix does, with the bonus of a name
+        // that starts with the query, and so ranks first, ahead of "Band Assisted Pull-Up" (two exact words, two
+        // extra); the exact name word by word still ranks first.
+        #expect(all("pull up").first == "Pullups")
+        #expect(all("sit up").first == "Sit-Up")
+        #expect(all("situp").first == "Sit-Up", "the whole name run together, with the fewest extra words")
+        #expect(all("pullups").first == "Pullups")
+        // Nonsense still finds nothing.
+        #expect(all("qwrtzxv plmk").isEmpty)
+    }
+
     @Test func caseAndAccentsDoNotMatter() {
         #expect(names("BÉNCH PRÉSS") == names("bench press"))
         #expect(names("Pull-ups").isEmpty == false)

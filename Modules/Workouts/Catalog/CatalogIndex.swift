@@ -13,6 +13,9 @@ struct CatalogIndex: Sendable {
         let json: [UInt8]
         /// The folded name's words as Unicode scalar values: typo tolerance counts letters, not bytes.
         let words: [[UInt32]]
+        /// The name run together from each word on (`words[i...]` without spaces), for queries that join or split
+        /// the name's words otherwise ("situp" for "Sit-Up", "pull up" for "Pullups").
+        let runs: [[UInt32]]
         let folded: String
         let muscles: Set<String>
         let equipment: String?
@@ -28,8 +31,10 @@ struct CatalogIndex: Sendable {
         // In tie order (folded name, then id), so ranking compares positions instead of strings.
         entries = try exercises.map { exercise in
             let folded = Self.fold(exercise.name)
+            let words = Self.words(folded)
             return Entry(
-                exercise: exercise, json: try JSONCoding.bytes(exercise), words: Self.words(folded), folded: folded,
+                exercise: exercise, json: try JSONCoding.bytes(exercise), words: words,
+                runs: words.indices.map { Array(words[$0...].joined()) }, folded: folded,
                 muscles: Set((exercise.primaryMuscles + exercise.secondaryMuscles).map(Self.fold)),
                 equipment: exercise.equipment.map(Self.fold), category: Self.fold(exercise.category))
         }.sorted { ($0.folded, $0.exercise.id) < ($1.folded, $1.exercise.id) }
@@ -113,9 +118,16 @@ struct CatalogIndex: Sendable {
     /// 2 typo) plus 20 when the name is the query, 8 when it starts with it; quality decides, then fewer extra
     /// words, then the name and id. (An exact word in a long name ranks above a typo in a short one: "back"
     /// finds "... Behind The Back Wrist Curl" before "Hack Squat".)
+    ///
+    /// A name whose words do not all match is tried once more with spaces set aside: the query run together
+    /// against the name run together from one of its words on, matched as one word (from 4 letters, the first
+    /// letter as typed). "situp" finds "Sit-Up", "benchpress" "Barbell Bench Press", "pull up" "Pullups". Such a
+    /// match scores as a one-word match (the name bonuses compare the name run together with the query), so the
+    /// exact name word by word still ranks above it.
     func hits(text: String?, muscle: String?, equipment: String?, category: String?) -> [Hit] {
         let phrase = text.map(Self.fold) ?? ""
         let tokens = Self.words(phrase)
+        let joined = Array(tokens.joined())
         let muscle = muscle.map(Self.fold)
         let equipment = equipment.map(Self.fold)
         let category = category.map(Self.fold)
@@ -137,8 +149,16 @@ struct CatalogIndex: Sendable {
                     }
                     score += best
                 }
-                if !matchedAll { continue }
-                if entry.folded == phrase { score += 20 } else if entry.folded.hasPrefix(phrase) { score += 8 }
+                if matchedAll {
+                    if entry.folded == phrase { score += 20 } else if entry.folded.hasPrefix(phrase) { score += 8 }
+                } else {
+                    guard joined.count >= 4 else { continue }
+                    var best = 0
+                    for run in entry.runs where best < 6 && run.first == joined.first { best = max(best, Self.match(joined, run, &scratch)) }
+                    if best == 0 { continue }
+                    score = best
+                    if entry.runs[0] == joined { score += 20 } else if entry.runs[0].starts(with: joined) { score += 8 }
+                }
                 score = score * Self.qualityWeight - min(Self.qualityWeight - 1, max(0, entry.words.count - tokens.count))
             }
             hits.append(Hit(score: Int32(score), entry: Int32(position)))

@@ -24,9 +24,7 @@ struct PovverSubscription: AsyncParsableCommand {
                 print(text, terminator: "")
             } catch {
                 // A failed command is not a usage mistake: one line and its own status, no usage text.
-                let failure = CommandLineFailure(error)
-                FileHandle.standardError.write(Data("povver-subscription: \(failure.message)\n".utf8))
-                throw ExitCode(failure.status)
+                throw ExitCode(CommandLineFailure(error).report(as: "povver-subscription"))
             }
         }
     }

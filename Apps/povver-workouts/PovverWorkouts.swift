@@ -30,9 +30,7 @@ struct PovverWorkouts: AsyncParsableCommand {
                 await tool.close()
             } catch {
                 // A failed command is not a usage mistake: one line and its own status, no usage text.
-                let failure = CommandLineFailure(error)
-                FileHandle.standardError.write(Data("povver-workouts: \(failure.message)\n".utf8))
-                throw ExitCode(failure.status)
+                throw ExitCode(CommandLineFailure(error).report(as: "povver-workouts"))
             }
             print(text, terminator: "")
         }

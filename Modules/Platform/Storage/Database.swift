@@ -207,11 +207,17 @@ extension Database {
     /// again until it deletes nothing; returns the rows deleted. Housekeeping purges use it so that each
     /// chunk is one short write between the users' writes, never a long lock.
     public func deleteInChunks(_ statement: FixedSQL.Bound) async throws -> Int {
+        try await inChunks { tx in try await tx.sql.all(statement).count }
+    }
+
+    /// Runs `chunk` (which removes a bounded number of things and returns how many) in a transaction of its own,
+    /// again and again until it removes nothing; returns the total. For purges that take more than one statement.
+    public func inChunks(_ chunk: @escaping @Sendable (Transaction) async throws -> Int) async throws -> Int {
         var removed = 0
         while true {
-            let deleted = try await transaction { tx in try await tx.sql.all(statement).count }
-            if deleted == 0 { return removed }
-            removed += deleted
+            let count = try await transaction(chunk)
+            if count == 0 { return removed }
+            removed += count
         }
     }
 }

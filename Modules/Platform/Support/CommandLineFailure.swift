@@ -1,4 +1,5 @@
 import Contracts
+import Foundation
 
 /// How an admin CLI ends when its command fails (not its arguments, which the argument parser answers with
 /// usage and status 64): one line for standard error and a `sysexits.h` status, so scripts can tell a refused
@@ -25,5 +26,11 @@ public struct CommandLineFailure: Sendable, Equatable {
             message = "\(error)"
             status = 70
         }
+    }
+
+    /// Writes the line to standard error as `tool` says it and returns the status to exit with.
+    public func report(as tool: String) -> Int32 {
+        FileHandle.standardError.write(Data("\(tool): \(message)\n".utf8))
+        return status
     }
 }

@@ -29,18 +29,13 @@ struct EndedWorkoutRetention: Sendable {
     /// Removes every workout that ended more than `period` ago, `chunk` workouts per transaction; returns how many.
     func purgeEnded(chunk: Int = Self.chunk) async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-Self.period).millisecondsSince1970
-        var removed = 0
-        while true {
-            let count = try await database.transaction { tx in
-                let ids = try await tx.sql.all(Self.ended(SQLValue(cutoff), SQLValue(chunk))).map { try $0.decode(column: "id", as: String.self) }
-                guard !ids.isEmpty else { return 0 }
-                try await tx.sql.raw("DELETE FROM workouts_active_sets WHERE workout_id IN (\(binds: ids))").run()
-                try await tx.sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id IN (\(binds: ids))").run()
-                try await tx.sql.raw("DELETE FROM workouts_active WHERE id IN (\(binds: ids))").run()
-                return ids.count
-            }
-            if count == 0 { return removed }
-            removed += count
+        return try await database.inChunks { tx in
+            let ids = try await tx.sql.all(Self.ended(SQLValue(cutoff), SQLValue(chunk))).map { try $0.decode(column: "id", as: String.self) }
+            guard !ids.isEmpty else { return 0 }
+            try await tx.sql.raw("DELETE FROM workouts_active_sets WHERE workout_id IN (\(binds: ids))").run()
+            try await tx.sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id IN (\(binds: ids))").run()
+            try await tx.sql.raw("DELETE FROM workouts_active WHERE id IN (\(binds: ids))").run()
+            return ids.count
         }
     }
 }

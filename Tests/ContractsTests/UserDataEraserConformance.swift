@@ -87,6 +87,13 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
     func workouts(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let module = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
+            // Every Workouts table with a `user_id` column, from the database's catalog, not from the eraser's list.
+            let userTables = try await TestDatabases.tables(in: db, prefix: "workouts_", withColumn: "user_id")
+            #expect(userTables.count >= 8)
+            let rows: @Sendable (String, String) async throws -> Int = { table, userId in
+                try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
+                    .first(decodingColumn: "n", as: Int.self) ?? 0
+            }
             try await userDataEraserConformance(
                 module.eraser,
                 fixture: EraserFixture(
@@ -106,13 +113,16 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                     },
                     count: { userId in
                         var total = 0
-                        for table in WorkoutsUserDataEraser.tables {
-                            total += try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
-                                .first(decodingColumn: "n", as: Int.self) ?? 0
-                        }
+                        for table in userTables { total += try await rows(table, userId) }
                         return total
                     },
                     makeUser: { "u-\($0)" }))
+            // The seed reaches every table that holds a user's rows, so a table the eraser forgot would have
+            // failed the count above; and the eraser's list is exactly those tables.
+            for table in userTables {
+                #expect(try await rows(table, "u-bystander") > 0, "the seed leaves no row in \(table)")
+            }
+            #expect(Set(userTables) == Set(WorkoutsUserDataEraser.tables))
         }
     }
 

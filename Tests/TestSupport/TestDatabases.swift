@@ -67,6 +67,26 @@ public enum TestDatabases {
         }
     }
 
+    /// The tables of `database` whose names start with `prefix` and that have a column `column`, read from the
+    /// engine's own catalog (so a table a migration adds is found without anyone listing it).
+    public static func tables(in database: Database, prefix: String, withColumn column: String) async throws -> [String] {
+        let query: SQLQueryString
+        switch database.engine {
+        case .sqlite:
+            query = """
+                SELECT m.name AS name FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS c
+                WHERE m.type = 'table' AND c.name = \(bind: column) ORDER BY m.name
+                """
+        case .postgres:
+            query = """
+                SELECT table_name::text AS name FROM information_schema.columns
+                WHERE table_schema = current_schema() AND column_name = \(bind: column) ORDER BY table_name
+                """
+        }
+        let names = try await database.sql.raw(query).all(decodingColumn: "name", as: String.self)
+        return names.filter { $0.hasPrefix(prefix) }
+    }
+
     private static func withAdmin(_ url: String, _ body: (Database) async throws -> Void) async throws {
         let admin = try await Database.open(.postgres(url: url, schema: nil), maxConnectionsPerEventLoop: 1, logger: logger)
         do {

@@ -204,13 +204,23 @@ struct UpdateWorkoutInput: Decodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case workoutId = "workout_id"
-        case changes
+        case changes, name, exercises
     }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         workoutId = try WorkoutIDField.decode(from: decoder)
-        changes = try container.decodeIfPresent(WorkoutChanges.self, forKey: .changes) ?? WorkoutChanges(from: decoder)
+        guard container.contains(.changes) else {
+            changes = try WorkoutChanges(from: decoder)
+            return
+        }
+        // The changes come in one place: top-level fields beside `changes` would otherwise be dropped unseen.
+        if container.contains(.name) || container.contains(.exercises) {
+            throw ServiceError.invalidArgument(
+                field: "changes", reason: "sent beside top-level name or exercises",
+                message: "Send the changes either inside 'changes' or at the top level, not both.")
+        }
+        changes = try container.decode(WorkoutChanges.self, forKey: .changes)
     }
 }
 
@@ -252,9 +262,9 @@ extension WorkoutsModule {
                         "sets": Schema.array(
                             Schema.object(
                                 [
-                                    "id": Schema.string, "weight_kg": Schema.number, "reps": Schema.integer(minimum: 0, maximum: 1000),
-                                    "rir": Schema.integer(minimum: 0, maximum: 10),
-                                ], required: ["reps"])),
+                                    "id": Schema.string, "weight_kg": setSchema["weight_kg"]!, "weight": setSchema["weight"]!,
+                                    "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10),
+                                ], required: ["weight_kg", "reps"])),
                     ], required: ["sets"])),
         ]
         return [

@@ -186,26 +186,52 @@ import TestSupport
 
             // Bad ids are refused, each naming its place, and leave the workout as it was.
             let refusals: [([[String: Any]], String, String)] = [
-                ([["instance_id": "nope", "sets": [["reps": 1]]]], "exercises[0].instance_id", "NOT_FOUND"),
-                ([["instance_id": bench.instanceId, "sets": [["id": squat.setIds[0], "reps": 1]]]], "exercises[0].sets[0].id", "NOT_FOUND"),
+                ([["instance_id": "nope", "sets": [["weight_kg": 20, "reps": 1]]]], "exercises[0].instance_id", "NOT_FOUND"),
+                ([["instance_id": bench.instanceId, "sets": [["id": squat.setIds[0], "weight_kg": 20, "reps": 1]]]], "exercises[0].sets[0].id", "NOT_FOUND"),
                 (
-                    [["instance_id": bench.instanceId, "sets": [["reps": 1]]], ["instance_id": bench.instanceId, "sets": [["reps": 1]]]],
+                    [
+                        ["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1]]],
+                        ["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1]]],
+                    ],
                     "exercises[1].instance_id", "INVALID_ARGUMENT"
                 ),
                 (
-                    [["instance_id": bench.instanceId, "sets": [["id": bench.setIds[0], "reps": 1], ["id": bench.setIds[0], "reps": 2]]]],
+                    [
+                        [
+                            "instance_id": bench.instanceId,
+                            "sets": [["id": bench.setIds[0], "weight_kg": 20, "reps": 1], ["id": bench.setIds[0], "weight_kg": 20, "reps": 2]],
+                        ]
+                    ],
                     "exercises[0].sets[1].id", "INVALID_ARGUMENT"
                 ),
-                ([["sets": [["reps": 1]]]], "exercises[0].exercise_id", "INVALID_ARGUMENT"),
+                ([["sets": [["weight_kg": 20, "reps": 1]]]], "exercises[0].exercise_id", "INVALID_ARGUMENT"),
                 // What is archived is what was done: emptying a workout is deleting it, and an exercise needs a set.
                 ([], "exercises", "INVALID_ARGUMENT"),
-                ([["instance_id": bench.instanceId, "sets": [["reps": 1]]], ["exercise_id": WorkoutsFlowTests.curl, "sets": []]], "exercises[1].sets", "INVALID_ARGUMENT"),
+                (
+                    [["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1]]], ["exercise_id": WorkoutsFlowTests.curl, "sets": []]],
+                    "exercises[1].sets", "INVALID_ARGUMENT"
+                ),
+                // A set is kept as done: its weight (0 for bodyweight) and reps, even when only the reps change.
+                ([["instance_id": bench.instanceId, "sets": [["id": bench.setIds[0], "reps": 6]]]], "exercises[0].sets[0].weight_kg", "INVALID_ARGUMENT"),
+                ([["instance_id": bench.instanceId, "sets": [["weight_kg": 1000.5, "reps": 6]]]], "exercises[0].sets[0].weight_kg", "INVALID_ARGUMENT"),
+                ([["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1001]]]], "exercises[0].sets[0].reps", "INVALID_ARGUMENT"),
+                ([["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 5, "rir": 11]]]], "exercises[0].sets[0].rir", "INVALID_ARGUMENT"),
+                ([["exercise_id": "No_Such_Exercise", "sets": [["weight_kg": 20, "reps": 5]]]], "exercises[0].exercise_id", "INVALID_ARGUMENT"),
             ]
             for (exercises, field, code) in refusals {
                 let refused = try await client.call("updateWorkout", ["workout_id": workoutId, "exercises": exercises], token: token)
                 #expect(refused.errorCode == code, "\(field): \(refused.json)")
                 let named = code == "NOT_FOUND" ? refused.errorDetails?[field] != nil : refused.errorDetails?["field"] as? String == field
                 #expect(named, "\(field): \(refused.json)")
+            }
+            // An edit names what it changes, in one place: nothing, or changes both inside `changes` and beside it, is refused.
+            for body in [
+                ["workout_id": workoutId], ["workout_id": workoutId, "changes": [String: Any]()],
+                ["workout_id": workoutId, "changes": ["name": "A"], "exercises": [["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1]]]]],
+                ["workout_id": workoutId, "name": "B", "changes": ["name": "A"]],
+            ] as [[String: Any]] {
+                let refused = try await client.call("updateWorkout", body, token: token)
+                #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == "changes", "\(body): \(refused.json)")
             }
             let untouched = try await client.call("getWorkout", ["workout_id": workoutId], token: token).data
             #expect(NSDictionary(dictionary: untouched) == NSDictionary(dictionary: before), "refused edits changed nothing")
@@ -267,7 +293,7 @@ import TestSupport
             // Changing the exercise of a kept instance renames it from the catalog.
             let switched = try await client.call(
                 "updateWorkout",
-                ["workout_id": workoutId, "exercises": [["instance_id": curl.instanceId, "exercise_id": Self.squat, "sets": [["id": curl.setIds[0], "reps": 12]]]]],
+                ["workout_id": workoutId, "exercises": [["instance_id": curl.instanceId, "exercise_id": Self.squat, "sets": [["id": curl.setIds[0], "weight_kg": 15, "reps": 12]]]]],
                 token: token)
             #expect(switched.status == .ok, "\(switched.json)")
             #expect(try WorkoutsContractFixesTests.exercise(switched.data) == curl)

@@ -35,6 +35,23 @@ import Testing
         #expect(analytics.muscles == [MuscleAnalytics(muscle: "chest", sets: 2, volume: 800), MuscleAnalytics(muscle: "biceps", sets: 1, volume: 125)])
     }
 
+    /// Each level rounds its own exact sum once, so a muscle's volume and the totals agree whatever the
+    /// exercises' volumes round to.
+    @Test func volumesRoundOncePerLevel() {
+        let done = Date()
+        let exercises = ["press", "fly"].map { id in
+            WorkoutExercise(instanceId: "i-\(id)", exerciseId: id, name: id, sets: [WorkoutSet(id: "s-\(id)", setIndex: 0, weightKg: 11.25, reps: 3, completedAt: done)])
+        }
+        let catalog = [
+            "press": Exercise(id: "press", name: "Press", category: "strength", primaryMuscles: ["chest"]),
+            "fly": Exercise(id: "fly", name: "Fly", category: "strength", primaryMuscles: ["chest"]),
+        ]
+        let analytics = WorkoutAnalyzer.analyze(exercises, catalog: catalog)
+        #expect(analytics.exercises.map(\.volume) == [33.8, 33.8])
+        #expect(analytics.muscles == [MuscleAnalytics(muscle: "chest", sets: 2, volume: 67.5)])
+        #expect(analytics.totals.volume == 67.5)
+    }
+
     @Test func templateAnalyticsEstimateDurationAndMuscles() {
         let exercises = [
             TemplateExercise(exerciseId: "bench", name: "Bench", sets: Array(repeating: TemplateSet(targetReps: 8), count: 4)),

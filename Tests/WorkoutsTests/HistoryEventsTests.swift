@@ -31,4 +31,35 @@ import TestSupport
             #expect(edits.count == 2)
         }
     }
+
+    /// The archive holds what was done, numbered 0, 1, … (sets skipped leave no gap), as any later edit numbers
+    /// it; an edit that names nothing to change is refused and publishes nothing.
+    @Test(arguments: TestDatabases.engines)
+    func theArchiveNumbersDoneSetsAndEmptyEditsAreRefused(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)]) { db in
+            let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
+            let added = try await module.active.addExercise(
+                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 3), key: nil
+            ).value()
+            let exercise = added.exercises[0]
+            for set in [exercise.sets[0], exercise.sets[2]] {
+                _ = try await module.active.logSet(
+                    userId: "u", request: .init(workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: set.id, weightKg: 100, reps: 5),
+                    key: nil)
+            }
+            let completed = try await module.active.complete(userId: "u", workoutId: started.id, key: nil).value()
+            #expect(completed.exercises[0].sets.map(\.id) == [exercise.sets[0].id, exercise.sets[2].id])
+            #expect(completed.exercises[0].sets.map(\.setIndex) == [0, 1])
+            #expect(try await module.history.get(userId: "u", id: completed.id).exercises[0].sets.map(\.setIndex) == [0, 1])
+
+            let refused = await #expect(throws: ServiceError.self) {
+                _ = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges())
+            }
+            #expect(refused?.code == .invalidArgument && refused?.details["field"] == "changes")
+            #expect(try await module.history.get(userId: "u", id: completed.id) == completed)
+            let edits = try await db.sql.raw("SELECT id FROM platform_outbox WHERE type = \(bind: WorkoutEdited.eventType)").all()
+            #expect(edits.isEmpty)
+        }
+    }
 }

@@ -212,8 +212,10 @@ struct ActiveWorkoutService: Sendable {
         return try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "completeActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
             workout, tx in
             let now = workout.updatedAt  // this write's time: the archive ends when the active row last changed
+            // What was done, numbered 0, 1, … as every edit of the archive numbers it (sets skipped leave no gap).
             let logged = workout.exercises.compactMap { exercise -> WorkoutExercise? in
-                let sets = exercise.sets.filter { $0.completedAt != nil }
+                var sets = exercise.sets.filter { $0.completedAt != nil }
+                for index in sets.indices { sets[index].setIndex = index }
                 return sets.isEmpty ? nil : WorkoutExercise(instanceId: exercise.instanceId, exerciseId: exercise.exerciseId, name: exercise.name, sets: sets)
             }
             // Nothing done is no training: it would go into the history as an empty workout, move the routine on

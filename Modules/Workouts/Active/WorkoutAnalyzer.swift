@@ -15,27 +15,30 @@ enum WorkoutAnalyzer {
     }
 
     /// Totals, per exercise (sets, reps, volume, best e1RM) and per primary muscle (sets, volume).
+    ///
+    /// Every level sums the sets' exact volumes and rounds its own sum once (to 0.1 kg), as the totals do, so
+    /// a muscle's volume is its exercises' volume however those round: two sets of 33.75 kg are 67.5 kg for
+    /// the muscle and in the totals, though each exercise shows 33.8.
     static func analyze(_ exercises: [WorkoutExercise], catalog: [String: Exercise]) -> WorkoutAnalytics {
         var perExercise: [ExerciseAnalytics] = []
-        var perMuscle: [String: MuscleAnalytics] = [:]
+        var perMuscle: [String: (sets: Int, volume: Double)] = [:]
         for exercise in exercises {
             let logged = exercise.sets.filter { $0.completedAt != nil }
             guard !logged.isEmpty else { continue }
             let reps = logged.reduce(0) { $0 + ($1.reps ?? 0) }
-            let volume = round1(logged.reduce(0) { $0 + ($1.weightKg ?? 0) * Double($1.reps ?? 0) })
+            let volume = logged.reduce(0) { $0 + ($1.weightKg ?? 0) * Double($1.reps ?? 0) }
             let best = logged.compactMap { estimatedOneRepMax(weightKg: $0.weightKg ?? 0, reps: $0.reps ?? 0) }.max()
             perExercise.append(
                 ExerciseAnalytics(
                     instanceId: exercise.instanceId, exerciseId: exercise.exerciseId, name: exercise.name, sets: logged.count, reps: reps,
-                    volume: volume, bestE1rm: best))
+                    volume: round1(volume), bestE1rm: best))
             for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] {
-                var entry = perMuscle[muscle] ?? MuscleAnalytics(muscle: muscle, sets: 0, volume: 0)
-                entry.sets += logged.count
-                entry.volume = round1(entry.volume + volume)
-                perMuscle[muscle] = entry
+                let entry = perMuscle[muscle] ?? (0, 0)
+                perMuscle[muscle] = (entry.sets + logged.count, entry.volume + volume)
             }
         }
-        let muscles = perMuscle.values.sorted { $0.sets != $1.sets ? $0.sets > $1.sets : $0.muscle < $1.muscle }
+        let muscles = perMuscle.map { MuscleAnalytics(muscle: $0.key, sets: $0.value.sets, volume: round1($0.value.volume)) }
+            .sorted { $0.sets != $1.sets ? $0.sets > $1.sets : $0.muscle < $1.muscle }
         return WorkoutAnalytics(totals: totals(exercises), exercises: perExercise, muscles: muscles)
     }
 

@@ -19,7 +19,8 @@ struct WorkoutPage: Codable, Sendable, Equatable {
 /// `exercises` replaces the list. An exercise sent with its `instance_id` is that exercise edited: it keeps its
 /// instance id (and its name unless `exercise_id` changes it), and each of its sets sent with its `id` keeps that id,
 /// its targets and when it was done. Exercises and sets sent without ids are new; new sets count as done at the
-/// workout's end. So a client can change one set's reps and every other id stays as it was.
+/// workout's end. So a client can change one set's reps and every other id stays as it was. Every set sent is
+/// the set as done, weight and reps (RIR optional): an archived set is a logged one, as `logSet` needs both.
 struct WorkoutChanges: Codable, Sendable, Equatable {
     struct ExerciseChange: Codable, Sendable, Equatable {
         var instanceId: String?
@@ -115,6 +116,11 @@ struct HistoryService: Sendable {
     /// Edits a completed workout (name, or its exercises and sets), recomputes analytics and publishes
     /// `WorkoutEdited` in the same transaction. Idempotent under `key`.
     func update(userId: String, id: String, changes: WorkoutChanges, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
+        // An edit that changes nothing would still move `updated_at` and send every reader of `WorkoutEdited` to work.
+        guard changes.name != nil || changes.exercises != nil else {
+            throw ServiceError.invalidArgument(
+                field: "changes", reason: "holds nothing to change", message: "Send a new name or exercises to edit this workout.")
+        }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
         let exercises = try changes.exercises.map(Self.validated)
         let references = (exercises ?? []).enumerated().compactMap { index, change in
@@ -181,7 +187,12 @@ struct HistoryService: Sendable {
                 if let id = set.id, !setIds.insert(id).inserted {
                     throw ServiceError.invalidArgument(field: "\(setField).id", reason: "lists the same set twice")
                 }
-                change.sets[setIndex].weightKg = try WorkoutsValidation.weight(set.weightKg, field: "\(setField).weight_kg")
+                guard let weight = try WorkoutsValidation.weight(set.weightKg, field: "\(setField).weight_kg") else {
+                    throw ServiceError.invalidArgument(
+                        field: "\(setField).weight_kg", reason: "missing",
+                        message: "Each set needs its weight in kg (0 for bodyweight) and reps, as it was done.")
+                }
+                change.sets[setIndex].weightKg = weight
                 _ = try WorkoutsValidation.reps(set.reps, field: "\(setField).reps")
                 change.sets[setIndex].rir = try WorkoutsValidation.rir(set.rir, field: "\(setField).rir")
             }

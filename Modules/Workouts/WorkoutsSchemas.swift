@@ -13,7 +13,14 @@ enum WorkoutsSchemas {
         "target_reps": Schema.integer(minimum: 0, maximum: 1000), "target_rir": Schema.integer(minimum: 0, maximum: 10),
         "target_weight_kg": Schema.number,
     ])
-    static let exerciseDraft = Schema.object(["exercise_id": Schema.string, "sets": Schema.array(templateSet)], required: ["exercise_id", "sets"])
+    /// A planned set as sent: the original templates' `reps`, `rir` and `weight` (kg) are read as the targets.
+    static let templateSetDraft = Schema.object([
+        "target_reps": Schema.integer(minimum: 0, maximum: 1000), "target_rir": Schema.integer(minimum: 0, maximum: 10),
+        "target_weight_kg": ["type": "number", "minimum": 0, "maximum": 1000],
+        "reps": ["type": "integer", "description": "legacy name of target_reps"], "rir": ["type": "integer", "description": "legacy name of target_rir"],
+        "weight": ["type": "number", "description": "legacy name of target_weight_kg (kilograms)"],
+    ])
+    static let exerciseDraft = Schema.object(["exercise_id": Schema.string, "sets": Schema.array(templateSetDraft)], required: ["exercise_id", "sets"])
     static let template = Schema.object(
         [
             "id": Schema.string, "user_id": Schema.string, "name": Schema.string, "description": Schema.nullable(Schema.string),

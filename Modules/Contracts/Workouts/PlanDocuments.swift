@@ -16,6 +16,22 @@ public struct TemplateSet: Codable, Sendable, Equatable {
         case targetReps = "target_reps"
         case targetRir = "target_rir"
         case targetWeightKg = "target_weight_kg"
+        // The original templates' names for the plan: read as the targets (weight in kg), never written.
+        case reps, rir, weight
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        targetReps = try container.decodeIfPresent(Int.self, forKey: .targetReps, alias: .reps)
+        targetRir = try container.decodeIfPresent(Int.self, forKey: .targetRir, alias: .rir)
+        targetWeightKg = try container.decodeIfPresent(Double.self, forKey: .targetWeightKg, alias: .weight)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(_targetReps, forKey: .targetReps)
+        try container.encode(_targetRir, forKey: .targetRir)
+        try container.encode(_targetWeightKg, forKey: .targetWeightKg)
     }
 }
 

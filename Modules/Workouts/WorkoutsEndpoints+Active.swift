@@ -202,25 +202,9 @@ struct UpdateWorkoutInput: Decodable, Sendable {
     var workoutId: String
     var changes: WorkoutChanges
 
-    enum CodingKeys: String, CodingKey {
-        case workoutId = "workout_id"
-        case changes, name, exercises
-    }
-
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
         workoutId = try WorkoutIDField.decode(from: decoder)
-        guard container.contains(.changes) else {
-            changes = try WorkoutChanges(from: decoder)
-            return
-        }
-        // The changes come in one place: top-level fields beside `changes` would otherwise be dropped unseen.
-        if container.contains(.name) || container.contains(.exercises) {
-            throw ServiceError.invalidArgument(
-                field: "changes", reason: "sent beside top-level name or exercises",
-                message: "Send the changes either inside 'changes' or at the top level, not both.")
-        }
-        changes = try container.decode(WorkoutChanges.self, forKey: .changes)
+        changes = try ChangesField.decode(WorkoutChanges.self, from: decoder, fields: ["name", "exercises"])
     }
 }
 

@@ -47,6 +47,30 @@ struct SetActiveRoutineInput: Decodable, Sendable {
     }
 }
 
+/// Where a patch's changes come: inside `changes`, or at the top level. Both at once is refused, or the
+/// top-level fields would be dropped unseen.
+enum ChangesField {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The changes (`T` decoded from `changes` or from the whole body); `fields` are the keys of `T`.
+    static func decode<T: Decodable>(_ type: T.Type, from decoder: any Decoder, fields: [String]) throws -> T {
+        let container = try decoder.container(keyedBy: Key.self)
+        let changes = Key(stringValue: "changes")
+        guard container.contains(changes) else { return try T(from: decoder) }
+        if fields.contains(where: { container.contains(Key(stringValue: $0)) }) {
+            throw ServiceError.invalidArgument(
+                field: "changes", reason: "sent beside top-level fields",
+                message: "Send the changes either inside 'changes' or at the top level, not both.")
+        }
+        return try container.decode(T.self, forKey: changes)
+    }
+}
+
 /// `patchTemplate`: the changes at the top level or inside `changes`.
 struct PatchTemplateInput: Decodable, Sendable {
     var templateId: String
@@ -63,7 +87,7 @@ struct PatchTemplateInput: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         templateId = try container.decode(String.self, forKey: .templateId)
         expectedVersion = try container.decodeIfPresent(Int.self, forKey: .expectedVersion)
-        changes = try container.decodeIfPresent(TemplatePatch.self, forKey: .changes) ?? TemplatePatch(from: decoder)
+        changes = try ChangesField.decode(TemplatePatch.self, from: decoder, fields: ["name", "description", "exercises"])
     }
 }
 
@@ -83,7 +107,7 @@ struct PatchRoutineInput: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         routineId = try container.decode(String.self, forKey: .routineId)
         expectedVersion = try container.decodeIfPresent(Int.self, forKey: .expectedVersion)
-        changes = try container.decodeIfPresent(RoutinePatch.self, forKey: .changes) ?? RoutinePatch(from: decoder)
+        changes = try ChangesField.decode(RoutinePatch.self, from: decoder, fields: ["name", "description", "template_ids", "templateIds", "frequency"])
     }
 }
 

@@ -92,6 +92,32 @@ import TestSupport
     /// A field and its alias (`workout_id` / `workoutId`, `weight_kg` / legacy `weight`, `template_ids` / legacy
     /// `templateIds`) sent with different values: `INVALID_ARGUMENT` naming the field, nothing changes. The same
     /// value under both names is accepted.
+    /// A template's planned sets read the original templates' `reps`, `rir` and `weight` (kg) as their targets,
+    /// checked as the targets are; before, they were dropped and the template planned nothing.
+    @Test(arguments: TestDatabases.engines)
+    func templateSetsReadTheLegacyNames(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("legacy-sets@example.com")
+            let created = try await client.call(
+                "createTemplate", ["name": "Old", "exercises": [["exercise_id": Self.curl, "sets": [["reps": 8, "rir": 2, "weight": 12.5], ["target_reps": 6, "reps": 6]]]]],
+                token: token)
+            #expect(created.status == .ok, "\(created.json)")
+            let sets = try #require(((created.data["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]]))
+            #expect(sets[0]["target_reps"] as? Int == 8 && sets[0]["target_rir"] as? Int == 2 && sets[0]["target_weight_kg"] as? Double == 12.5, "\(sets)")
+            #expect(sets[0]["reps"] == nil && sets[0]["weight"] == nil, "written under the current names only: \(sets[0])")
+            #expect(sets[1]["target_reps"] as? Int == 6)
+            let templateId = try #require(created.data["id"] as? String)
+            for (set, field) in [(["target_reps": 8, "reps": 9], "target_reps"), (["weight": 1200], "exercises[0].sets[0].target_weight_kg")] as [([String: Any], String)] {
+                let refused = try await client.call(
+                    "patchTemplate", ["template_id": templateId, "exercises": [["exercise_id": Self.curl, "sets": [set]]]], token: token)
+                #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == field, "\(set): \(refused.json)")
+            }
+            let started = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s"], token: token)
+            let planned = try #require(((started.data["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first)
+            #expect(planned["target_reps"] as? Int == 8 && planned["target_weight_kg"] as? Double == 12.5, "the workout gets the plan: \(planned)")
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func aFieldAndItsAliasMustAgree(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in

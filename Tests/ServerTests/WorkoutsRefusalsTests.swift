@@ -122,4 +122,50 @@ import TestSupport
             #expect(try await client.call("getActiveWorkout", [:], token: token).json["data"] is NSNull)
         }
     }
+
+    /// A plan patch names a change, in one place: none (or the Firebase client's `patch` key, which this API
+    /// does not read), or changes both inside `changes` and beside it, is `INVALID_ARGUMENT` and bumps no
+    /// version. A routine patched against an old version is `CONFLICT` even when a template it lists has since
+    /// been deleted (deleting it changed the routine), and `NOT_FOUND` for that template only when current.
+    @Test(arguments: TestDatabases.engines)
+    func planPatchesNameAChangeAndAStaleOneIsAConflict(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("plans@example.com")
+            let push = try await client.call("createTemplate", ["name": "Push", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]], token: token)
+            let pull = try await client.call("createTemplate", ["name": "Pull", "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 8]]]]], token: token)
+            let pushId = try #require(push.data["id"] as? String)
+            let pullId = try #require(pull.data["id"] as? String)
+            let routine = try await client.call("createRoutine", ["name": "R", "template_ids": [pushId, pullId]], token: token)
+            let routineId = try #require(routine.data["id"] as? String)
+
+            let refusals: [(String, [String: Any])] = [
+                ("patchTemplate", ["template_id": pushId]),
+                ("patchTemplate", ["template_id": pushId, "expected_version": 1]),
+                ("patchTemplate", ["template_id": pushId, "patch": ["name": "Push A"]]),
+                ("patchTemplate", ["template_id": pushId, "changes": ["name": "A"], "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 1]]]]]),
+                ("patchRoutine", ["routine_id": routineId, "expected_version": 1]),
+                ("patchRoutine", ["routine_id": routineId, "changes": [String: Any]()]),
+                ("patchRoutine", ["routine_id": routineId, "changes": ["name": "A"], "templateIds": [pullId]]),
+            ]
+            for (endpoint, body) in refusals {
+                let refused = try await client.call(endpoint, body, token: token)
+                #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == "changes", "\(endpoint) \(body): \(refused.json)")
+            }
+            let template = try await client.call("getTemplate", ["template_id": pushId], token: token)
+            #expect(template.data["name"] as? String == "Push" && template.data["version"] as? Int == 1, "\(template.json)")
+            let unchanged = try await client.call("getRoutine", ["routine_id": routineId], token: token)
+            #expect(unchanged.data["name"] as? String == "R" && unchanged.data["version"] as? Int == 1, "\(unchanged.json)")
+
+            // Another device deletes Pull (the routine goes to version 2); this one still shows [Push, Pull] at 1.
+            _ = try await client.call("deleteTemplate", ["template_id": pullId], token: token)
+            let stale = try await client.call("patchRoutine", ["routine_id": routineId, "expected_version": 1, "template_ids": [pullId, pushId]], token: token)
+            #expect(stale.status == .conflict && stale.errorDetails?["current_version"] as? String == "2", "\(stale.json)")
+            let current = try await client.call("patchRoutine", ["routine_id": routineId, "expected_version": 2, "template_ids": [pullId, pushId]], token: token)
+            #expect(current.status == .notFound && current.errorDetails?["template_id"] as? String == pullId, "\(current.json)")
+            let unknown = try await client.call("patchRoutine", ["routine_id": "nope", "template_ids": [pullId]], token: token)
+            #expect(unknown.status == .notFound && unknown.errorDetails?["routine_id"] != nil, "the routine first: \(unknown.json)")
+            let after = try await client.call("getRoutine", ["routine_id": routineId], token: token)
+            #expect(after.data["template_ids"] as? [String] == [pushId] && after.data["version"] as? Int == 2, "\(after.json)")
+        }
+    }
 }

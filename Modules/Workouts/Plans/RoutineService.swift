@@ -259,6 +259,12 @@ struct RoutineService: Sendable {
     /// Changes a routine (with `expectedVersion`, a concurrent change is `CONFLICT`). Idempotent under `key`: a retry
     /// gets the first answer rather than a `CONFLICT` with the version its own write made.
     func patch(userId: String, id: String, expectedVersion: Int?, changes: RoutinePatch, key: String? = nil) async throws -> IdempotentAnswer<Routine> {
+        // A patch that names no change would still bump the version (see `TemplateService.patch`).
+        guard changes.name != nil || changes.description != nil || changes.templateIds != nil || changes.frequency != nil else {
+            throw ServiceError.invalidArgument(
+                field: "changes", reason: "holds nothing to change",
+                message: "Send a new name, description, template_ids or frequency to change this routine.")
+        }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
         let description = try WorkoutsValidation.description(changes.description)
         let frequency = try Self.frequency(changes.frequency)
@@ -266,14 +272,20 @@ struct RoutineService: Sendable {
         let context = self.context
         let request = VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes)
         return try await context.idempotentWrite(userId: userId, key: key, operation: "patchRoutine", request: request) { tx in
-            // Templates before the routine: deleteTemplate locks in that order too, so the two never deadlock.
-            if let templateIds { try await Self.checkTemplates(templateIds, userId: userId, sql: tx.sql, engine: context.database.engine) }
+            // Templates before the routine: deleteTemplate locks in that order too, so the two never deadlock. A
+            // template that is gone is reported after the version check: deleting a template takes it out of the
+            // routine and bumps its version, so a client still showing it is told the routine changed (CONFLICT).
+            var missingTemplate: String?
+            if let templateIds {
+                missingTemplate = try await Self.lockTemplates(templateIds, userId: userId, sql: tx.sql, engine: context.database.engine)
+            }
             var stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
             if let expectedVersion, expectedVersion != stored.routine.version {
                 throw ServiceError(
                     .conflict, "This routine was changed elsewhere. Please reload it and try again.",
                     details: ["current_version": "\(stored.routine.version)", "expected_version": "\(expectedVersion)"])
             }
+            if let missingTemplate { throw Self.noSuchTemplate(missingTemplate) }
             if let name { stored.routine.name = name }
             if changes.description != nil { stored.routine.description = description }
             if let frequency { stored.routine.frequency = frequency }
@@ -407,16 +419,24 @@ struct RoutineService: Sendable {
     /// transaction ends, so a concurrent deleteTemplate either comes first (NOT_FOUND here) or waits and then
     /// removes the template from the routine this transaction writes.
     static func checkTemplates(_ ids: [String], userId: String, sql: any SQLDatabase, engine: SQLEngine) async throws {
+        if let missing = try await lockTemplates(ids, userId: userId, sql: sql, engine: engine) { throw noSuchTemplate(missing) }
+    }
+
+    /// Locks (on PostgreSQL, for share) those of `ids` that are the user's templates, and answers the first that
+    /// is not, if any.
+    static func lockTemplates(_ ids: [String], userId: String, sql: any SQLDatabase, engine: SQLEngine) async throws -> String? {
         guard ids.count <= 30 else { throw ServiceError.invalidArgument(field: "template_ids", reason: "at most 30 templates") }
-        guard !ids.isEmpty else { return }
+        guard !ids.isEmpty else { return nil }
         let binds: [any Encodable & Sendable] = Array(Set(ids))
         let lock: SQLQueryString = engine == .postgres ? " FOR SHARE" : ""
         let owned = Set(
             try await sql.raw("SELECT id FROM workouts_templates WHERE user_id = \(bind: userId) AND id IN (\(binds: binds))\(lock)")
                 .all(decodingColumn: "id", as: String.self))
-        if let missing = ids.first(where: { !owned.contains($0) }) {
-            throw ServiceError(.notFound, "That template does not exist.", details: ["template_id": missing])
-        }
+        return ids.first(where: { !owned.contains($0) })
+    }
+
+    static func noSuchTemplate(_ id: String) -> ServiceError {
+        ServiceError(.notFound, "That template does not exist.", details: ["template_id": id])
     }
 
     static func frequency(_ value: Int?) throws -> Int? {

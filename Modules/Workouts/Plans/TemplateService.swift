@@ -92,6 +92,12 @@ struct TemplateService: Sendable {
     func patch(
         userId: String, id: String, expectedVersion: Int?, changes: TemplatePatch, key: String? = nil
     ) async throws -> IdempotentAnswer<WorkoutTemplate> {
+        // A patch that names no change would still bump the version, and every other holder of it would then
+        // get a needless CONFLICT.
+        guard changes.name != nil || changes.description != nil || changes.exercises != nil else {
+            throw ServiceError.invalidArgument(
+                field: "changes", reason: "holds nothing to change", message: "Send a new name, description or exercises to change this template.")
+        }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
         let description = try WorkoutsValidation.description(changes.description)
         var resolved: [TemplateExercise]?
@@ -109,11 +115,11 @@ struct TemplateService: Sendable {
             }
             if let name { template.name = name }
             if changes.description != nil { template.description = description }
-            if let exercises {
-                template.exercises = exercises
-                let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: tx.sql)
-                template.analytics = TemplateAnalyzer.analyze(exercises, catalog: catalog)
-            }
+            if let exercises { template.exercises = exercises }
+            // On every write, not only when the exercises change: the catalog's muscles may have changed since
+            // (`import-catalog`), and so may the rules of the analysis.
+            let catalog = try await context.catalog.exercises(ids: template.exercises.map(\.exerciseId), sql: tx.sql)
+            template.analytics = TemplateAnalyzer.analyze(template.exercises, catalog: catalog)
             template.version += 1
             template.updatedAt = context.clock.now()
             try await tx.sql.raw(

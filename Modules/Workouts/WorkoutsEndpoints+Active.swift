@@ -204,7 +204,7 @@ struct UpdateWorkoutInput: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         workoutId = try WorkoutIDField.decode(from: decoder)
-        changes = try ChangesField.decode(WorkoutChanges.self, from: decoder, fields: ["name", "exercises"])
+        changes = try ChangesField.decode(WorkoutChanges.self, from: decoder)
     }
 }
 

@@ -47,27 +47,39 @@ struct SetActiveRoutineInput: Decodable, Sendable {
     }
 }
 
+/// The changes a patch carries (`updateWorkout`, `patchTemplate`, `patchRoutine`): every field optional, and
+/// `init()` the patch that changes nothing.
+protocol PatchChanges: Decodable, Equatable {
+    init()
+}
+
+extension PatchChanges {
+    /// Nothing named to change: such a patch is refused rather than written (it would still bump the version or
+    /// publish an edit).
+    var changesNothing: Bool { self == Self() }
+
+    static func nothingToChange(_ fields: String) -> ServiceError {
+        ServiceError.invalidArgument(field: "changes", reason: "holds nothing to change", message: "Send \(fields) to change it.")
+    }
+}
+
 /// Where a patch's changes come: inside `changes`, or at the top level. Both at once is refused, or the
 /// top-level fields would be dropped unseen.
 enum ChangesField {
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+    private enum Key: String, CodingKey {
+        case changes
     }
 
-    /// The changes (`T` decoded from `changes` or from the whole body); `fields` are the keys of `T`.
-    static func decode<T: Decodable>(_ type: T.Type, from decoder: any Decoder, fields: [String]) throws -> T {
+    static func decode<T: PatchChanges>(_ type: T.Type, from decoder: any Decoder) throws -> T {
         let container = try decoder.container(keyedBy: Key.self)
-        let changes = Key(stringValue: "changes")
-        guard container.contains(changes) else { return try T(from: decoder) }
-        if fields.contains(where: { container.contains(Key(stringValue: $0)) }) {
+        let topLevel = try T(from: decoder)
+        guard container.contains(.changes) else { return topLevel }
+        guard topLevel.changesNothing else {
             throw ServiceError.invalidArgument(
                 field: "changes", reason: "sent beside top-level fields",
                 message: "Send the changes either inside 'changes' or at the top level, not both.")
         }
-        return try container.decode(T.self, forKey: changes)
+        return try container.decode(T.self, forKey: .changes)
     }
 }
 
@@ -87,7 +99,7 @@ struct PatchTemplateInput: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         templateId = try container.decode(String.self, forKey: .templateId)
         expectedVersion = try container.decodeIfPresent(Int.self, forKey: .expectedVersion)
-        changes = try ChangesField.decode(TemplatePatch.self, from: decoder, fields: ["name", "description", "exercises"])
+        changes = try ChangesField.decode(TemplatePatch.self, from: decoder)
     }
 }
 
@@ -107,7 +119,7 @@ struct PatchRoutineInput: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         routineId = try container.decode(String.self, forKey: .routineId)
         expectedVersion = try container.decodeIfPresent(Int.self, forKey: .expectedVersion)
-        changes = try ChangesField.decode(RoutinePatch.self, from: decoder, fields: ["name", "description", "template_ids", "templateIds", "frequency"])
+        changes = try ChangesField.decode(RoutinePatch.self, from: decoder)
     }
 }
 

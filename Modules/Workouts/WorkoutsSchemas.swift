@@ -9,17 +9,17 @@ enum WorkoutsSchemas {
             "force": Schema.nullable(Schema.string), "level": Schema.nullable(Schema.string), "mechanic": Schema.nullable(Schema.string),
             "primary_muscles": Schema.array(Schema.string), "secondary_muscles": Schema.array(Schema.string),
         ], required: ["id", "name", "category", "primary_muscles", "secondary_muscles"])
-    static let templateSet = Schema.object([
-        "target_reps": Schema.integer(minimum: 0, maximum: 1000), "target_rir": Schema.integer(minimum: 0, maximum: 10),
-        "target_weight_kg": Schema.number,
-    ])
-    /// A planned set as sent: the original templates' `reps`, `rir` and `weight` (kg) are read as the targets.
-    static let templateSetDraft = Schema.object([
+    private static let targets: [String: JSONValue] = [
         "target_reps": Schema.integer(minimum: 0, maximum: 1000), "target_rir": Schema.integer(minimum: 0, maximum: 10),
         "target_weight_kg": ["type": "number", "minimum": 0, "maximum": 1000],
-        "reps": ["type": "integer", "description": "legacy name of target_reps"], "rir": ["type": "integer", "description": "legacy name of target_rir"],
-        "weight": ["type": "number", "description": "legacy name of target_weight_kg (kilograms)"],
-    ])
+    ]
+    static let templateSet = Schema.object(targets)
+    /// A planned set as sent: the original templates' `reps`, `rir` and `weight` (kg) are read as the targets.
+    static let templateSetDraft = Schema.object(
+        targets.merging([
+            "reps": ["type": "integer", "description": "legacy name of target_reps"], "rir": ["type": "integer", "description": "legacy name of target_rir"],
+            "weight": ["type": "number", "description": "legacy name of target_weight_kg (kilograms)"],
+        ]) { current, _ in current })
     static let exerciseDraft = Schema.object(["exercise_id": Schema.string, "sets": Schema.array(templateSetDraft)], required: ["exercise_id", "sets"])
     static let template = Schema.object(
         [

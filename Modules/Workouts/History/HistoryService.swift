@@ -81,6 +81,8 @@ struct WorkoutChanges: Codable, Sendable, Equatable {
     var exercises: [ExerciseChange]?
 }
 
+extension WorkoutChanges: PatchChanges {}
+
 /// Archived workouts: newest first, immutable except through `update`, which recomputes analytics.
 struct HistoryService: Sendable {
     let context: WorkoutsContext
@@ -117,10 +119,7 @@ struct HistoryService: Sendable {
     /// `WorkoutEdited` in the same transaction. Idempotent under `key`.
     func update(userId: String, id: String, changes: WorkoutChanges, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
         // An edit that changes nothing would still move `updated_at` and send every reader of `WorkoutEdited` to work.
-        guard changes.name != nil || changes.exercises != nil else {
-            throw ServiceError.invalidArgument(
-                field: "changes", reason: "holds nothing to change", message: "Send a new name or exercises to edit this workout.")
-        }
+        guard !changes.changesNothing else { throw WorkoutChanges.nothingToChange("a new name or exercises") }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
         let exercises = try changes.exercises.map(Self.validated)
         let references = (exercises ?? []).enumerated().compactMap { index, change in

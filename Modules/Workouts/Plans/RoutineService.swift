@@ -202,6 +202,10 @@ struct RoutinePatch: Codable, Sendable, Equatable {
     }
 }
 
+extension RoutinePatch: PatchChanges {
+    init() { self.init(name: nil) }
+}
+
 /// Routines, the active routine and the cursor.
 struct RoutineService: Sendable {
     let context: WorkoutsContext
@@ -260,11 +264,7 @@ struct RoutineService: Sendable {
     /// gets the first answer rather than a `CONFLICT` with the version its own write made.
     func patch(userId: String, id: String, expectedVersion: Int?, changes: RoutinePatch, key: String? = nil) async throws -> IdempotentAnswer<Routine> {
         // A patch that names no change would still bump the version (see `TemplateService.patch`).
-        guard changes.name != nil || changes.description != nil || changes.templateIds != nil || changes.frequency != nil else {
-            throw ServiceError.invalidArgument(
-                field: "changes", reason: "holds nothing to change",
-                message: "Send a new name, description, template_ids or frequency to change this routine.")
-        }
+        guard !changes.changesNothing else { throw RoutinePatch.nothingToChange("a new name, description, template_ids or frequency") }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
         let description = try WorkoutsValidation.description(changes.description)
         let frequency = try Self.frequency(changes.frequency)

@@ -31,6 +31,10 @@ public struct TemplatePatch: Codable, Sendable, Equatable {
     }
 }
 
+extension TemplatePatch: PatchChanges {
+    init() { self.init(name: nil) }
+}
+
 /// What a repeated patch must match: the document, the version it was sent against and the changes.
 struct VersionedChange<Changes: Encodable>: Encodable {
     var id: String
@@ -94,10 +98,7 @@ struct TemplateService: Sendable {
     ) async throws -> IdempotentAnswer<WorkoutTemplate> {
         // A patch that names no change would still bump the version, and every other holder of it would then
         // get a needless CONFLICT.
-        guard changes.name != nil || changes.description != nil || changes.exercises != nil else {
-            throw ServiceError.invalidArgument(
-                field: "changes", reason: "holds nothing to change", message: "Send a new name, description or exercises to change this template.")
-        }
+        guard !changes.changesNothing else { throw TemplatePatch.nothingToChange("a new name, description or exercises") }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
         let description = try WorkoutsValidation.description(changes.description)
         var resolved: [TemplateExercise]?

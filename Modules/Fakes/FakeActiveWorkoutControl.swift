@@ -29,16 +29,22 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         userId: String, workoutId: String, exerciseInstanceId: String, setId: String, weightKg: Double, reps: Int, rir: Int?,
         idempotencyKey: String
     ) async throws -> ActiveWorkout {
+        // Values first, as the live one checks them before it looks the key or the workout up.
+        guard weightKg.isFinite, (0...1000).contains(weightKg) else { throw ServiceError.invalidArgument(field: "weight_kg", reason: "must be from 0 to 1000 kg") }
+        guard (0...1000).contains(reps) else { throw ServiceError.invalidArgument(field: "reps", reason: "must be from 0 to 1000") }
+        if let rir, !(0...10).contains(rir) { throw ServiceError.invalidArgument(field: "rir", reason: "must be from 0 to 10") }
         // A repeat answers the workout as it stands now, like the live one.
         let logged = try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "logSet|\(exerciseInstanceId)|\(setId)|\(weightKg)|\(reps)|\(rir ?? -1)") {
             workout in
-            guard weightKg.isFinite, (0...1000).contains(weightKg) else { throw ServiceError.invalidArgument(field: "weight_kg", reason: "must be from 0 to 1000 kg") }
-            guard (0...1000).contains(reps) else { throw ServiceError.invalidArgument(field: "reps", reason: "must be from 0 to 1000") }
-            if let rir, !(0...10).contains(rir) { throw ServiceError.invalidArgument(field: "rir", reason: "must be from 0 to 10") }
             guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == exerciseInstanceId }) else {
                 throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
             }
             guard let set = workout.exercises[exercise].sets.firstIndex(where: { $0.id == setId }) else {
+                // A set a swap moved to the new exercise is a stale read of the workout, not a missing set.
+                if let moved = workout.exercises.first(where: { $0.sets.contains { $0.id == setId } }) {
+                    throw ServiceError(
+                        .conflict, details: ["set_id": setId, "exercise_instance_id": moved.instanceId, "current_version": "\(workout.version)"])
+                }
                 throw ServiceError(.notFound, details: ["set_id": setId])
             }
             workout.exercises[exercise].sets[set].weightKg = weightKg
@@ -65,11 +71,14 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         userId: String, workoutId: String, exerciseInstanceId: String, newExerciseId: String, idempotencyKey: String
     ) async throws -> ActiveWorkout {
         try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "swap|\(exerciseInstanceId)|\(newExerciseId)") { workout in
+            guard let index = workout.exercises.firstIndex(where: { $0.instanceId == exerciseInstanceId }) else {
+                throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
+            }
             guard let replacement = catalog[newExerciseId] else {
                 throw ServiceError.invalidArgument(field: "new_exercise_id", reason: "unknown exercise")
             }
-            guard let index = workout.exercises.firstIndex(where: { $0.instanceId == exerciseInstanceId }) else {
-                throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
+            guard replacement.id != workout.exercises[index].exerciseId else {
+                throw ServiceError.invalidArgument(field: "new_exercise_id", reason: "is already the exercise of this entry")
             }
             let logged = workout.exercises[index].sets.filter { $0.completedAt != nil }
             // The sets still to do keep their ids and target reps and RIR; weights were for the old exercise.
@@ -107,7 +116,7 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         let slot = "\(userId)|\(key)"
         if let previous = answers[slot] {
             guard previous.request == "\(workoutId)|\(request)" else {
-                throw ServiceError(.conflict, "This idempotency key was already used for a different request.")
+                throw ServiceError(.conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
             }
             return previous.workout
         }

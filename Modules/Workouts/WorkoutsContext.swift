@@ -113,10 +113,13 @@ struct WorkoutsContext: Sendable {
     func exercises(_ ids: [(field: String, id: String)]) async throws -> [String: Exercise] {
         let found = try await catalog.exercises(ids: ids.map(\.id))
         for reference in ids where found[reference.id] == nil {
-            throw ServiceError.invalidArgument(
-                field: reference.field, reason: "unknown exercise", message: "There is no exercise with id '\(reference.id)'.")
+            throw Self.unknownExercise(field: reference.field, id: reference.id)
         }
         return found
+    }
+
+    static func unknownExercise(field: String, id: String) -> ServiceError {
+        ServiceError.invalidArgument(field: field, reason: "unknown exercise", message: "There is no exercise with id '\(id)'.")
     }
 }
 

@@ -359,7 +359,7 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
         idempotencyKey: "k1")
     #expect(replay.version == logged.version, "a replay changes nothing")
 
-    await expectCode(.conflict, "a reused key with another body") {
+    await expectCode(.conflict, "a reused key with another body", details: ["idempotency_key": "k1"]) {
         _ = try await control.logSet(
             userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 90, reps: 5, rir: 2,
             idempotencyKey: "k1")
@@ -377,6 +377,23 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
         _ = try await control.logSet(
             userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1001, rir: nil,
             idempotencyKey: "k4")
+    }
+    // Values are checked before anything is looked up; a workout is found before the exercise it names.
+    await expectCode(.invalidArgument, "reps out of range on another user's workout", details: ["field": "reps"]) {
+        _ = try await control.logSet(
+            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1001, rir: nil,
+            idempotencyKey: "k4-2")
+    }
+    await expectCode(.notFound, "an unknown exercise on another user's workout", details: ["workout_id": started.id]) {
+        _ = try await control.addExercise(userId: "u2", workoutId: started.id, exerciseId: "no-such-exercise", sets: 1, idempotencyKey: "k4-3")
+    }
+    await expectCode(.notFound, "swapping to an unknown exercise on another user's workout", details: ["workout_id": started.id]) {
+        _ = try await control.swapExercise(
+            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: "no-such-exercise", idempotencyKey: "k4-4")
+    }
+    await expectCode(.invalidArgument, "swapping an exercise for itself", details: ["field": "new_exercise_id"]) {
+        _ = try await control.swapExercise(
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: exercise.exerciseId, idempotencyKey: "k4-5")
     }
 
     // Ids holding NUL were never given out (PostgreSQL cannot even compare with them); such a key is refused.
@@ -441,6 +458,17 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
     #expect(split.exercises[0].sets.map(\.setIndex) == [0])
     #expect(split.exercises[1].sets.map(\.id) == [squat.sets[0].id])
     #expect(split.exercises[1].sets.map(\.setIndex) == [0])
+    // A device that had not reloaded logs the moved set under the squat: CONFLICT naming where it is now, and
+    // nothing is written (it was meant for the squat).
+    await expectCode(
+        .conflict, "logging a set the swap moved, under its old exercise",
+        details: ["set_id": squat.sets[0].id, "exercise_instance_id": split.exercises[1].instanceId, "current_version": "\(split.version)"]
+    ) {
+        _ = try await control.logSet(
+            userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, setId: squat.sets[0].id, weightKg: 60, reps: 5, rir: nil,
+            idempotencyKey: "u2-stale")
+    }
+    #expect(try await control.activeWorkout(userId: "u2") == split, "the stale write changed nothing")
 
     // A workout holds at most 50 exercises: adding one more, or a swap that would split one, is refused.
     var full = split

@@ -628,7 +628,8 @@ import TestSupport
     }
 
     /// `reorder_sets` puts the sets of one exercise in the given order with `set_index` following; an order
-    /// that is not exactly the exercise's sets is INVALID_ARGUMENT, an unknown exercise NOT_FOUND.
+    /// listing a set twice is INVALID_ARGUMENT, one of other sets than the exercise's CONFLICT (a stale read),
+    /// an unknown exercise NOT_FOUND.
     @Test(arguments: TestDatabases.engines)
     func reorderSets(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
@@ -663,17 +664,20 @@ import TestSupport
             #expect(sets(stored.data, of: curl.instanceId).compactMap { $0["id"] as? String } == curl.setIds, "other exercises keep theirs")
             let version = try #require(stored.data["version"] as? Int)
 
-            let wrongOrders: [(String, [String])] = [
-                ("a set missing", [s[2], s[0]]),
-                ("an unknown set", [s[2], s[0], "nope"]),
-                ("a duplicate", [s[2], s[2], s[0]]),
-                ("another exercise's set", [s[2], s[0], curl.setIds[0]]),
+            // A list with an id twice is malformed; a list of other sets than the exercise's was made from an
+            // older read of the workout (a set added or removed since), so the client is told to reload.
+            let wrongOrders: [(String, [String], String)] = [
+                ("a duplicate", [s[2], s[2], s[0]], "INVALID_ARGUMENT"),
+                ("a set missing", [s[2], s[0]], "CONFLICT"),
+                ("an unknown set", [s[2], s[0], "nope"], "CONFLICT"),
+                ("another exercise's set", [s[2], s[0], curl.setIds[0]], "CONFLICT"),
             ]
-            for (index, (what, order)) in wrongOrders.enumerated() {
+            for (index, (what, order, code)) in wrongOrders.enumerated() {
                 let reply = try await reorder(squat.instanceId, order, key: "bad-\(index)")
-                #expect(reply.status == .badRequest, "\(what)")
-                #expect(reply.errorCode == "INVALID_ARGUMENT", "\(what)")
+                #expect(reply.status == (code == "CONFLICT" ? .conflict : .badRequest), "\(what)")
+                #expect(reply.errorCode == code, "\(what)")
                 #expect(reply.errorDetails?["field"] as? String == "ops[0].order", "\(what)")
+                if code == "CONFLICT" { #expect(reply.errorDetails?["current_version"] as? String == "\(version)", "\(what)") }
             }
             let unknown = try await reorder("nope", [s[0], s[1], s[2]], key: "bad-exercise")
             #expect(unknown.status == .notFound)

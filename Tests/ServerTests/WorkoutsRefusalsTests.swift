@@ -168,4 +168,62 @@ import TestSupport
             #expect(after.data["template_ids"] as? [String] == [pushId] && after.data["version"] as? Int == 2, "\(after.json)")
         }
     }
+
+    /// A device that had not reloaded after a swap, or an exercise or set added elsewhere, is told to reload
+    /// (`CONFLICT` with the current version), not that its ids do not exist; a swap to the same exercise, and an
+    /// unknown exercise named with another user's workout, are refused for what they are. Nothing changes.
+    @Test(arguments: TestDatabases.engines)
+    func staleWritesAreConflictsAndChangeNothing(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let owner = try await client.newUser("stale@example.com")
+            let other = try await client.newUser("bystander@example.com")
+            let workout = try await Self.start(client, token: owner, key: "s")
+            let (id, squat, sets) = workout
+            _ = try await client.call("logSet", Self.log(id, squat, sets[0], key: "l0").1, token: owner)
+            // The coach swaps the squat for curls: the logged set stays with the squat, the two to do go on.
+            let swapped = try await client.call(
+                "swapExercise", ["workout_id": id, "exercise_instance_id": squat, "new_exercise_id": Self.curl, "idempotency_key": "w"], token: owner)
+            let entries = try #require(swapped.data["exercises"] as? [[String: Any]], "\(swapped.json)")
+            let curls = try #require(entries.count == 2 ? entries[1]["instance_id"] as? String : nil, "\(swapped.json)")
+            let before = try await client.call("getActiveWorkout", [:], token: owner)
+            let version = try #require(before.data["version"] as? Int)
+
+            let stale: [(String, [String: Any], details: [String: String])] = [
+                (Self.log(id, squat, sets[1], key: "k1"), ["set_id": sets[1], "exercise_instance_id": curls]),
+                (Self.patch(id, ["op": "set_field", "exercise_instance_id": squat, "set_id": sets[2], "field": "reps", "value": 3], key: "k2"),
+                 ["set_id": sets[2], "exercise_instance_id": curls]),
+                (Self.patch(id, ["op": "remove_set", "exercise_instance_id": squat, "set_id": sets[1]], key: "k3"), ["exercise_instance_id": curls]),
+                (Self.patch(id, ["op": "reorder_exercises", "order": [squat]], key: "k4"), ["field": "ops[0].order"]),
+                (Self.patch(id, ["op": "reorder_sets", "exercise_instance_id": squat, "order": [sets[0], sets[1], sets[2]]], key: "k5"),
+                 ["field": "ops[0].order"]),
+            ].map { ($0.0.0, $0.0.1, $0.1) }
+            for (name, body, details) in stale {
+                let reply = try await client.call(name, body, token: owner)
+                #expect(reply.status == .conflict && reply.errorCode == "CONFLICT", "\(name) \(body): \(reply.json)")
+                #expect(reply.errorDetails?["current_version"] as? String == "\(version)", "\(name): \(reply.json)")
+                for (key, value) in details { #expect(reply.errorDetails?[key] as? String == value, "\(name) \(key): \(reply.json)") }
+            }
+            let refused: [(String, [String: Any], code: String, field: String)] = [
+                (Self.patch(id, ["op": "reorder_exercises", "order": [curls, curls]], key: "k6"), "INVALID_ARGUMENT", "field"),
+                (("swapExercise", ["workout_id": id, "exercise_instance_id": curls, "new_exercise_id": Self.curl, "idempotency_key": "k7"]),
+                 "INVALID_ARGUMENT", "field"),
+                (("addExercise", ["workout_id": id, "exercise_id": "no-such-exercise", "idempotency_key": "k8"]), "INVALID_ARGUMENT", "field"),
+            ].map { ($0.0.0, $0.0.1, $0.1, $0.2) }
+            for (name, body, code, field) in refused {
+                let reply = try await client.call(name, body, token: owner)
+                #expect(reply.errorCode == code && reply.errorDetails?[field] != nil, "\(name) \(body): \(reply.json)")
+            }
+            // Another user naming this workout learns only that it is not theirs, whatever exercise they name.
+            for (name, body) in [
+                ("addExercise", ["workout_id": id, "exercise_id": "no-such-exercise", "idempotency_key": "o1"]),
+                ("swapExercise", ["workout_id": id, "exercise_instance_id": curls, "new_exercise_id": "no-such-exercise", "idempotency_key": "o2"]),
+                Self.patch(id, ["op": "add_exercise", "exercise_id": "no-such-exercise"], key: "o3"),
+            ] as [(String, [String: Any])] {
+                let reply = try await client.call(name, body, token: other)
+                #expect(reply.status == .notFound && reply.errorDetails?["workout_id"] as? String == id, "\(name): \(reply.json)")
+            }
+            let after = try await client.call("getActiveWorkout", [:], token: owner)
+            #expect(NSDictionary(dictionary: after.data) == NSDictionary(dictionary: before.data), "refused writes changed nothing")
+        }
+    }
 }

@@ -58,7 +58,8 @@ extension ActiveWorkoutService {
             if case .addExercise(let id, _) = op { return ("ops[\(index)].exercise_id", id) }
             return nil
         }
-        let catalog = try await context.exercises(referenced)
+        // Unknown exercises are reported once the workout is found (`apply`): another user's workout is NOT_FOUND.
+        let catalog = try await context.catalog.exercises(ids: referenced.map(\.id))
         let context = self.context
         return try await mutate(
             userId: userId, workoutId: request.workoutId, key: key, operation: "patchActiveWorkout", request: request,
@@ -81,7 +82,7 @@ extension ActiveWorkoutService {
     }
 
     func addExercise(userId: String, request: AddExerciseRequest, key: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
-        let catalog = try await context.exercises([("exercise_id", request.exerciseId)])
+        let catalog = try await context.catalog.exercises(ids: [request.exerciseId])
         let context = self.context
         return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "addExercise", request: request) { workout, _ in
             try Self.apply(.addExercise(exerciseId: request.exerciseId, sets: request.sets), index: nil, to: &workout, catalog: catalog, context: context)
@@ -102,14 +103,23 @@ extension ActiveWorkoutService {
     /// exercise and do not carry over to a different one. A split adds an entry, so it is refused in a workout
     /// that already holds 50.
     func swapExercise(userId: String, request: SwapRequest, key: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
-        let catalog = try await context.exercises([("new_exercise_id", request.newExerciseId)])
+        let catalog = try await context.catalog.exercises(ids: [request.newExerciseId])
         let context = self.context
         return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "swapExercise", request: request) { workout, _ in
             guard let index = workout.exercises.firstIndex(where: { $0.instanceId == request.exerciseInstanceId }) else {
                 throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": request.exerciseInstanceId])
             }
-            let replacement = catalog[request.newExerciseId]!
+            guard let replacement = catalog[request.newExerciseId] else {
+                throw WorkoutsContext.unknownExercise(field: "new_exercise_id", id: request.newExerciseId)
+            }
             let original = workout.exercises[index]
+            // Swapping an exercise for itself would drop its planned and typed weights (meant for another
+            // exercise) or split it in two: it is refused, like any other write that changes nothing.
+            guard replacement.id != original.exerciseId else {
+                throw ServiceError.invalidArgument(
+                    field: "new_exercise_id", reason: "is already the exercise of this entry",
+                    message: "That exercise is already \(original.name); choose another one to swap to.")
+            }
             let logged = original.sets.filter { $0.completedAt != nil }
             let remaining = original.sets.filter { $0.completedAt == nil }
             let carried = remaining.map { WorkoutSet(id: $0.id, setIndex: $0.setIndex, targetReps: $0.targetReps, targetRir: $0.targetRir) }
@@ -139,14 +149,37 @@ extension ActiveWorkoutService {
         return result
     }
 
+    /// The positions of a set named with its exercise entry. A set that is in the workout under another entry was
+    /// moved there by a swap (`swapExercise` gives the sets still to do to the new exercise, ids kept), after the
+    /// client last read the workout: it is `CONFLICT` naming where the set now is, not `NOT_FOUND`, and is not
+    /// written, as the client meant it for the exercise it still shows.
     static func locate(_ instanceId: String, _ setId: String, in workout: ActiveWorkout) throws -> (Int, Int) {
         guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == instanceId }) else {
             throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": instanceId])
         }
-        guard let set = workout.exercises[exercise].sets.firstIndex(where: { $0.id == setId }) else {
-            throw ServiceError(.notFound, "That set is not in this workout.", details: ["set_id": setId])
+        if let set = workout.exercises[exercise].sets.firstIndex(where: { $0.id == setId }) { return (exercise, set) }
+        // Set ids are unique within a workout (the key of its set rows). A swap leaves the entry it was asked for
+        // in place (holding the sets logged before it), so the entry named is here and the set moved on.
+        if let moved = workout.exercises.first(where: { $0.sets.contains { $0.id == setId } }) {
+            throw ServiceError(
+                .conflict, "This set now belongs to \(moved.name) (the exercise was swapped). Reload the workout and try again.",
+                details: ["set_id": setId, "exercise_instance_id": moved.instanceId, "current_version": "\(workout.version)"])
         }
-        return (exercise, set)
+        throw ServiceError(.notFound, "That set is not in this workout.", details: ["set_id": setId])
+    }
+
+    /// A reorder must list each id once; a list of other ids than the workout's was made from an older read of it
+    /// (an exercise or set added or removed since, on another device or by the coach): `CONFLICT`, so the client
+    /// reloads rather than taking its request for malformed.
+    static func checkOrder(_ order: [String], against current: [String], field: String, what: String, version: Int) throws {
+        guard Set(order).count == order.count else {
+            throw ServiceError.invalidArgument(field: field, reason: "lists an id more than once")
+        }
+        guard order.count == current.count, Set(order) == Set(current) else {
+            throw ServiceError(
+                .conflict, "The \(what) changed since the workout was read. Reload it and try again.",
+                details: ["field": field, "current_version": "\(version)"])
+        }
     }
 
     static func reindexed(_ sets: [WorkoutSet]) -> [WorkoutSet] {
@@ -198,7 +231,7 @@ extension ActiveWorkoutService {
             workout.exercises[exercise].sets = reindexed(workout.exercises[exercise].sets)
         case .addExercise(let exerciseId, let sets):
             guard let exercise = catalog[exerciseId] else {
-                throw ServiceError.invalidArgument(field: "\(prefix)exercise_id", reason: "unknown exercise")
+                throw WorkoutsContext.unknownExercise(field: "\(prefix)exercise_id", id: exerciseId)
             }
             let count = sets ?? 3
             guard (0...30).contains(count) else { throw ServiceError.invalidArgument(field: "\(prefix)sets", reason: "must be from 0 to 30") }
@@ -213,10 +246,7 @@ extension ActiveWorkoutService {
             }
             workout.exercises.remove(at: exercise)
         case .reorderExercises(let order):
-            let current = workout.exercises.map(\.instanceId)
-            guard order.count == current.count, Set(order) == Set(current) else {
-                throw ServiceError.invalidArgument(field: "\(prefix)order", reason: "must list every exercise instance exactly once")
-            }
+            try checkOrder(order, against: workout.exercises.map(\.instanceId), field: "\(prefix)order", what: "exercises of this workout", version: workout.version)
             let byID = Dictionary(uniqueKeysWithValues: workout.exercises.map { ($0.instanceId, $0) })
             workout.exercises = order.compactMap { byID[$0] }
         case .reorderSets(let instance, let order):
@@ -224,9 +254,7 @@ extension ActiveWorkoutService {
                 throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": instance])
             }
             let sets = workout.exercises[exercise].sets
-            guard order.count == sets.count, Set(order) == Set(sets.map(\.id)) else {
-                throw ServiceError.invalidArgument(field: "\(prefix)order", reason: "must list every set of the exercise exactly once")
-            }
+            try checkOrder(order, against: sets.map(\.id), field: "\(prefix)order", what: "sets of this exercise", version: workout.version)
             let byID = Dictionary(uniqueKeysWithValues: sets.map { ($0.id, $0) })
             workout.exercises[exercise].sets = reindexed(order.compactMap { byID[$0] })
         }

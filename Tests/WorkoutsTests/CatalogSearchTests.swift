@@ -148,7 +148,15 @@ import TestSupport
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let catalog = SQLExerciseCatalog(database: db)
             #expect(SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "Curl!", limit: 5)) == SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "curl", limit: 5)))
-            #expect(SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "", limit: 5)) != SQLExerciseCatalog.queryFingerprint(ExerciseQuery(muscle: "", limit: 5)))
+            // No text and a text that folds to nothing list the same, so they share cursors both ways.
+            for blank in ["", "  ", "!"] {
+                #expect(SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: blank, limit: 5)) == SQLExerciseCatalog.queryFingerprint(ExerciseQuery(limit: 5)))
+            }
+            let unfiltered = try await catalog.search(ExerciseQuery(text: "", limit: 3))
+            let onward = try await catalog.search(ExerciseQuery(limit: 3, cursor: try #require(unfiltered.nextCursor)))
+            let back = try await catalog.search(ExerciseQuery(text: " ", limit: 3, cursor: try #require(onward.nextCursor)))
+            let firstNine = try await catalog.search(ExerciseQuery(limit: 9)).items.map(\.id)
+            #expect((unfiltered.items + onward.items + back.items).map(\.id) == firstNine)
             let all = try await catalog.search(ExerciseQuery(text: "curl", limit: 100)).items.map(\.id)
             let first = try await catalog.search(ExerciseQuery(text: "  CÚRL!! ", limit: 4))
             #expect(first.items.map(\.id) == Array(all.prefix(4)))
@@ -270,6 +278,9 @@ import TestSupport
         (#""name":"A","category":"c","primaryMuscles":["x",""]"#, "[0].primaryMuscles[1]"),
         (#""name":"A","category":"c","primaryMuscles":["x"],"secondaryMuscles":[" \t"]"#, "[0].secondaryMuscles[0]"),
         (#""equipment":"","name":"A","category":"c","primaryMuscles":["x"]"#, "[0].equipment"),
+        // One muscle twice in a list would count the exercise's volume twice for it, in any spelling.
+        (#""name":"A","category":"c","primaryMuscles":["chest","Chest "]"#, "[0].primaryMuscles[1]"),
+        (#""name":"A","category":"c","primaryMuscles":["x"],"secondaryMuscles":["lower back","Lower  Back"]"#, "[0].secondaryMuscles[1]"),
     ])
     func blankCatalogTextIsRefused(fields: String, field: String) {
         let error = #expect(throws: ServiceError.self) { try CatalogImport.parse(Data((#"[{"id":"a","# + fields + "}]").utf8)) }
@@ -286,5 +297,17 @@ import TestSupport
         #expect(parsed.first?.equipment == "cable")
         #expect(parsed.first?.primaryMuscles == ["biceps"])
         #expect(parsed.first?.secondaryMuscles == ["forearms"])
+    }
+
+    /// Muscles name the buckets of workout and template analytics: one spelling each, as the bundled catalog
+    /// writes them (lower case, single spaces), so an imported "Chest" adds to the same muscle as "chest".
+    @Test func musclesAreStoredInOneSpelling() throws {
+        let parsed = try CatalogImport.parse(
+            Data(#"[{"id":"a","name":"A","category":"c","primaryMuscles":["Chest","LOWER\tBack"],"secondaryMuscles":["Middle  back"]}]"#.utf8))
+        #expect(parsed.first?.primaryMuscles == ["chest", "lower back"])
+        #expect(parsed.first?.secondaryMuscles == ["middle back"])
+        let bundled = try CatalogImport.bundled()
+        let muscles = Set(bundled.flatMap { $0.primaryMuscles + $0.secondaryMuscles })
+        #expect(muscles.contains("lower back") && muscles.allSatisfy { $0 == $0.lowercased() }, "the bundled catalog is already in that spelling")
     }
 }

@@ -29,7 +29,8 @@ public enum CatalogImport {
     /// Parses and validates a catalog file: every entry needs an id, a name, a category and at least one
     /// primary muscle; ids are unique. Text is trimmed (spaces and line breaks); a text that is blank once
     /// trimmed (a muscle, or an optional field such as `equipment`: leave it out or null instead) is refused, as
-    /// it could never be searched or filtered. Throws `INVALID_ARGUMENT` naming the first bad field.
+    /// it could never be searched or filtered. Muscles are stored in lower case with single spaces, and a list
+    /// naming one muscle twice is refused. Throws `INVALID_ARGUMENT` naming the first bad field.
     public static func parse(_ data: Data) throws -> [Exercise] {
         let entries: [FileEntry]
         do {
@@ -47,11 +48,22 @@ public enum CatalogImport {
                 }
                 return trimmed
             }
-            func list(_ values: [String], _ field: String) throws -> [String] {
-                try values.enumerated().map { try text($0.element, "\(field)[\($0.offset)]", limit: 100) }
+            // Muscles are keys of the analytics (sets and volume per muscle): one spelling each, lower case with
+            // single spaces as in the bundled catalog, and each once per list, or a workout would count "Chest"
+            // apart from "chest", or count an exercise's volume twice for one muscle.
+            func muscles(_ values: [String], _ field: String) throws -> [String] {
+                var listed = Set<String>()
+                return try values.enumerated().map { offset, value in
+                    let muscle = try text(value, "\(field)[\(offset)]", limit: 100).lowercased()
+                        .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                    guard listed.insert(muscle).inserted else {
+                        throw ServiceError.invalidArgument(field: "[\(index)].\(field)[\(offset)]", reason: "lists \(muscle) twice")
+                    }
+                    return muscle
+                }
             }
             let id = try text(entry.id, "id", limit: 128)
-            let primaryMuscles = try list(entry.primaryMuscles, "primaryMuscles")
+            let primaryMuscles = try muscles(entry.primaryMuscles, "primaryMuscles")
             guard !primaryMuscles.isEmpty else {
                 throw ServiceError.invalidArgument(field: "[\(index)].primaryMuscles", reason: "needs at least one muscle")
             }
@@ -61,7 +73,7 @@ public enum CatalogImport {
                 equipment: try entry.equipment.map { try text($0, "equipment", limit: 100) },
                 force: try entry.force.map { try text($0, "force", limit: 100) }, level: try entry.level.map { try text($0, "level", limit: 100) },
                 mechanic: try entry.mechanic.map { try text($0, "mechanic", limit: 100) }, primaryMuscles: primaryMuscles,
-                secondaryMuscles: try list(entry.secondaryMuscles ?? [], "secondaryMuscles"))
+                secondaryMuscles: try muscles(entry.secondaryMuscles ?? [], "secondaryMuscles"))
         }
     }
 

@@ -186,9 +186,11 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     }
 
     /// The search as it is run: its text and filters folded (case, accents and punctuation aside), so
-    /// "Bench!" and "bench" are one search and take each other's cursors.
+    /// "Bench!" and "bench" are one search and take each other's cursors, and so are no text and a text that
+    /// folds to nothing ("", "  ", "!"), which list the same.
     static func queryFingerprint(_ query: ExerciseQuery) -> String {
-        let text = [query.text, query.muscle, query.equipment, query.category].map { $0.map(CatalogIndex.fold) ?? "\u{0}" }.joined(separator: "\u{1F}")
+        let text = [query.text, query.muscle, query.equipment, query.category]
+            .map { $0.map(CatalogIndex.fold).flatMap { $0.isEmpty ? nil : $0 } ?? "\u{0}" }.joined(separator: "\u{1F}")
         return String(SHA256.hash(data: Data(text.utf8)).hexString.prefix(12))
     }
 }

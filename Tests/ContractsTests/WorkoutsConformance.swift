@@ -45,6 +45,12 @@ func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
     #expect(prefix.items.contains { $0.id == WorkoutsFixtures.curl.id })
     let accented = try await catalog.search(ExerciseQuery(text: "BÁRBELL SQUAT", limit: 5))
     #expect(accented.items.first?.id == WorkoutsFixtures.squat.id)
+    // Typos: a letter missing, doubled or wrong in a word of 4 letters or more, two from 6.
+    for (typed, expected) in [("dumbel curl", WorkoutsFixtures.curl.id), ("bench pres", WorkoutsFixtures.bench.id), ("barbel sqaut", WorkoutsFixtures.squat.id)] {
+        let found = try await catalog.search(ExerciseQuery(text: typed, limit: 20))
+        #expect(found.items.contains { $0.id == expected }, "\(typed) finds \(expected)")
+    }
+    #expect(try await catalog.search(ExerciseQuery(text: "zzzqqq", limit: 5)).items.isEmpty)
 
     let chest = try await catalog.search(ExerciseQuery(muscle: "triceps", equipment: "barbell", limit: 100))
     #expect(chest.items.contains { $0.id == WorkoutsFixtures.bench.id }, "secondary muscles match")
@@ -63,6 +69,11 @@ func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
     // An empty cursor is no cursor: the first page, with the same next cursor.
     let first = try await catalog.search(ExerciseQuery(text: "barbell", limit: 3))
     #expect(try await catalog.search(ExerciseQuery(text: "barbell", limit: 3, cursor: "")) == first)
+    // Spellings of one search (case, accents, punctuation) list the same and take each other's cursors.
+    let shouted = try await catalog.search(ExerciseQuery(text: "BÁRBELL!", limit: 3))
+    #expect(shouted == first)
+    let onward = try await catalog.search(ExerciseQuery(text: "barbell", limit: 3, cursor: try #require(shouted.nextCursor)))
+    #expect(onward.items.map(\.id) == Array(everything.items.map(\.id).dropFirst(3).prefix(3)))
 
     #expect(try await catalog.exercise(id: WorkoutsFixtures.bench.id)?.name == WorkoutsFixtures.bench.name)
     #expect(try await catalog.exercise(id: "No_Such_Exercise") == nil)

@@ -36,8 +36,8 @@ enum WorkoutsSchemas {
             "id": Schema.string, "user_id": Schema.string, "name": Schema.string, "description": Schema.nullable(Schema.string),
             "template_ids": Schema.array(Schema.string), "frequency": Schema.nullable(Schema.integer(minimum: 1, maximum: 14)),
             "last_completed_template_id": Schema.nullable(Schema.string), "last_completed_at": Schema.nullable(Schema.timestamp),
-            "version": Schema.integer, "created_at": Schema.timestamp, "updated_at": Schema.timestamp,
-        ], required: ["id", "user_id", "name", "template_ids", "version", "created_at", "updated_at"])
+            "version": Schema.integer, "created_at": Schema.timestamp, "updated_at": Schema.timestamp, "is_active": Schema.boolean,
+        ], required: ["id", "user_id", "name", "template_ids", "version", "created_at", "updated_at", "is_active"])
     static let set = Schema.object(
         [
             "id": Schema.string, "set_index": Schema.integer, "target_reps": Schema.nullable(Schema.integer),

@@ -762,6 +762,49 @@ import TestSupport
         }
     }
 
+    /// Every routine answer says whether it is the user's active routine (`is_active`, the original app's
+    /// `isActive`), so a second device can show which one is: create, list, get, patch, and delete (as it was).
+    @Test(arguments: TestDatabases.engines)
+    func routineAnswersSayWhichIsActive(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("badge@example.com")
+            let other = try await client.newUser("elsewhere@example.com")
+            let template = try await Self.template(client, "T", exercise: Self.squat, token: token)
+            let push = try await client.call("createRoutine", ["name": "Push", "template_ids": [template], "idempotency_key": "c1"], token: token)
+            let pull = try await client.call("createRoutine", ["name": "Pull", "template_ids": [template]], token: token)
+            #expect(push.data["is_active"] as? Bool == false && pull.data["is_active"] as? Bool == false, "a new routine is not active")
+            let pushId = try #require(push.data["id"] as? String)
+            let pullId = try #require(pull.data["id"] as? String)
+
+            func flags() async throws -> [String: Bool] {
+                let items = try await client.call("getRoutines", token: token).data["items"] as? [[String: Any]] ?? []
+                return Dictionary(uniqueKeysWithValues: items.compactMap { item in (item["id"] as? String).map { ($0, item["is_active"] as? Bool ?? false) } })
+            }
+            func one(_ id: String) async throws -> Bool? {
+                try await client.call("getRoutine", ["routine_id": id], token: token).data["is_active"] as? Bool
+            }
+            #expect(try await flags() == [pushId: false, pullId: false])
+
+            _ = try await client.call("setActiveRoutine", ["routine_id": pushId], token: token)
+            #expect(try await flags() == [pushId: true, pullId: false])
+            #expect(try await one(pushId) == true)
+            #expect(try await one(pullId) == false)
+            let renamed = try await client.call("patchRoutine", ["routine_id": pushId, "name": "Push A"], token: token)
+            #expect(renamed.data["is_active"] as? Bool == true, "\(renamed.json)")
+            // Another user's active routine is theirs alone.
+            let theirs = try await client.call(
+                "createRoutine", ["name": "Theirs", "template_ids": [try await Self.template(client, "T", exercise: Self.squat, token: other)]], token: other)
+            _ = try await client.call("setActiveRoutine", ["routine_id": theirs.data["id"] as Any], token: other)
+            #expect(try await flags() == [pushId: true, pullId: false])
+
+            _ = try await client.call("setActiveRoutine", ["routine_id": pullId], token: token)
+            #expect(try await flags() == [pushId: false, pullId: true])
+            let deleted = try await client.call("deleteRoutine", ["routine_id": pullId], token: token)
+            #expect(deleted.data["is_active"] as? Bool == true, "answered as it was: \(deleted.json)")
+            #expect(try await flags() == [pushId: false], "none is active once the active one is gone")
+        }
+    }
+
     /// Concurrent starts answer as if they ran one after another: copies under one key all get the first
     /// answer; under different keys one wins and every other is CONFLICT naming the winner.
     @Test(arguments: TestDatabases.engines)

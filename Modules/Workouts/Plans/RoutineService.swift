@@ -206,25 +206,54 @@ extension RoutinePatch: PatchChanges {
     init() { self.init(name: nil) }
 }
 
+/// A routine as the routine endpoints answer it: the document and `is_active`, whether it is the user's active
+/// routine (the original app's `isActive`), so every device can show which one is without asking elsewhere.
+/// The flag is read with the routine, not stored in it: it belongs to the user's settings.
+struct RoutineAnswer: Codable, Sendable, Equatable {
+    var routine: Routine
+    var isActive: Bool
+
+    enum CodingKeys: String, CodingKey { case isActive = "is_active" }
+
+    init(_ routine: Routine, isActive: Bool) {
+        self.routine = routine
+        self.isActive = isActive
+    }
+
+    init(from decoder: any Decoder) throws {
+        routine = try Routine(from: decoder)
+        // Answers stored under a key before the flag was answered have none.
+        isActive = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Bool.self, forKey: .isActive) ?? false
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try routine.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(isActive, forKey: .isActive)
+    }
+}
+
 /// Routines, the active routine and the cursor.
 struct RoutineService: Sendable {
     let context: WorkoutsContext
 
     func create(userId: String, draft: RoutineDraft) async throws -> Routine {
-        try await create(userId: userId, draft: draft, key: nil).value()
+        try await create(userId: userId, draft: draft, key: nil).value().routine
     }
 
-    /// Creates a routine; idempotent under `key` (a repeat answers the first routine and creates none).
-    func create(userId: String, draft: RoutineDraft, key: String?) async throws -> IdempotentAnswer<Routine> {
+    /// Creates a routine; idempotent under `key` (a repeat answers the first routine and creates none). A new
+    /// routine is not active (`setActiveRoutine` makes it so).
+    func create(userId: String, draft: RoutineDraft, key: String?) async throws -> IdempotentAnswer<RoutineAnswer> {
         let name = try WorkoutsValidation.name(draft.name)
         let description = try WorkoutsValidation.description(draft.description)
         let frequency = try Self.frequency(draft.frequency)
         let context = self.context
         return try await context.idempotentWrite(userId: userId, key: key, operation: "createRoutine", request: draft) { tx in
             try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql, engine: context.database.engine)
-            return try await Self.insert(
+            let routine = try await Self.insert(
                 userId: userId, name: name, description: description, templateIds: draft.templateIds, frequency: frequency,
                 context: context, sql: tx.sql)
+            return RoutineAnswer(routine, isActive: false)
         }
     }
 
@@ -246,14 +275,24 @@ struct RoutineService: Sendable {
         return routine
     }
 
-    func list(userId: String) async throws -> [Routine] {
-        try await context.database.sql.raw(
-            "SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY created_at, id"
-        ).all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0).routine }
+    /// The user's routines, oldest first, each with `is_active` (read in one snapshot with them).
+    func list(userId: String) async throws -> [RoutineAnswer] {
+        try await context.database.readTransaction { sql in
+            let active = try await self.activeRoutineId(userId: userId, sql: sql)
+            return try await sql.raw(
+                "SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY created_at, id"
+            ).all(decodingColumn: "document", as: String.self).map {
+                let routine = try JSONCoding.load(StoredRoutine.self, from: $0).routine
+                return RoutineAnswer(routine, isActive: routine.id == active)
+            }
+        }
     }
 
-    func get(userId: String, id: String) async throws -> Routine {
-        try await stored(userId: userId, id: id, sql: context.database.sql).routine
+    func get(userId: String, id: String) async throws -> RoutineAnswer {
+        try await context.database.readTransaction { sql in
+            let routine = try await self.stored(userId: userId, id: id, sql: sql).routine
+            return RoutineAnswer(routine, isActive: try await self.activeRoutineId(userId: userId, sql: sql) == id)
+        }
     }
 
     func stored(userId: String, id: String, sql: any SQLDatabase, lock: Bool = false) async throws -> StoredRoutine {
@@ -262,7 +301,7 @@ struct RoutineService: Sendable {
 
     /// Changes a routine (with `expectedVersion`, a concurrent change is `CONFLICT`). Idempotent under `key`: a retry
     /// gets the first answer rather than a `CONFLICT` with the version its own write made.
-    func patch(userId: String, id: String, expectedVersion: Int?, changes: RoutinePatch, key: String? = nil) async throws -> IdempotentAnswer<Routine> {
+    func patch(userId: String, id: String, expectedVersion: Int?, changes: RoutinePatch, key: String? = nil) async throws -> IdempotentAnswer<RoutineAnswer> {
         // A patch that names no change would still bump the version (see `TemplateService.patch`).
         guard !changes.changesNothing else { throw RoutinePatch.nothingToChange("a new name, description, template_ids or frequency") }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
@@ -293,21 +332,23 @@ struct RoutineService: Sendable {
             stored.routine.version += 1
             stored.routine.updatedAt = context.clock.now()
             try await Self.save(stored, sql: tx.sql)
-            return stored.routine
+            return RoutineAnswer(stored.routine, isActive: try await self.activeRoutineId(userId: userId, sql: tx.sql) == id)
         }
     }
 
-    /// Deletes the routine (and clears it as the active one); answers it as it was. Idempotent under `key`.
+    /// Deletes the routine (and clears it as the active one); answers it as it was, `is_active` included.
+    /// Idempotent under `key`.
     @discardableResult
-    func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<Routine> {
+    func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<RoutineAnswer> {
         let context = self.context
         return try await context.idempotentWrite(userId: userId, key: key, operation: "deleteRoutine", request: ["routine_id": id]) { tx in
             let stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
+            let wasActive = try await self.activeRoutineId(userId: userId, sql: tx.sql) == id
             try await tx.sql.raw("DELETE FROM workouts_routines WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
             try await tx.sql.raw(
                 "UPDATE workouts_user_settings SET active_routine_id = NULL WHERE user_id = \(bind: userId) AND active_routine_id = \(bind: id)"
             ).run()
-            return stored.routine
+            return RoutineAnswer(stored.routine, isActive: wasActive)
         }
     }
 

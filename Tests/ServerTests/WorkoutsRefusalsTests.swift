@@ -203,6 +203,14 @@ import TestSupport
                 #expect(reply.errorDetails?["current_version"] as? String == "\(version)", "\(name): \(reply.json)")
                 for (key, value) in details { #expect(reply.errorDetails?[key] as? String == value, "\(name) \(key): \(reply.json)") }
             }
+            // A patch that adds and then reorders cannot name what it adds: reloading would not help, so its
+            // reorder is refused as malformed, naming the operation.
+            let addThenReorder: [String: Any] = [
+                "workout_id": id, "idempotency_key": "k9",
+                "ops": [["op": "add_set", "exercise_instance_id": curls], ["op": "reorder_sets", "exercise_instance_id": curls, "order": [sets[1], sets[2]]]],
+            ]
+            let own = try await client.call("patchActiveWorkout", addThenReorder, token: owner)
+            #expect(own.errorCode == "INVALID_ARGUMENT" && own.errorDetails?["field"] as? String == "ops[1].order", "\(own.json)")
             let refused: [(String, [String: Any], code: String, field: String)] = [
                 (Self.patch(id, ["op": "reorder_exercises", "order": [curls, curls]], key: "k6"), "INVALID_ARGUMENT", "field"),
                 (("swapExercise", ["workout_id": id, "exercise_instance_id": curls, "new_exercise_id": Self.curl, "idempotency_key": "k7"]),

@@ -65,8 +65,9 @@ extension ActiveWorkoutService {
             userId: userId, workoutId: request.workoutId, key: key, operation: "patchActiveWorkout", request: request,
             expectedVersion: request.expectedVersion
         ) { workout, _ in
+            let before = workout
             for (index, op) in request.ops.enumerated() {
-                try Self.apply(op, index: index, to: &workout, catalog: catalog, context: context)
+                try Self.apply(op, index: index, to: &workout, catalog: catalog, context: context, before: before)
             }
             var result = workout
             result.totals = WorkoutAnalyzer.totals(workout.exercises)
@@ -170,12 +171,18 @@ extension ActiveWorkoutService {
 
     /// A reorder must list each id once; a list of other ids than the workout's was made from an older read of it
     /// (an exercise or set added or removed since, on another device or by the coach): `CONFLICT`, so the client
-    /// reloads rather than taking its request for malformed.
-    static func checkOrder(_ order: [String], against current: [String], field: String, what: String, version: Int) throws {
+    /// reloads rather than taking its request for malformed. Unless it lists them as they were before an earlier
+    /// operation of the same patch (`before`): reloading would not help a patch that adds and then reorders (it
+    /// cannot name what it adds), so that is `INVALID_ARGUMENT`.
+    static func checkOrder(_ order: [String], against current: [String], before: [String]?, field: String, what: String, version: Int) throws {
         guard Set(order).count == order.count else {
             throw ServiceError.invalidArgument(field: field, reason: "lists an id more than once")
         }
         guard order.count == current.count, Set(order) == Set(current) else {
+            if let before, before.count == order.count, Set(before) == Set(order) {
+                throw ServiceError.invalidArgument(
+                    field: field, reason: "lists the \(what) as they were before an earlier operation of this patch changed them; reorder in a patch of its own")
+            }
             throw ServiceError(
                 .conflict, "The \(what) changed since the workout was read. Reload it and try again.",
                 details: ["field": field, "current_version": "\(version)"])
@@ -190,7 +197,11 @@ extension ActiveWorkoutService {
         }
     }
 
-    static func apply(_ op: PatchOperation, index: Int?, to workout: inout ActiveWorkout, catalog: [String: Exercise], context: WorkoutsContext) throws {
+    /// `before`: the workout as the patch found it, before its first operation.
+    static func apply(
+        _ op: PatchOperation, index: Int?, to workout: inout ActiveWorkout, catalog: [String: Exercise], context: WorkoutsContext,
+        before: ActiveWorkout? = nil
+    ) throws {
         let prefix = index.map { "ops[\($0)]." } ?? ""
         switch op {
         case .setField(let instance, let setId, let field, let value):
@@ -246,7 +257,9 @@ extension ActiveWorkoutService {
             }
             workout.exercises.remove(at: exercise)
         case .reorderExercises(let order):
-            try checkOrder(order, against: workout.exercises.map(\.instanceId), field: "\(prefix)order", what: "exercises of this workout", version: workout.version)
+            try checkOrder(
+                order, against: workout.exercises.map(\.instanceId), before: before?.exercises.map(\.instanceId), field: "\(prefix)order",
+                what: "exercises of this workout", version: workout.version)
             let byID = Dictionary(uniqueKeysWithValues: workout.exercises.map { ($0.instanceId, $0) })
             workout.exercises = order.compactMap { byID[$0] }
         case .reorderSets(let instance, let order):
@@ -254,7 +267,9 @@ extension ActiveWorkoutService {
                 throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": instance])
             }
             let sets = workout.exercises[exercise].sets
-            try checkOrder(order, against: sets.map(\.id), field: "\(prefix)order", what: "sets of this exercise", version: workout.version)
+            try checkOrder(
+                order, against: sets.map(\.id), before: before?.exercises.first { $0.instanceId == instance }?.sets.map(\.id), field: "\(prefix)order",
+                what: "sets of this exercise", version: workout.version)
             let byID = Dictionary(uniqueKeysWithValues: sets.map { ($0.id, $0) })
             workout.exercises[exercise].sets = reindexed(order.compactMap { byID[$0] })
         }

@@ -259,10 +259,15 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
         try await Application(router: fixture.router()).test(.router) { client in
             _ = try await client.execute(uri: "/health", method: .get)
             _ = try await post(client, "/echo", #"{"name":"a","count":1}"#)
+            // Later requests count into the series the first one registered.
+            _ = try await client.execute(uri: "/health", method: .get)
+            _ = try await client.execute(uri: "/health", method: .get)
             let response = try await client.execute(uri: "/metrics", method: .get)
             let text = String(buffer: response.body)
-            #expect(text.contains("povver_http_requests_total"))
-            #expect(text.contains(#"endpoint="/echo""#))
+            let lines = text.split(separator: "\n").map(String.init)
+            #expect(lines.contains(#"povver_http_requests_total{endpoint="/health",method="GET",status="200"} 3"#), "\(text)")
+            #expect(lines.contains(#"povver_http_requests_total{endpoint="/echo",method="POST",status="200"} 1"#), "\(text)")
+            #expect(lines.contains(#"povver_http_request_duration_seconds_count{endpoint="/health"} 3"#), "\(text)")
             #expect(text.contains("povver_http_request_duration_seconds_bucket"))
             // Each family says what it counts.
             #expect(text.contains("# HELP povver_http_requests_total HTTP requests by endpoint, method and status."))

@@ -226,17 +226,22 @@ extension WorkoutsModule {
         let key = WorkoutsSchemas.idempotencyKey
         let setSchema: [String: JSONValue] = [
             "workout_id": Schema.string, "exercise_instance_id": Schema.string, "set_id": Schema.string,
-            "weight_kg": ["type": "number", "minimum": 0, "maximum": 1000], "weight": ["type": "number", "description": "legacy name of weight_kg (kilograms); either one is accepted"],
+            "weight_kg": ["type": "number", "minimum": 0, "maximum": 1000],
             "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10), "idempotency_key": key,
         ]
         let patchOp = Schema.object(
             [
                 "op": Schema.enumeration(PatchOperation.names),
-                "exercise_instance_id": Schema.string, "set_id": Schema.string, "field": Schema.enumeration(PatchOperation.settableFields),
+                "exercise_instance_id": Schema.string, "set_id": Schema.string,
+                "field": Schema.enumeration(PatchOperation.settableFields + ["weight"]),
                 "value": Schema.nullable(Schema.number), "target_reps": Schema.integer, "target_rir": Schema.integer, "exercise_id": Schema.string,
                 "sets": Schema.integer(minimum: 0, maximum: 30), "order": Schema.array(Schema.string),
             ], required: ["op"])
-        let workoutAndKey = Schema.object(["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id", "idempotency_key"])
+        // Legacy clients send `weight` (always kilograms) and the seeds' camelCase `workoutId`: either name is read.
+        let workoutAlias = ["workout_id": "workoutId"]
+        let weightAlias = ["weight_kg": "weight"]
+        let workoutAndKey = Schema.object(
+            ["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id", "idempotency_key"], aliases: workoutAlias)
         let changes: [String: JSONValue] = [
             "name": Schema.string(maxLength: 100),
             "exercises": Schema.array(
@@ -246,9 +251,9 @@ extension WorkoutsModule {
                         "sets": Schema.array(
                             Schema.object(
                                 [
-                                    "id": Schema.string, "weight_kg": setSchema["weight_kg"]!, "weight": setSchema["weight"]!,
+                                    "id": Schema.string, "weight_kg": setSchema["weight_kg"]!,
                                     "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10),
-                                ], required: ["weight_kg", "reps"])),
+                                ], required: ["weight_kg", "reps"], aliases: weightAlias)),
                     ], required: ["sets"])),
         ]
         return [
@@ -271,7 +276,9 @@ extension WorkoutsModule {
             },
             .rpc(
                 "logSet", access: .user, tag: tag, summary: "Log a set's weight (kg), reps and RIR. Idempotent under idempotency_key.",
-                request: Schema.object(setSchema, required: ["workout_id", "exercise_instance_id", "set_id", "weight_kg", "reps", "idempotency_key"]),
+                request: Schema.object(
+                    setSchema, required: ["workout_id", "exercise_instance_id", "set_id", "weight_kg", "reps", "idempotency_key"],
+                    aliases: workoutAlias.merging(weightAlias) { current, _ in current }),
                 response: Schema.object(
                     ["workout_id": Schema.string, "exercise_instance_id": Schema.string, "set": WorkoutsSchemas.set, "totals": WorkoutsSchemas.totals, "version": Schema.integer],
                     required: ["set", "totals", "version"]),
@@ -290,7 +297,7 @@ extension WorkoutsModule {
                 summary: "Apply edits (set a field, add/remove/reorder sets, add/remove/reorder exercises) atomically.",
                 request: Schema.object(
                     ["workout_id": Schema.string, "ops": Schema.array(patchOp), "expected_version": Schema.integer, "idempotency_key": key],
-                    required: ["workout_id", "ops", "idempotency_key"]),
+                    required: ["workout_id", "ops", "idempotency_key"], aliases: workoutAlias),
                 response: WorkoutsSchemas.activeWorkout, input: PatchWorkoutInput.self
             ) { input, call in
                 try await active.patch(
@@ -302,7 +309,7 @@ extension WorkoutsModule {
                 "addExercise", access: .user, tag: tag, summary: "Add an exercise (with empty sets) to the workout.",
                 request: Schema.object(
                     ["workout_id": Schema.string, "exercise_id": Schema.string, "sets": Schema.integer(minimum: 0, maximum: 30), "idempotency_key": key],
-                    required: ["workout_id", "exercise_id", "idempotency_key"]),
+                    required: ["workout_id", "exercise_id", "idempotency_key"], aliases: workoutAlias),
                 response: WorkoutsSchemas.activeWorkout, input: AddExerciseInput.self
             ) { input, call in
                 try await active.addExercise(
@@ -315,7 +322,7 @@ extension WorkoutsModule {
                 summary: "Swap an exercise; logged sets stay with the exercise they were done on, the remaining sets move to the new one.",
                 request: Schema.object(
                     ["workout_id": Schema.string, "exercise_instance_id": Schema.string, "new_exercise_id": Schema.string, "idempotency_key": key],
-                    required: ["workout_id", "exercise_instance_id", "new_exercise_id", "idempotency_key"]),
+                    required: ["workout_id", "exercise_instance_id", "new_exercise_id", "idempotency_key"], aliases: workoutAlias),
                 response: WorkoutsSchemas.activeWorkout, input: SwapExerciseInput.self
             ) { input, call in
                 try await active.swapExercise(
@@ -358,7 +365,7 @@ extension WorkoutsModule {
                     """,
                 request: Schema.object(
                     changes.merging(["workout_id": Schema.string, "changes": Schema.object(changes), "idempotency_key": key]) { _, new in new },
-                    required: ["workout_id"]),
+                    required: ["workout_id"], aliases: workoutAlias),
                 response: WorkoutsSchemas.completedWorkout, input: KeyedInput<UpdateWorkoutInput>.self
             ) { input, call in
                 try await history.update(
@@ -368,7 +375,7 @@ extension WorkoutsModule {
             .rpc(
                 "deleteWorkout", access: .user, tag: tag,
                 summary: "Delete a completed workout; answers it as it was. With idempotency_key a retry gets that answer again.",
-                request: Schema.object(["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id"]),
+                request: Schema.object(["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id"], aliases: workoutAlias),
                 response: WorkoutsSchemas.completedWorkout, input: KeyedInput<WorkoutIDInput>.self
             ) { input, call in
                 try await history.delete(userId: try call.userId(), id: input.request.workoutId, key: input.idempotencyKey).encoded

@@ -147,6 +147,9 @@ struct ActiveRoutineOutput: Codable, Sendable {
 extension WorkoutsModule {
     static let tag = "Workouts"
 
+    /// The seeds' camelCase name of a routine's templates, read as `template_ids`.
+    static let routineAliases = ["template_ids": "templateIds"]
+
     func planEndpoints() -> [Endpoint] {
         let tag = Self.tag
         let catalog = self.catalog
@@ -159,7 +162,7 @@ extension WorkoutsModule {
         ]
         let routineProperties: [String: JSONValue] = [
             "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000), "template_ids": Schema.array(Schema.string),
-            "templateIds": Schema.array(Schema.string), "frequency": Schema.integer(minimum: 1, maximum: 14),
+            "frequency": Schema.integer(minimum: 1, maximum: 14),
         ]
         return [
             .rpc(
@@ -237,7 +240,8 @@ extension WorkoutsModule {
             },
             .rpc(
                 "createRoutine", access: .user, tag: tag, summary: "Create a routine: an ordered cycle of the user's templates.",
-                request: Schema.object(routineProperties.merging(["idempotency_key": key]) { _, new in new }, required: ["name", "template_ids"]),
+                request: Schema.object(routineProperties.merging(["idempotency_key": key]) { _, new in new }, required: ["name", "template_ids"],
+                    aliases: Self.routineAliases),
                 response: WorkoutsSchemas.routine, input: KeyedInput<RoutineDraft>.self
             ) { input, call in
                 try await routines.create(userId: try call.userId(), draft: input.request, key: input.idempotencyKey).encoded
@@ -260,10 +264,10 @@ extension WorkoutsModule {
                 request: Schema.object(
                     routineProperties.merging(
                         [
-                            "routine_id": Schema.string, "expected_version": Schema.integer, "changes": Schema.object(routineProperties),
-                            "idempotency_key": key,
+                            "routine_id": Schema.string, "expected_version": Schema.integer,
+                            "changes": Schema.object(routineProperties, aliases: Self.routineAliases), "idempotency_key": key,
                         ]) { _, new in new },
-                    required: ["routine_id"]),
+                    required: ["routine_id"], aliases: Self.routineAliases),
                 response: WorkoutsSchemas.routine, input: KeyedInput<PatchRoutineInput>.self
             ) { input, call in
                 try await routines.patch(

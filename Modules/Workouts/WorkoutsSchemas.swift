@@ -9,9 +9,11 @@ enum WorkoutsSchemas {
             "force": Schema.nullable(Schema.string), "level": Schema.nullable(Schema.string), "mechanic": Schema.nullable(Schema.string),
             "primary_muscles": Schema.array(Schema.string), "secondary_muscles": Schema.array(Schema.string),
         ], required: ["id", "name", "category", "primary_muscles", "secondary_muscles"])
+    /// A planned set's targets; each may be null (none planned), as answers write it.
     private static let targets: [String: JSONValue] = [
-        "target_reps": Schema.integer(minimum: 0, maximum: 1000), "target_rir": Schema.integer(minimum: 0, maximum: 10),
-        "target_weight_kg": ["type": "number", "minimum": 0, "maximum": 1000],
+        "target_reps": Schema.nullable(Schema.integer(minimum: 0, maximum: 1000)),
+        "target_rir": Schema.nullable(Schema.integer(minimum: 0, maximum: 10)),
+        "target_weight_kg": Schema.nullable(["type": "number", "minimum": 0, "maximum": 1000]),
     ]
     static let templateSet = Schema.object(targets)
     /// A planned set as sent: the original templates' `reps`, `rir` and `weight` (kg) are read as the targets.

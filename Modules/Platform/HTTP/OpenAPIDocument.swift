@@ -49,8 +49,11 @@ public enum OpenAPIDocument {
             if method == "GET" {
                 var parameters: [JSONValue] = []
                 if case .object(let properties)? = schema["properties"] {
+                    let required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
                     for (key, property) in properties.sorted(by: { $0.key < $1.key }) {
-                        parameters.append(["name": .string(key), "in": "query", "schema": property])
+                        var parameter: [String: JSONValue] = ["name": .string(key), "in": "query", "schema": property]
+                        if required.contains(key) { parameter["required"] = true }
+                        parameters.append(.object(parameter))
                     }
                 }
                 operation["parameters"] = .array(parameters)

@@ -46,6 +46,28 @@ public enum Schema {
         return .object(schema)
     }
 
+    /// An object some of whose fields are also read under another name (`aliases`: name → legacy name, e.g.
+    /// `workout_id` → `workoutId`): the legacy name is listed beside the name, and a required field is required
+    /// under one of its names (`allOf` of `anyOf`s of `required`).
+    public static func object(_ properties: [String: JSONValue], required: [String] = [], aliases: [String: String]) -> JSONValue {
+        var properties = properties
+        var plain = required
+        var either: [JSONValue] = []
+        for (name, alias) in aliases.sorted(by: { $0.key < $1.key }) {
+            if properties[alias] == nil, case .object(var schema)? = properties[name] {
+                schema["description"] = .string("legacy name of \(name); either one is accepted (both only with the same value)")
+                properties[alias] = .object(schema)
+            }
+            if let index = plain.firstIndex(of: name) {
+                plain.remove(at: index)
+                either.append(["anyOf": [["required": [.string(name)]], ["required": [.string(alias)]]]])
+            }
+        }
+        guard case .object(var schema) = object(properties, required: plain) else { preconditionFailure("an object schema") }
+        if !either.isEmpty { schema["allOf"] = .array(either) }
+        return .object(schema)
+    }
+
     /// The JSON type a property of an object schema declares ("integer", "boolean", …), if any.
     static func propertyType(_ schema: JSONValue?, _ name: String) -> String? {
         guard let type = schema?["properties"]?[name]?["type"] else { return nil }

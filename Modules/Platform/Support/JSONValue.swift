@@ -61,4 +61,9 @@ public enum JSONValue: Sendable, Equatable, Codable, ExpressibleByStringLiteral,
         if case .string(let value) = self { return value }
         return nil
     }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
 }

@@ -107,7 +107,7 @@ import TestSupport
             #expect(sets[0]["reps"] == nil && sets[0]["weight"] == nil, "written under the current names only: \(sets[0])")
             #expect(sets[1]["target_reps"] as? Int == 6)
             let templateId = try #require(created.data["id"] as? String)
-            for (set, field) in [(["target_reps": 8, "reps": 9], "target_reps"), (["weight": 1200], "exercises[0].sets[0].target_weight_kg")] as [([String: Any], String)] {
+            for (set, field) in [(["target_reps": 8, "reps": 9], "exercises[0].sets[0].target_reps"), (["weight": 1200], "exercises[0].sets[0].target_weight_kg")] as [([String: Any], String)] {
                 let refused = try await client.call(
                     "patchTemplate", ["template_id": templateId, "exercises": [["exercise_id": Self.curl, "sets": [set]]]], token: token)
                 #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == field, "\(set): \(refused.json)")
@@ -150,6 +150,14 @@ import TestSupport
                 token: token)
             #expect(logged.status == .ok, "\(logged.json)")
             #expect((logged.data["set"] as? [String: Any])?["weight_kg"] as? Double == 12)
+
+            // In a list, the refusal says which entry: here the second set.
+            let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c2"], token: token)
+            #expect(completed.status == .ok, "\(completed.json)")
+            try await expectRefused(
+                "updateWorkout",
+                ["workout_id": workoutId, "exercises": [["exercise_id": Self.curl, "sets": [["weight_kg": 10, "reps": 5], ["weight_kg": 10, "weight": 11, "reps": 5]]]]],
+                field: "exercises[0].sets[1].weight_kg")
 
             let template = try await Self.template(client, "T", exercise: Self.squat, token: token)
             let other = try await Self.template(client, "U", exercise: Self.squat, token: token)

@@ -31,6 +31,7 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
     ) async throws -> ActiveWorkout {
         // Values first, as the live one checks them before it looks the key or the workout up.
         guard weightKg.isFinite, (0...1000).contains(weightKg) else { throw ServiceError.invalidArgument(field: "weight_kg", reason: "must be from 0 to 1000 kg") }
+        let weightKg = weightKg == 0 ? 0 : weightKg  // -0 is 0, as the live one stores it
         guard (0...1000).contains(reps) else { throw ServiceError.invalidArgument(field: "reps", reason: "must be from 0 to 1000") }
         if let rir, !(0...10).contains(rir) { throw ServiceError.invalidArgument(field: "rir", reason: "must be from 0 to 10") }
         // A repeat answers the workout as it stands now, like the live one.

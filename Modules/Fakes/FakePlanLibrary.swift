@@ -119,7 +119,13 @@ public actor FakePlanLibrary: PlanLibrary {
                     throw ServiceError.invalidArgument(field: "\(field).target_weight_kg", reason: "must be from 0 to 1000 kg")
                 }
             }
-            return TemplateExercise(exerciseId: known.id, name: known.name, sets: exercise.sets)
+            // -0 kg is 0, as the live library stores it.
+            let sets = exercise.sets.map { set in
+                var set = set
+                if set.targetWeightKg == 0 { set.targetWeightKg = 0 }
+                return set
+            }
+            return TemplateExercise(exerciseId: known.id, name: known.name, sets: sets)
         }
     }
 

@@ -244,10 +244,16 @@ enum WorkoutsValidation {
 
     static func weight(_ value: Double?, field: String) throws -> Double? {
         guard let value else { return nil }
+        return try weight(value, field: field) as Double
+    }
+
+    /// A weight from 0 to 1000 kg. Negative zero is zero: it passes the range check, but would be answered as `-0`
+    /// and stored differently by each engine (SQLite keeps a whole REAL as an integer, dropping the sign).
+    static func weight(_ value: Double, field: String) throws -> Double {
         guard value.isFinite, (0...1000).contains(value) else {
             throw ServiceError.invalidArgument(field: field, reason: "must be from 0 to 1000 kg", message: "Weight must be between 0 and 1000 kg.")
         }
-        return value
+        return value == 0 ? 0 : value
     }
 
     static func limit(_ value: Int?, default fallback: Int = 20) throws -> Int {

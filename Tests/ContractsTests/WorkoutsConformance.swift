@@ -370,6 +370,19 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
         idempotencyKey: "k1")
     #expect(replay.version == logged.version, "a replay changes nothing")
 
+    // -0 kg is 0, and a retry sending 0 is the same request (on a workout of its own).
+    let zeroWorkout = try await fixture.start("u3")
+    let zeroExercise = zeroWorkout.exercises[0]
+    let zero = try await control.logSet(
+        userId: "u3", workoutId: zeroWorkout.id, exerciseInstanceId: zeroExercise.instanceId, setId: zeroExercise.sets[0].id, weightKg: -0.0, reps: 5,
+        rir: 2, idempotencyKey: "kz")
+    let zeroWeight = try #require(zero.exercises[0].sets[0].weightKg)
+    #expect(zeroWeight == 0 && zeroWeight.sign == .plus)
+    let zeroAgain = try await control.logSet(
+        userId: "u3", workoutId: zeroWorkout.id, exerciseInstanceId: zeroExercise.instanceId, setId: zeroExercise.sets[0].id, weightKg: 0, reps: 5,
+        rir: 2, idempotencyKey: "kz")
+    #expect(zeroAgain.version == zero.version)
+
     await expectCode(.conflict, "a reused key with another body", details: ["idempotency_key": "k1"]) {
         _ = try await control.logSet(
             userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 90, reps: 5, rir: 2,

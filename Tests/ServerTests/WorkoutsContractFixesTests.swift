@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Platform
 import PovverApp
 import SQLKit
@@ -167,6 +168,49 @@ import TestSupport
             #expect(routine.status == .ok && routine.data["template_ids"] as? [String] == [template])
             let routineId = try #require(routine.data["id"] as? String)
             try await expectRefused("patchRoutine", ["routine_id": routineId, "template_ids": [template], "templateIds": [other]], field: "template_ids")
+        }
+    }
+
+    /// A weight of -0 passes the range check; it is 0 everywhere: in every answer, in storage (SQLite would
+    /// otherwise drop the sign and PostgreSQL keep it), in the archive, and for a retry's fingerprint.
+    @Test(arguments: TestDatabases.engines)
+    func negativeZeroWeightIsZero(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("minus-zero@example.com")
+            /// The answer's text, which must not hold a negative zero, and its `data`.
+            func send(_ name: String, _ body: String) async throws -> (text: String, data: [String: Any], code: String?) {
+                var headers: HTTPFields = [.contentType: "application/json", .authorization: "Bearer \(token)"]
+                headers[.accept] = "application/json"
+                let response = try await client.execute(uri: "/\(name)", method: .post, headers: headers, body: ByteBuffer(string: body))
+                let text = String(buffer: response.body)
+                let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+                #expect(text.range(of: #":-0(\.0*)?[,}\]]"#, options: String.CompareOptions.regularExpression) == nil, "\(name) answers -0: \(text)")
+                return (text, json["data"] as? [String: Any] ?? [:], (json["error"] as? [String: Any])?["code"] as? String)
+            }
+            let template = try await send(
+                "createTemplate", #"{"name":"Z","exercises":[{"exercise_id":"\#(Self.curl)","sets":[{"target_reps":5,"target_weight_kg":-0.0},{"weight":-0}]}]}"#)
+            #expect(template.code == nil, "\(template.text)")
+            let templateId = try #require(template.data["id"] as? String)
+            let started = try await send("startActiveWorkout", #"{"template_id":"\#(templateId)","idempotency_key":"s"}"#)
+            let workoutId = try #require(started.data["id"] as? String)
+            let curl = try Self.exercise(started.data)
+            let log = #"{"workout_id":"\#(workoutId)","exercise_instance_id":"\#(curl.instanceId)","set_id":"\#(curl.setIds[0])","reps":5,"idempotency_key":"z1","weight_kg":"#
+            let logged = try await send("logSet", log + "-0}")
+            #expect(logged.code == nil && (logged.data["set"] as? [String: Any])?["weight_kg"] as? Double == 0, "\(logged.text)")
+            let retried = try await send("logSet", log + "0}")
+            #expect(retried.code == nil && retried.text == logged.text, "a retry sending 0 is the same request: \(retried.text)")
+            let patched = try await send(
+                "patchActiveWorkout",
+                #"{"workout_id":"\#(workoutId)","idempotency_key":"p","ops":[{"op":"set_field","exercise_instance_id":"\#(curl.instanceId)","set_id":"\#(curl.setIds[1])","field":"weight_kg","value":-0.0},{"op":"set_field","exercise_instance_id":"\#(curl.instanceId)","set_id":"\#(curl.setIds[1])","field":"reps","value":3}]}"#)
+            #expect(patched.code == nil, "\(patched.text)")
+            _ = try await send("getActiveWorkout", "{}")
+            let completed = try await send("completeActiveWorkout", #"{"workout_id":"\#(workoutId)","idempotency_key":"c"}"#)
+            #expect(completed.code == nil, "\(completed.text)")
+            _ = try await send("getWorkout", #"{"workout_id":"\#(workoutId)"}"#)
+            let edited = try await send(
+                "updateWorkout", #"{"workout_id":"\#(workoutId)","exercises":[{"exercise_id":"\#(Self.curl)","sets":[{"weight_kg":-0.0,"reps":5}]}]}"#)
+            #expect(edited.code == nil, "\(edited.text)")
+            _ = try await send("getTemplate", #"{"template_id":"\#(templateId)"}"#)
         }
     }
 

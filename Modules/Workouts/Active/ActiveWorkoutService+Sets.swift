@@ -29,7 +29,11 @@ extension ActiveWorkoutService {
 
     /// Records the actual weight, reps and RIR of a set (logging it again corrects it).
     func logSet(userId: String, request: LogSetRequest, key: String?) async throws -> IdempotentAnswer<LoggedSet> {
-        let weight = try WorkoutsValidation.weight(request.weightKg, field: "weight_kg")
+        var normalized = request
+        // As stored (-0 is 0), so the fingerprint of a retry sending 0 is the same.
+        normalized.weightKg = try WorkoutsValidation.weight(request.weightKg, field: "weight_kg")
+        let request = normalized
+        let weight = request.weightKg
         let reps = try WorkoutsValidation.reps(request.reps, field: "reps")
         let rir = try WorkoutsValidation.rir(request.rir, field: "rir")
         return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "logSet", request: request) { workout, _ in

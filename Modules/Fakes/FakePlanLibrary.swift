@@ -75,15 +75,23 @@ public actor FakePlanLibrary: PlanLibrary {
     public func applyTemplateChanges(
         userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]
     ) async throws -> WorkoutTemplate {
-        let resolved = try resolve(exercises)
+        // An unknown exercise is reported once the template is found, as the live library does: another user's
+        // template is NOT_FOUND whatever the changes name. Other bad values are refused first.
+        let resolved: Result<[TemplateExercise], ServiceError>
+        do {
+            resolved = .success(try resolve(exercises))
+        } catch let error as ServiceError where error.details["reason"] == "unknown exercise" {
+            resolved = .failure(error)
+        }
         guard let index = templates.firstIndex(where: { $0.id == templateId && $0.userId == userId }) else {
             throw ServiceError(.notFound, "That template does not exist.", details: ["template_id": templateId])
         }
+        let exercises = try resolved.get()
         guard templates[index].version == expectedVersion else {
             throw ServiceError(.conflict, details: ["current_version": "\(templates[index].version)", "expected_version": "\(expectedVersion)"])
         }
-        templates[index].exercises = resolved
-        templates[index].analytics = analytics(resolved)
+        templates[index].exercises = exercises
+        templates[index].analytics = analytics(exercises)
         templates[index].version += 1
         templates[index].updatedAt = clock.now()
         return templates[index]

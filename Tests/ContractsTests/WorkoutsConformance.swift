@@ -159,6 +159,20 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     await expectCode(.notFound, "another user's template", details: ["template_id": upper.id]) {
         _ = try await library.applyTemplateChanges(userId: "u2", templateId: upper.id, expectedVersion: changed.version, exercises: [])
     }
+    // An unknown exercise is reported once the template is found: another user's template is not found first.
+    await expectCode(.notFound, "an unknown exercise for another user's template", details: ["template_id": upper.id]) {
+        _ = try await library.applyTemplateChanges(
+            userId: "u2", templateId: upper.id, expectedVersion: changed.version, exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])
+    }
+    await expectCode(.invalidArgument, "an unknown exercise for one's own template", details: ["field": "exercises[0].exercise_id"]) {
+        _ = try await library.applyTemplateChanges(
+            userId: "u1", templateId: upper.id, expectedVersion: changed.version, exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])
+    }
+    await expectCode(.invalidArgument, "bad values are refused before anything is looked up", details: ["field": "exercises[0].sets[0].target_reps"]) {
+        _ = try await library.applyTemplateChanges(
+            userId: "u2", templateId: upper.id, expectedVersion: changed.version,
+            exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: [TemplateSet(targetReps: 1001)])])
+    }
     await expectCode(.notFound, "reading another user's template", details: ["template_id": upper.id]) {
         _ = try await library.template(userId: "u2", id: upper.id)
     }

@@ -178,6 +178,10 @@ extension TestClientProtocol {
                 ("getWorkout", ["workout_id": archivedId]),
                 ("updateWorkout", ["workout_id": archivedId, "name": "Stolen"]),
                 ("deleteWorkout", ["workout_id": archivedId]),
+                // Naming an exercise that does not exist changes nothing of that: the resource is not found first.
+                ("patchTemplate", ["template_id": templateId, "exercises": [["exercise_id": "Nope", "sets": [["target_reps": 5]]]]]),
+                ("updateWorkout", ["workout_id": archivedId, "exercises": [["exercise_id": "Nope", "sets": [["weight_kg": 1, "reps": 1]]]]]),
+                ("addExercise", ["workout_id": liveId, "exercise_id": "Nope", "idempotency_key": "x9"]),
             ]
             for (name, body) in attempts {
                 let reply = try await client.call(name, body, token: intruder)

@@ -125,12 +125,13 @@ struct HistoryService: Sendable {
         let references = (exercises ?? []).enumerated().compactMap { index, change in
             change.exerciseId.map { ("exercises[\(index)].exercise_id", $0) }
         }
-        let catalog = try await context.exercises(references)
         let context = self.context
+        let catalogFound = try await WorkoutsContext.deferringUnknownExercise { try await context.exercises(references) }
         let request = Edit(workoutId: id, changes: changes)
         return try await context.idempotentWrite(userId: userId, key: key, operation: "updateWorkout", request: request) { tx in
             var workout = try await context.document(
                 CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: tx.sql, lock: true, what: "workout")
+            let catalog = try catalogFound.get()
             if let name { workout.name = name }
             if let exercises {
                 workout.exercises = try Self.edited(workout, with: exercises, catalog: catalog, ids: context.ids)

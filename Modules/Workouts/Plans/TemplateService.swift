@@ -101,14 +101,15 @@ struct TemplateService: Sendable {
         guard !changes.changesNothing else { throw TemplatePatch.nothingToChange("a new name, description or exercises") }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
         let description = try WorkoutsValidation.description(changes.description)
-        var resolved: [TemplateExercise]?
-        if let drafts = changes.exercises { resolved = try await resolve(drafts) }
-        let exercises = resolved
+        var resolved: Result<[TemplateExercise], ServiceError>?
+        if let drafts = changes.exercises { resolved = try await WorkoutsContext.deferringUnknownExercise { try await self.resolve(drafts) } }
+        let exercisesResolved = resolved
         let context = self.context
         let request = VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes)
         return try await context.idempotentWrite(userId: userId, key: key, operation: "patchTemplate", request: request) { tx in
             var template = try await context.document(
                 WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
+            let exercises = try exercisesResolved?.get()
             if let expectedVersion, expectedVersion != template.version {
                 throw ServiceError(
                     .conflict, "This template was changed elsewhere. Please reload it and try again.",

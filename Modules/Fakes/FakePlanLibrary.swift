@@ -35,7 +35,7 @@ public actor FakePlanLibrary: PlanLibrary {
         let name = try Self.name(plan.name, field: "name")
         if let description = plan.description {
             if description.utf8.contains(0) { throw ServiceError.invalidArgument(field: "description", reason: "must not contain the NUL character") }
-            if description.count > 2000 { throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters") }
+            if description.unicodeScalars.count > 2000 { throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters") }
         }
         if let frequency = plan.frequency, !(1...14).contains(frequency) {
             throw ServiceError.invalidArgument(field: "frequency", reason: "must be from 1 to 14")
@@ -97,11 +97,11 @@ public actor FakePlanLibrary: PlanLibrary {
         return templates[index]
     }
 
-    /// A name trimmed of spaces and line breaks, 1 to 100 characters, without the NUL character.
+    /// A name trimmed of spaces and line breaks, 1 to 100 code points (as live), without the NUL character.
     private static func name(_ value: String, field: String) throws -> String {
         if value.utf8.contains(0) { throw ServiceError.invalidArgument(field: field, reason: "must not contain the NUL character") }
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 100 else { throw ServiceError.invalidArgument(field: field, reason: "must be 1 to 100 characters") }
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= 100 else { throw ServiceError.invalidArgument(field: field, reason: "must be 1 to 100 characters") }
         return trimmed
     }
 

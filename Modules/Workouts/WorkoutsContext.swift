@@ -218,10 +218,12 @@ enum WorkoutsValidation {
         guard couldBeStored(value) else { throw ServiceError.invalidArgument(field: field, reason: "must not contain the NUL character") }
     }
 
+    /// Lengths are counted in Unicode code points, as the OpenAPI document's `maxLength` counts them (a client
+    /// checking a name against the schema is never refused here): "👍🏽" is two.
     static func name(_ value: String, field: String = "name") throws -> String {
         try refuseNUL(value, field: field)
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 100 else {
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= 100 else {
             throw ServiceError.invalidArgument(field: field, reason: "must be 1 to 100 characters")
         }
         return trimmed
@@ -232,7 +234,7 @@ enum WorkoutsValidation {
     static func description(_ value: String?) throws -> String? {
         guard let value else { return nil }
         try refuseNUL(value, field: "description")
-        guard value.count <= 2000 else { throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters") }
+        guard value.unicodeScalars.count <= 2000 else { throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters") }
         return isBlank(value) ? nil : value
     }
 

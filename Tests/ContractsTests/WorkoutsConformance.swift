@@ -228,6 +228,11 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
             "templates[0].name"
         ),
         (
+            // Lengths are code points, as the OpenAPI document's maxLength: 60 characters, 120 code points.
+            "a name of 120 code points", RoutinePlan(name: String(repeating: "👍🏽", count: 60), templates: [TemplatePlan(name: "A", exercises: one)]),
+            "name"
+        ),
+        (
             "a 2000 kg target",
             RoutinePlan(
                 name: "P",

@@ -67,8 +67,21 @@ public struct WorkoutsUserDataEraser: UserDataEraser {
         self.database = database
     }
 
+    /// The user's workout headers, locked (PostgreSQL).
+    static let lockWorkouts = FixedSQL("SELECT id FROM workouts_active WHERE user_id = ? ORDER BY id FOR UPDATE")
+
     public func eraseUserData(userId: String) async throws {
+        let engine = database.engine
         try await database.transaction { tx in
+            if engine == .postgres {
+                // Each statement sees what was committed when it began (READ COMMITTED). A start or a change of
+                // structure (which rewrites a workout's exercise and set rows under its header's lock) committing
+                // between the DELETE of the sets and that of the headers would leave rows of no workout, which
+                // nothing would ever remove. So writes under way finish first: the user's starts and headers are
+                // locked before anything is deleted (SQLite's single writer runs this whole transaction alone).
+                try await tx.sql.run(ActiveWorkoutService.lockStarts(SQLValue(userId)))
+                _ = try await tx.sql.all(Self.lockWorkouts(SQLValue(userId)))
+            }
             for table in Self.tables {
                 try await tx.sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userId)").run()
             }

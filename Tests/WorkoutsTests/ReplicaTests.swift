@@ -2,6 +2,7 @@ import Contracts
 import Fakes
 import Foundation
 import Platform
+import SQLKit
 import Testing
 import TestSupport
 @testable import Workouts
@@ -30,6 +31,49 @@ import TestSupport
             #expect(final.exercises[0].sets.map(\.reps) == [1, 2, 3, 4])
             #expect(final.totals.sets == 4)
             #expect(final.version == 6)
+        }
+    }
+
+    /// Erasing a user while a change of structure is under way (it holds the workout header's lock and has
+    /// rewritten the exercise and set rows, not yet committed): the eraser waits for it and removes what it
+    /// wrote. Before, on PostgreSQL, the DELETE of the sets ran first and could not see the new rows, and the
+    /// DELETE of the header then waited for the change: its exercise and set rows stayed, of no workout.
+    @Test(arguments: TestDatabases.engines)
+    func erasingWaitsForAChangeUnderWay(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let module = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
+            let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
+            var changed = try await module.active.addExercise(
+                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 2), key: nil
+            ).value()
+            changed.exercises[0].sets.append(WorkoutSet(id: "added", setIndex: 2))
+            let workout = changed
+            let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            let change = Task {
+                try await db.transaction { tx in
+                    if engine == .postgres {
+                        try await tx.sql.run(ActiveWorkoutService.lockWorkout(SQLValue(workout.id), SQLValue("u")))
+                    }
+                    try await tx.sql.raw("DELETE FROM workouts_active_sets WHERE workout_id = \(bind: workout.id)").run()
+                    try await tx.sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id = \(bind: workout.id)").run()
+                    try await ActiveWorkoutStorage.insertRows(of: workout, sql: tx.sql)
+                    lockedSignal.yield()
+                    for await _ in release { break }
+                }
+            }
+            for await _ in locked { break }
+            let erasing = Task { try await module.eraser.eraseUserData(userId: "u") }
+            // Gives the eraser time to run as far as it can before the change commits (a slower machine only
+            // lets it do less, which cannot make this fail).
+            try await Task.sleep(for: .milliseconds(300))
+            releaseSignal.yield()
+            try await change.value
+            try await erasing.value
+            for table in WorkoutsUserDataEraser.tables {
+                let left = try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = 'u'").first(decodingColumn: "n", as: Int.self)
+                #expect(left == 0, "\(table) keeps \(left ?? -1) rows")
+            }
         }
     }
 }

@@ -74,8 +74,9 @@ extension AuthService {
         try await requestDeletion(userId: principal.userId)
     }
 
-    /// Starts (or, if started, leaves running) the deletion of `userId`: the account goes to `deleting`, its
-    /// sessions end, and the deletion job is queued in the same transaction. Returns the job id.
+    /// Starts (or, if started, leaves running; if it failed for good, starts again) the deletion of `userId`: the
+    /// account goes to `deleting`, its sessions end, and the deletion job is queued in the same transaction.
+    /// Returns the job id.
     @discardableResult
     public func requestDeletion(userId: String) async throws -> String {
         let now = clock.now()
@@ -100,6 +101,9 @@ extension AuthService {
             // The job names only the ticket: once the deletion is done, nothing left in the queue leads to the user.
             try await jobs.enqueue(
                 NewJob(id: jobId, kind: Self.deletionJobKind, payload: #"{"ticket":"\#(current)"}"#, maxAttempts: 60), in: tx)
+            // A deletion that used all its attempts (a day of backoff) starts over when asked for again, rather than
+            // waiting for the failed job to be purged a month later.
+            try await jobs.requeueIfFailed(id: jobId, in: tx)
             return jobId
         }
         sessions.statusCache.revoke(userId: userId)

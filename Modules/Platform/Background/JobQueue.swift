@@ -100,6 +100,22 @@ public struct JobQueue: Sendable {
         return !rows.isEmpty
     }
 
+    /// Queues a job that failed for good again, from its first attempt, now (in the caller's transaction): for a
+    /// job asked for again under the same id, which `enqueue` leaves as it is. Returns whether it was failed.
+    @discardableResult
+    public func requeueIfFailed(id: String, in tx: Transaction) async throws -> Bool {
+        let now = clock.now().millisecondsSince1970
+        let rows = try await tx.sql.raw(
+            """
+            UPDATE platform_jobs
+            SET status = 'queued', attempts = 0, run_at = \(bind: now), updated_at = \(bind: now), finished_at = NULL
+            WHERE id = \(bind: id) AND status = 'failed'
+            RETURNING id
+            """
+        ).all()
+        return !rows.isEmpty
+    }
+
     /// Leases the next due job of one of `kinds` to `worker` for `lease` seconds, or returns nil.
     public func claim(worker: String, kinds: [String], lease: TimeInterval) async throws -> LeasedJob? {
         guard !kinds.isEmpty else { return nil }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Fields clients also send under another name (the seeds' camelCase `workoutId`, legacy `weight`,
 /// `templateIds`): either name is read. Both sent with different values is `INVALID_ARGUMENT` naming the field,
 /// since which one the client meant cannot be known; both with the same value is accepted.
@@ -9,8 +7,7 @@ extension KeyedDecodingContainer {
         let aliased = try decodeIfPresent(type, forKey: alias)
         if let value, let aliased, value != aliased {
             // Named where it is in the body (`exercises[0].sets[1].target_reps`), as decoding errors are.
-            let field = (codingPath + [key]).map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
-                .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+            let field = ServiceError.fieldPath(codingPath + [key])
             throw ServiceError.invalidArgument(
                 field: field, reason: "differs from \(alias.stringValue)",
                 message: "The fields '\(key.stringValue)' and '\(alias.stringValue)' name the same thing but differ; send one.")

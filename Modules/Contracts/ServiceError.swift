@@ -82,6 +82,12 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         )
     }
 
+    /// The dotted path a field error names for a place in a decoded body: `exercises[0].sets[1].target_reps`.
+    public static func fieldPath(_ codingPath: [any CodingKey]) -> String {
+        codingPath.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
+            .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+    }
+
     /// This error with the field it names put under `prefix` (`templates[1].`), when it names one: a request
     /// made of parts (a plan of several templates) then says which part is wrong.
     public func nested(under prefix: String) -> ServiceError {

@@ -66,9 +66,7 @@ public enum ErrorMapper {
     /// A decoding failure as `INVALID_ARGUMENT` naming the field.
     public static func decodingError(_ error: DecodingError) -> ServiceError {
         func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
-            let keys = codingPath + (last.map { [$0] } ?? [])
-            return keys.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
-                .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+            ServiceError.fieldPath(codingPath + (last.map { [$0] } ?? []))
         }
         switch error {
         case .keyNotFound(let key, let context):

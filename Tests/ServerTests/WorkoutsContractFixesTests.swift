@@ -172,7 +172,8 @@ import TestSupport
     }
 
     /// A weight of -0 passes the range check; it is 0 everywhere: in every answer, in storage (SQLite would
-    /// otherwise drop the sign and PostgreSQL keep it), in the archive, and for a retry's fingerprint.
+    /// otherwise drop the sign and PostgreSQL keep it), in the archive, and for a retry's fingerprint (logSet,
+    /// createTemplate, patchActiveWorkout and updateWorkout retried with 0 under the same key).
     @Test(arguments: TestDatabases.engines)
     func negativeZeroWeightIsZero(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
@@ -187,9 +188,18 @@ import TestSupport
                 #expect(text.range(of: #":-0(\.0*)?[,}\]]"#, options: String.CompareOptions.regularExpression) == nil, "\(name) answers -0: \(text)")
                 return (text, json["data"] as? [String: Any] ?? [:], (json["error"] as? [String: Any])?["code"] as? String)
             }
-            let template = try await send(
-                "createTemplate", #"{"name":"Z","exercises":[{"exercise_id":"\#(Self.curl)","sets":[{"target_reps":5,"target_weight_kg":-0.0},{"weight":-0}]}]}"#)
+            /// Sends `body` with `zero` as -0 under `key`, then again with 0: the retry is the same request.
+            func sendTwice(_ name: String, _ body: String) async throws -> (text: String, data: [String: Any], code: String?) {
+                let first = try await send(name, body.replacingOccurrences(of: "ZERO", with: "-0.0"))
+                let retry = try await send(name, body.replacingOccurrences(of: "ZERO", with: "0"))
+                #expect(retry.code == nil && retry.text == first.text, "\(name): a retry sending 0 is the same request: \(retry.text)")
+                return first
+            }
+            let template = try await sendTwice(
+                "createTemplate",
+                #"{"name":"Z","idempotency_key":"t","exercises":[{"exercise_id":"\#(Self.curl)","sets":[{"target_reps":5,"target_weight_kg":ZERO},{"weight":-0}]}]}"#)
             #expect(template.code == nil, "\(template.text)")
+            #expect((try await client.call("getTemplates", token: token).data["items"] as? [Any])?.count == 1)
             let templateId = try #require(template.data["id"] as? String)
             let started = try await send("startActiveWorkout", #"{"template_id":"\#(templateId)","idempotency_key":"s"}"#)
             let workoutId = try #require(started.data["id"] as? String)
@@ -199,16 +209,17 @@ import TestSupport
             #expect(logged.code == nil && (logged.data["set"] as? [String: Any])?["weight_kg"] as? Double == 0, "\(logged.text)")
             let retried = try await send("logSet", log + "0}")
             #expect(retried.code == nil && retried.text == logged.text, "a retry sending 0 is the same request: \(retried.text)")
-            let patched = try await send(
+            let patched = try await sendTwice(
                 "patchActiveWorkout",
-                #"{"workout_id":"\#(workoutId)","idempotency_key":"p","ops":[{"op":"set_field","exercise_instance_id":"\#(curl.instanceId)","set_id":"\#(curl.setIds[1])","field":"weight_kg","value":-0.0},{"op":"set_field","exercise_instance_id":"\#(curl.instanceId)","set_id":"\#(curl.setIds[1])","field":"reps","value":3}]}"#)
+                #"{"workout_id":"\#(workoutId)","idempotency_key":"p","ops":[{"op":"set_field","exercise_instance_id":"\#(curl.instanceId)","set_id":"\#(curl.setIds[1])","field":"weight_kg","value":ZERO},{"op":"set_field","exercise_instance_id":"\#(curl.instanceId)","set_id":"\#(curl.setIds[1])","field":"reps","value":3}]}"#)
             #expect(patched.code == nil, "\(patched.text)")
             _ = try await send("getActiveWorkout", "{}")
             let completed = try await send("completeActiveWorkout", #"{"workout_id":"\#(workoutId)","idempotency_key":"c"}"#)
             #expect(completed.code == nil, "\(completed.text)")
             _ = try await send("getWorkout", #"{"workout_id":"\#(workoutId)"}"#)
-            let edited = try await send(
-                "updateWorkout", #"{"workout_id":"\#(workoutId)","exercises":[{"exercise_id":"\#(Self.curl)","sets":[{"weight_kg":-0.0,"reps":5}]}]}"#)
+            let edited = try await sendTwice(
+                "updateWorkout",
+                #"{"workout_id":"\#(workoutId)","idempotency_key":"u","exercises":[{"exercise_id":"\#(Self.curl)","sets":[{"weight_kg":ZERO,"reps":5}]}]}"#)
             #expect(edited.code == nil, "\(edited.text)")
             _ = try await send("getTemplate", #"{"template_id":"\#(templateId)"}"#)
         }

@@ -24,8 +24,10 @@ enum Validation {
     }
 
     /// Checks a new password: too short is `WEAK_PASSWORD` with the seeds' sentence; absurdly long is invalid.
+    /// The upper bounds of passwords and names count code points, as the schemas' `maxLength` does (a character
+    /// can carry any number of combining marks or modifiers); the minimum counts characters, as a person does.
     static func newPassword(_ password: String, field: String = "password") throws {
-        guard password.count <= maximumPasswordLength else {
+        guard password.unicodeScalars.count <= maximumPasswordLength else {
             throw ServiceError.invalidArgument(
                 field: field, reason: "longer than \(maximumPasswordLength) characters",
                 message: "Password must be at most \(maximumPasswordLength) characters.")
@@ -37,7 +39,7 @@ enum Validation {
 
     /// A password presented for sign-in: bounded so nobody can make the server hash megabytes.
     static func presentedPassword(_ password: String, field: String = "password") throws {
-        guard password.count <= maximumPasswordLength else {
+        guard password.unicodeScalars.count <= maximumPasswordLength else {
             throw ServiceError.invalidArgument(
                 field: field, reason: "longer than \(maximumPasswordLength) characters",
                 message: "Password must be at most \(maximumPasswordLength) characters.")
@@ -47,7 +49,7 @@ enum Validation {
     static func name(_ name: String?) throws -> String? {
         guard let name else { return nil }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.count <= 100 else {
+        guard trimmed.unicodeScalars.count <= 100 else {
             throw ServiceError.invalidArgument(field: "name", reason: "longer than 100 characters", message: "Name must be at most 100 characters.")
         }
         return trimmed.isEmpty ? nil : trimmed
@@ -55,7 +57,7 @@ enum Validation {
 
     static func timeZone(_ identifier: String?) throws -> String? {
         guard let identifier else { return nil }
-        guard identifier.count <= 64, TimeZone(identifier: identifier) != nil else {
+        guard identifier.unicodeScalars.count <= 64, TimeZone(identifier: identifier) != nil else {
             throw ServiceError.invalidArgument(
                 field: "time_zone", reason: "not an IANA time zone", message: "Time zone must be an IANA name such as Europe/Berlin.")
         }

@@ -34,6 +34,23 @@ import Testing
         #expect(performing: { try Validation.presentedPassword(huge) }, throws: { ($0 as? ServiceError)?.code == .invalidArgument })
     }
 
+    /// Upper bounds count code points, as the schemas' `maxLength` does: a thumbs-up with a skin tone is one
+    /// character but two code points.
+    @Test func upperBoundsCountCodePoints() throws {
+        let thumb = "\u{1F44D}\u{1F3FD}"
+        #expect(try Validation.name(String(repeating: thumb, count: 50)) == String(repeating: thumb, count: 50))
+        #expect(performing: { try Validation.name(String(repeating: thumb, count: 51)) }, throws: {
+            ($0 as? ServiceError)?.code == .invalidArgument && ($0 as? ServiceError)?.details["field"] == "name"
+        })
+        let longest = String(repeating: thumb, count: Validation.maximumPasswordLength / 2)
+        #expect(throws: Never.self) { try Validation.newPassword(longest) }
+        #expect(throws: Never.self) { try Validation.presentedPassword(longest) }
+        #expect(performing: { try Validation.newPassword(longest + thumb) }, throws: { ($0 as? ServiceError)?.code == .invalidArgument })
+        #expect(performing: { try Validation.presentedPassword(longest + thumb) }, throws: { ($0 as? ServiceError)?.code == .invalidArgument })
+        // The minimum counts characters: three of them are too few whatever their code points.
+        #expect(performing: { try Validation.newPassword(String(repeating: thumb, count: 3)) }, throws: { ($0 as? ServiceError)?.code == .weakPassword })
+    }
+
     @Test func timeZonesMustBeIANA() throws {
         #expect(try Validation.timeZone("Europe/Berlin") == "Europe/Berlin")
         #expect(try Validation.timeZone(nil) == nil)

@@ -67,6 +67,37 @@ import TestSupport
         }
     }
 
+    /// Two transactions locking two rows in opposite order: PostgreSQL aborts one of them as a deadlock, which
+    /// a client sees as CONFLICT ("try again"), not INTERNAL.
+    @Test(arguments: TestDatabases.engines.filter { $0 == .postgres })
+    func aDeadlockIsAConflictToRetry(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("test", Self.notes)]) { db in
+            try await db.sql.raw("INSERT INTO test_notes (id, body) VALUES ('a', ''), ('b', '')").run()
+            let (first, firstLocked) = AsyncStream<Void>.makeStream()
+            let (second, secondLocked) = AsyncStream<Void>.makeStream()
+            func crossing(_ mine: String, _ theirs: String, lockedSignal: AsyncStream<Void>.Continuation, other: AsyncStream<Void>) -> Task<Void, any Error> {
+                Task {
+                    try await db.transaction { tx in
+                        try await tx.sql.raw("UPDATE test_notes SET body = 'x' WHERE id = \(bind: mine)").run()
+                        lockedSignal.yield()
+                        for await _ in other { break }
+                        try await tx.sql.raw("UPDATE test_notes SET body = 'x' WHERE id = \(bind: theirs)").run()
+                    }
+                }
+            }
+            let one = crossing("a", "b", lockedSignal: firstLocked, other: second)
+            let two = crossing("b", "a", lockedSignal: secondLocked, other: first)
+            var errors: [any Error] = []
+            for task in [one, two] {
+                do { try await task.value } catch { errors.append(error) }
+            }
+            #expect(errors.count == 1, "PostgreSQL aborts exactly one side")
+            for error in errors {
+                #expect(ErrorMapper.serviceError(for: error, logger: TestDatabases.logger).code == .conflict, "\(String(reflecting: error))")
+            }
+        }
+    }
+
     @Test func sqliteFileIsInWALMode() async throws {
         let location = try await TestDatabases.makeLocation(.sqlite)
         let db = try await Database.open(location, logger: TestDatabases.logger)

@@ -76,4 +76,47 @@ import TestSupport
             }
         }
     }
+
+    /// Deleting a completed workout while another transaction holds its header (as the eraser and the purge of
+    /// ended workouts do, before deleting its sets and then its archive): the delete waits for the header before
+    /// touching a row, then finds nothing. Before, on PostgreSQL, it deleted the archive and the sets first and
+    /// then waited for the header, while the other transaction waited for those rows: a deadlock, one side
+    /// aborted and answered INTERNAL.
+    @Test(arguments: TestDatabases.engines)
+    func deletingAWorkoutTakesItsHeaderFirst(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let module = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
+            let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
+            let added = try await module.active.addExercise(
+                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 2), key: nil
+            ).value()
+            _ = try await module.active.logSet(
+                userId: "u",
+                request: .init(workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id, weightKg: 60, reps: 5),
+                key: nil)
+            _ = try await module.active.complete(userId: "u", workoutId: started.id, key: nil)
+            let id = started.id
+            let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
+            let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await db.transaction { tx in
+                    if engine == .postgres {
+                        try await tx.sql.run(ActiveWorkoutService.lockWorkout(SQLValue(id), SQLValue("u")))
+                    }
+                    lockedSignal.yield()
+                    for await _ in release { break }
+                    try await tx.sql.raw("DELETE FROM workouts_active_sets WHERE user_id = 'u'").run()
+                    try await tx.sql.raw("DELETE FROM workouts_history WHERE user_id = 'u'").run()
+                }
+            }
+            for await _ in locked { break }
+            let deleting = Task { try await module.history.delete(userId: "u", id: id) }
+            // Gives the delete time to run as far as it can while the header is held (a slower machine only lets
+            // it do less, which cannot make this fail).
+            try await Task.sleep(for: .milliseconds(300))
+            releaseSignal.yield()
+            try await holder.value
+            await #expect(performing: { try await deleting.value }, throws: { ($0 as? ServiceError)?.code == .notFound })
+        }
+    }
 }

@@ -37,7 +37,7 @@ public enum ErrorMapper {
             return error
         case let error as DecodingError:
             return decodingError(error)
-        case let error as PSQLError where error.serverInfo?[.sqlState] == "23505":
+        case let error as PSQLError where error.serverInfo?[.sqlState].map(concurrentChangeStates.contains) == true:
             return concurrentDuplicate
         case let error as SQLiteError where error.code == 2067 || error.code == 1555:
             return concurrentDuplicate
@@ -59,8 +59,13 @@ public enum ErrorMapper {
         }
     }
 
-    /// A unique constraint hit by a concurrent request (e.g. two retries with one idempotency key at once):
-    /// retrying answers properly.
+    /// PostgreSQL's answers to a clash with a concurrent transaction, whose transaction it rolled back whole: a
+    /// unique constraint hit by a concurrent request (two retries with one idempotency key at once), a deadlock
+    /// (two transactions waiting for each other's rows) or a serialization failure.
+    static let concurrentChangeStates: Set<String> = ["23505", "40P01", "40001"]
+
+    /// A unique constraint hit by a concurrent request, or another clash with one (see
+    /// `concurrentChangeStates`): nothing was changed, and retrying answers properly.
     static let concurrentDuplicate = ServiceError(.conflict, "That conflicts with a change made at the same moment. Please try again.")
 
     /// A decoding failure as `INVALID_ARGUMENT` naming the field.

@@ -243,6 +243,11 @@ struct HistoryService: Sendable {
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
         let context = self.context
         return try await context.idempotentWrite(userId: userId, key: key, operation: "deleteWorkout", request: ["workout_id": id]) { tx in
+            if context.database.engine == .postgres {
+                // The header first, as every path that deletes a workout's rows takes it (the eraser, the purge of
+                // ended workouts): deleting the archive and the sets before waiting for it would deadlock with them.
+                try await tx.sql.run(ActiveWorkoutService.lockWorkout(SQLValue(id), SQLValue(userId)))
+            }
             guard
                 let document = try await tx.sql.raw(
                     "DELETE FROM workouts_history WHERE id = \(bind: id) AND user_id = \(bind: userId) RETURNING document"

@@ -84,7 +84,10 @@ public struct AuthTool: Sendable {
             try await Task.sleep(for: .milliseconds(200))
         }
         switch job?.status {
-        case .done?: return "account \(userId) deleted from every module\n"
+        case .done?:
+            let minutes = Int(AuthService.deletionSecondPassDelay / 60)
+            return "account \(userId) deleted from every module; in \(minutes) minutes a running server erases again whatever "
+                + "a request under way at the time wrote\n"
         case let status?:
             // A failed job used all its attempts; asking for the deletion again starts it over.
             let next = status == .failed ? "run this command again to start it over" : "it will be retried"

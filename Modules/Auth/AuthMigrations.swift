@@ -150,5 +150,9 @@ enum AuthMigrations {
                 """,
             ]
         },
+        // A deletion runs every eraser twice: the ticket stays between the passes, with the first one's time.
+        Migration(version: 4, name: "deletions: second pass") { _ in
+            ["ALTER TABLE auth_deletions ADD COLUMN erased_at BIGINT"]
+        },
     ]
 }

@@ -110,13 +110,33 @@ extension AuthService {
         return jobId
     }
 
-    /// One attempt at a deletion: revoke Apple's token, then every eraser in order (Platform's first, Auth's
-    /// last). Each step is idempotent, so a retry after a crash finishes the job.
+    /// How long after a deletion's first pass its second one runs: longer than a replica trusts an open session
+    /// without asking the database (`SessionStatusCache`, 1 s) plus the longest a request can take.
+    public static let deletionSecondPassDelay: TimeInterval = 600
+
+    /// One attempt at a pass of a deletion. Each step is idempotent, so a retry after a crash finishes the pass.
+    ///
+    /// First pass: revoke Apple's token, then every eraser in order (Platform's first, Auth's last, which ends
+    /// the account but keeps the ticket); then mark the ticket erased and queue the second pass. A request that was
+    /// already running when the deletion began, or that reached another replica while it still trusted the
+    /// session, can commit after a module's eraser ran: a template, a workout, an outbox event of the user. So
+    /// `deletionSecondPassDelay` later, the second pass runs every eraser again, and Auth's removes the ticket.
     func runDeletion(ticket: String, attempt: Int, erasers: [any UserDataEraser]) async throws {
         guard
-            let row = try await database.sql.raw("SELECT user_id, apple_revoked_at FROM auth_deletions WHERE ticket = \(bind: ticket)").first()
+            let row = try await database.sql.raw(
+                "SELECT user_id, apple_revoked_at, erased_at FROM auth_deletions WHERE ticket = \(bind: ticket)"
+            ).first()
         else { return }  // finished by an earlier attempt
         let userId = try row.decode(column: "user_id", as: String.self)
+        if let erasedAt = try row.decode(column: "erased_at", as: Int64?.self) {
+            // The first pass is done; a retry of its job before the second pass is due leaves it to that job.
+            guard clock.now().millisecondsSince1970 >= erasedAt + Int64(Self.deletionSecondPassDelay * 1000) else { return }
+            for eraser in Self.deletionOrder(erasers) {
+                try await eraser.eraseUserData(userId: userId)
+            }
+            logger.info("account deletion finished", metadata: ["event": "account_deletion_finished", "ticket": "\(ticket)"])
+            return
+        }
         if try row.decode(column: "apple_revoked_at", as: Int64?.self) == nil {
             try await revokeAppleToken(userId: userId, attempt: attempt)
             let now = clock.now().millisecondsSince1970
@@ -126,10 +146,29 @@ extension AuthService {
             }
         }
         for eraser in Self.deletionOrder(erasers) {
-            try await eraser.eraseUserData(userId: userId)
+            if let auth = eraser as? AuthUserDataEraser {
+                try await auth.erase(userId: userId, keepingTicket: true)
+            } else {
+                try await eraser.eraseUserData(userId: userId)
+            }
+        }
+        let now = clock.now()
+        let jobs = self.jobs
+        try await database.transaction { tx in
+            try await tx.sql.raw(
+                "UPDATE auth_deletions SET erased_at = \(bind: now.millisecondsSince1970) WHERE ticket = \(bind: ticket)"
+            ).run()
+            try await jobs.enqueue(
+                NewJob(
+                    id: Self.secondPassJobId(ticket: ticket), kind: Self.deletionJobKind, payload: #"{"ticket":"\#(ticket)"}"#,
+                    runAt: now.addingTimeInterval(Self.deletionSecondPassDelay), maxAttempts: 60),
+                in: tx)
         }
         logger.info("account deleted", metadata: ["event": "account_deleted", "ticket": "\(ticket)", "modules": "\(erasers.count)"])
     }
+
+    /// The job of a deletion's second pass (the first pass's is `auth.delete:<ticket>`).
+    static func secondPassJobId(ticket: String) -> String { "auth.delete:\(ticket):second-pass" }
 
     /// Platform first (no event of the user is delivered after a module erased its rows), Auth last (the
     /// identity and the deletion ticket go once everything else is gone).

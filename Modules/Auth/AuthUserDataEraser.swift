@@ -17,12 +17,17 @@ public struct AuthUserDataEraser: UserDataEraser {
     }
 
     public func eraseUserData(userId: String) async throws {
+        try await erase(userId: userId, keepingTicket: false)
+    }
+
+    /// `keepingTicket`: the deletion ticket stays (the first pass of a deletion, see `AuthService.runDeletion`).
+    func erase(userId: String, keepingTicket: Bool) async throws {
         statusCache.revoke(userId: userId)
         try await database.transaction { tx in
             for table in [
                 "auth_devices", "auth_refresh_tokens", "auth_sessions", "auth_providers", "auth_profiles", "auth_mail_outbox", "auth_codes",
-                "auth_apple_tokens", "auth_deletions",
-            ] {
+                "auth_apple_tokens",
+            ] + (keepingTicket ? [] : ["auth_deletions"]) {
                 try await tx.sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userId)").run()
             }
             try await tx.sql.raw("DELETE FROM auth_users WHERE id = \(bind: userId)").run()

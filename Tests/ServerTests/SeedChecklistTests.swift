@@ -52,7 +52,7 @@ import Testing
             // After delete: back to the login screen; the user is gone from Auth and from every module's data.
             #expect(try await client.call("getUser", token: token).errorCode == "UNAUTHENTICATED")
             #expect(try await client.call("signIn", ["email": "pat@example.com", "password": "password-2"]).errorCode == "INVALID_CREDENTIAL")
-            try await AccountFlowTests.settle(server, clock: clock)
+            try await AccountFlowTests.settleDeletion(server, clock: clock)
             #expect(try await AccountFlowTests.rowsMentioning([userId, "pat@example.com"], in: server.database).isEmpty)
         }
     }
@@ -146,7 +146,7 @@ import Testing
             #expect(reauth.status == .ok)
             token = try #require(reauth.accessToken)
             #expect(try await client.call("deleteAccount", token: token).status == .ok)
-            try await AccountFlowTests.settle(server, clock: clock)
+            try await AccountFlowTests.settleDeletion(server, clock: clock)
             if isApple {
                 #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-rae", "apple-rt-code-first"])
             }

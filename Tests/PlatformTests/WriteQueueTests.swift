@@ -389,12 +389,33 @@ import TestSupport
         #expect(file.opens == 2)
         try FileManager.default.removeItem(atPath: path)
         file.mayHaveBeenReplaced()
-        #expect(throws: SQLiteError.self) { try file.sync() }
-        #expect(throws: SQLiteError.self) { try file.sync() }  // a failed look-up is tried again
+        #expect(throws: WALFile.LookupFailure.self) { try file.sync() }
+        #expect(throws: WALFile.LookupFailure.self) { try file.sync() }  // a failed look-up is tried again
         try Data("three".utf8).write(to: URL(fileURLWithPath: path))
         try file.sync()
         #expect(file.opens == 3)
         file.close()
+    }
+
+    /// A WAL that cannot be opened (descriptors run out, the file is briefly missing) fails the writes waiting
+    /// for that sync, but does not end the database's writes as a failed `fdatasync` does: no written data was
+    /// given up, and the next sync opens it.
+    @Test func aFailedLookUpOfTheWALIsNotFinal() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("walsync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite-wal").path
+        let sync = SQLiteWALSync(path: path, logger: TestDatabases.logger)
+        func commitAndWait() async -> (any Error)? {
+            sync.committed()
+            return await withCheckedContinuation { continuation in sync.answer { continuation.resume(returning: $0) } }
+        }
+        #expect(await commitAndWait() != nil, "no file to sync: this write is not answered as durable")
+        #expect(sync.failure == nil)
+        try Data("frames".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(await commitAndWait() == nil)
+        #expect(sync.progress.synced == sync.progress.committed)
+        await sync.close()
     }
 
     @Test func aWriteThatIsNotBatchableRunsAlone() async throws {

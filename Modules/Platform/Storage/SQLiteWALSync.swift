@@ -115,6 +115,11 @@ final class SQLiteWALSync: Sendable {
                     syncs.add(1, ordering: .relaxed)
                     try file.sync()
                     synced.store(upTo, ordering: .relaxed)
+                } catch let error as WALFile.LookupFailure {
+                    // Nothing was lost (no dirty page was given up): the writes waiting fail, and the next sync
+                    // looks the file up again.
+                    logger.error("the WAL could not be opened to sync it: the writes waiting for it fail", metadata: ["error": "\(error.error)"])
+                    failure = SQLiteError(code: SQLITE_IOERR, message: "the database could not make this write durable (\(error.error.message))")
                 } catch {
                     logger.critical(
                         "the WAL could not be synced to disk: the writes waiting for it fail, and every later write too until the server is restarted",
@@ -160,14 +165,21 @@ final class WALFile: @unchecked Sendable {
         lookUp.store(true, ordering: .sequentiallyConsistent)
     }
 
-    /// Flushes the file's written data to disk. Used by one thread at a time.
+    /// The file could not be looked up or opened (or its directory flushed): unlike a failed `fdatasync`, no
+    /// written data was given up, so the next sync tries again.
+    struct LookupFailure: Error {
+        let error: SQLiteError
+    }
+
+    /// Flushes the file's written data to disk. Used by one thread at a time. Throws `LookupFailure` when the
+    /// file could not be opened, any other error when the `fdatasync` itself failed.
     func sync() throws {
         if descriptor < 0 || lookUp.exchange(false, ordering: .sequentiallyConsistent) {
             do {
                 try openIfReplaced()
-            } catch {
+            } catch let error as SQLiteError {
                 mayHaveBeenReplaced()
-                throw error
+                throw LookupFailure(error: error)
             }
         }
         guard fdatasync(descriptor) == 0 else { throw Self.failure("fdatasync", path) }
@@ -192,7 +204,8 @@ final class WALFile: @unchecked Sendable {
             let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if directoryDescriptor >= 0 {
                 defer { _ = Glibc.close(directoryDescriptor) }
-                guard fsync(directoryDescriptor) == 0 else {
+                // EINVAL: a file system that cannot flush a directory this way (PostgreSQL ignores it too).
+                guard fsync(directoryDescriptor) == 0 || errno == EINVAL else {
                     let error = Self.failure("fsync", directory)
                     _ = Glibc.close(opened)
                     throw error

@@ -326,7 +326,14 @@ import TestSupport
         #expect(db.sqliteTransactionsBegun == transactions, "refused writes do not run")
         #expect(failing.count == 1, "no sync is tried again")
         #expect(try await Self.ids(db) == ["n1"], "reads go on")
+        // The WAL is left for the recovery at the next start: nothing more of it is copied into the database file,
+        // and closing does not checkpoint it (which would delete it).
+        let runs = db.sqliteCheckpointRuns
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(db.sqliteCheckpointRuns == runs)
+        guard case .sqliteFile(let path) = location else { throw ServiceError(.internalError, "a file database") }
         await db.shutdown()
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "closing left the WAL as it was")
 
         let reopened = try await Database.open(location, logger: TestDatabases.logger)
         #expect(reopened.acceptsWrites)

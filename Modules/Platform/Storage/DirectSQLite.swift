@@ -32,6 +32,7 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// One open SQLite connection. Used by one task at a time (checked out of `DirectSQLitePool`).
 final class DirectSQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
+    private let checkpointer: SQLiteCheckpointer?
     private var statements: [String: PreparedStatement] = [:]
 
     /// A compiled statement and the names of its result columns, read once and shared by every row (read
@@ -69,6 +70,7 @@ final class DirectSQLiteConnection: @unchecked Sendable {
             throw SQLiteError(code: result, message: message)
         }
         self.handle = handle
+        self.checkpointer = checkpointer
         for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"] {
             try execute(pragma, binds: []) { _, _ in }
         }
@@ -99,7 +101,10 @@ final class DirectSQLiteConnection: @unchecked Sendable {
         return (Int(log), Int(checkpointed))
     }
 
+    /// Closes the connection, unless its WAL could not be synced (`SQLiteCheckpointer.halted`): then it stays
+    /// open until the process ends, as closing the last connection would checkpoint the WAL.
     func close() {
+        if checkpointer?.halted == true { return }
         for statement in statements.values { sqlite_nio_sqlite3_finalize(statement.handle) }
         statements.removeAll()
         sqlite_nio_sqlite3_close_v2(handle)

@@ -33,6 +33,18 @@ final class SQLiteCheckpointer: Sendable {
     /// Periodic looks so far (whether or not they found a run called for).
     var lookCount: Int { looks.load(ordering: .relaxed) }
     private let looks = Atomic<Int>(0)
+    /// Set once the WAL could not be synced (`SQLiteWALSync`): from then on nothing of the WAL is copied into the
+    /// database file, and no connection is closed (the last one to close would checkpoint and delete the WAL).
+    /// Linux may have dropped the failed pages, so the WAL may hold stale blocks where frames were written; left
+    /// alone, SQLite's recovery at the next start checks every frame's checksum and stops at the first bad one.
+    var halted: Bool { isHalted.load(ordering: .sequentiallyConsistent) }
+    private let isHalted = Atomic<Bool>(false)
+
+    /// Stops copying frames for good (see `halted`).
+    func halt() {
+        isHalted.store(true, ordering: .sequentiallyConsistent)
+    }
+
     /// Set while nothing is left to copy and the thread waits for a commit instead of looking every `poll`;
     /// the commit that finds it set clears it and schedules the next look.
     private let idle = Atomic<Bool>(false)
@@ -136,7 +148,7 @@ final class SQLiteCheckpointer: Sendable {
             self.state.withLock { state in
                 state.stopped = true
                 state.next?.cancel()
-                state.connection?.close()
+                if !self.halted { state.connection?.close() }
                 state.connection = nil
             }
         }.get()
@@ -145,6 +157,7 @@ final class SQLiteCheckpointer: Sendable {
 
     /// Runs on the checkpointer's thread only.
     private func checkpoint() -> Bool {
+        guard !halted else { return false }
         runs.add(1, ordering: .relaxed)
         do {
             let connection = try state.withLock { state -> DirectSQLiteConnection in

@@ -48,10 +48,14 @@ final class SQLiteWALSync: Sendable {
     private let executor = ThreadTaskExecutor()
     private let logger: Logger
 
+    /// Called once, when a sync fails (the WAL must then be left as it is for recovery).
+    private let onFailure: @Sendable () -> Void
+
     /// `path`: the WAL file (the database file's path and `-wal`).
-    init(path: String, logger: Logger) {
+    init(path: String, logger: Logger, onFailure: @escaping @Sendable () -> Void = {}) {
         file = WALFile(path: path)
         self.logger = logger
+        self.onFailure = onFailure
         let syncer = Task(executorPreference: executor) { [self] in await self.syncLoop() }
         task.withLock { $0 = syncer }
     }
@@ -127,6 +131,7 @@ final class SQLiteWALSync: Sendable {
                     let final = SQLiteError(
                         code: SQLITE_IOERR, message: "the database cannot make writes durable since a sync of its WAL failed (\(error)); restart the server")
                     broken.withLock { $0 = $0 ?? final }
+                    onFailure()
                     failure = final
                 }
             }

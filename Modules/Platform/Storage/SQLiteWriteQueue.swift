@@ -53,7 +53,8 @@ final class SQLiteWriteQueue: Sendable {
         self.maxBatch = max(1, maxBatch)
         self.pool = pool
         self.checkpointer = pool.checkpointer
-        self.walSync = SQLiteWALSync(path: pool.path + "-wal", logger: logger)
+        let checkpointer = pool.checkpointer
+        self.walSync = SQLiteWALSync(path: pool.path + "-wal", logger: logger) { checkpointer.halt() }
         self.executor = ThreadTaskExecutor()
         self.logger = logger
         self.onEventsCommitted = onEventsCommitted

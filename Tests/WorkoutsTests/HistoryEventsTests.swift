@@ -14,15 +14,7 @@ import TestSupport
     func twoEditsInOneMillisecondAreTwoEvents(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)]) { db in
             let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
-            let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
-            let added = try await module.active.addExercise(
-                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 1), key: nil
-            ).value()
-            _ = try await module.active.logSet(
-                userId: "u",
-                request: .init(workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id, weightKg: 50, reps: 5),
-                key: nil)
-            let completed = try await module.active.complete(userId: "u", workoutId: started.id, key: nil).value()
+            let completed = try await module.completeASquatWorkout(userId: "u")
             _ = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "First"))
             let second = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "Second")).value()
             #expect(second.name == "Second")
@@ -61,5 +53,21 @@ import TestSupport
             let edits = try await db.sql.raw("SELECT id FROM platform_outbox WHERE type = \(bind: WorkoutEdited.eventType)").all()
             #expect(edits.isEmpty)
         }
+    }
+}
+
+extension WorkoutsModule {
+    /// Starts an empty workout for `userId`, adds a squat with two sets, logs the first and completes it.
+    func completeASquatWorkout(userId: String) async throws -> CompletedWorkout {
+        let started = try await active.start(userId: userId, request: .init(), idempotencyKey: nil).value()
+        let added = try await active.addExercise(
+            userId: userId, request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 2), key: nil
+        ).value()
+        let squat = added.exercises[0]
+        _ = try await active.logSet(
+            userId: userId,
+            request: .init(workoutId: started.id, exerciseInstanceId: squat.instanceId, setId: squat.sets[0].id, weightKg: 50, reps: 5),
+            key: nil)
+        return try await active.complete(userId: userId, workoutId: started.id, key: nil).value()
     }
 }

@@ -86,16 +86,7 @@ import TestSupport
     func deletingAWorkoutTakesItsHeaderFirst(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let module = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
-            let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
-            let added = try await module.active.addExercise(
-                userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 2), key: nil
-            ).value()
-            _ = try await module.active.logSet(
-                userId: "u",
-                request: .init(workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id, weightKg: 60, reps: 5),
-                key: nil)
-            _ = try await module.active.complete(userId: "u", workoutId: started.id, key: nil)
-            let id = started.id
+            let id = try await module.completeASquatWorkout(userId: "u").id
             let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
             let (release, releaseSignal) = AsyncStream<Void>.makeStream()
             let holder = Task {

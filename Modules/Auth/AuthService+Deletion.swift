@@ -117,10 +117,10 @@ extension AuthService {
     /// One attempt at a pass of a deletion. Each step is idempotent, so a retry after a crash finishes the pass.
     ///
     /// First pass: revoke Apple's token, then every eraser in order (Platform's first, Auth's last, which ends
-    /// the account but keeps the ticket); then mark the ticket erased and queue the second pass. A request that was
-    /// already running when the deletion began, or that reached another replica while it still trusted the
-    /// session, can commit after a module's eraser ran: a template, a workout, an outbox event of the user. So
-    /// `deletionSecondPassDelay` later, the second pass runs every eraser again, and Auth's removes the ticket.
+    /// the account); then mark the ticket erased and queue the second pass. A request that was already running
+    /// when the deletion began, or that reached another replica while it still trusted the session, can commit
+    /// after a module's eraser ran: a template, a workout, an outbox event of the user. So
+    /// `deletionSecondPassDelay` later, the second pass runs every eraser again, then removes the ticket.
     func runDeletion(ticket: String, attempt: Int, erasers: [any UserDataEraser]) async throws {
         guard
             let row = try await database.sql.raw(
@@ -134,6 +134,9 @@ extension AuthService {
             for eraser in Self.deletionOrder(erasers) {
                 try await eraser.eraseUserData(userId: userId)
             }
+            try await database.transaction { tx in
+                try await tx.sql.raw("DELETE FROM auth_deletions WHERE ticket = \(bind: ticket)").run()
+            }
             logger.info("account deletion finished", metadata: ["event": "account_deletion_finished", "ticket": "\(ticket)"])
             return
         }
@@ -146,11 +149,7 @@ extension AuthService {
             }
         }
         for eraser in Self.deletionOrder(erasers) {
-            if let auth = eraser as? AuthUserDataEraser {
-                try await auth.erase(userId: userId, keepingTicket: true)
-            } else {
-                try await eraser.eraseUserData(userId: userId)
-            }
+            try await eraser.eraseUserData(userId: userId)
         }
         let now = clock.now()
         let jobs = self.jobs
@@ -171,7 +170,7 @@ extension AuthService {
     static func secondPassJobId(ticket: String) -> String { "auth.delete:\(ticket):second-pass" }
 
     /// Platform first (no event of the user is delivered after a module erased its rows), Auth last (the
-    /// identity and the deletion ticket go once everything else is gone).
+    /// identity goes once everything else is gone).
     static func deletionOrder(_ erasers: [any UserDataEraser]) -> [any UserDataEraser] {
         erasers.filter { $0.module == "platform" } + erasers.filter { $0.module != "platform" && $0.module != "auth" }
             + erasers.filter { $0.module == "auth" }

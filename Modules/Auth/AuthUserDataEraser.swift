@@ -4,7 +4,8 @@ import Platform
 import SQLKit
 
 /// Removes every Auth row of a user: devices, refresh tokens, sessions, linked providers, profile, queued and
-/// sent mail, one-time codes, the Apple token, the deletion ticket, and the account.
+/// sent mail, one-time codes, the Apple token, and the account. The deletion ticket is the deletion's own: it
+/// goes at the end of its second pass (`AuthService.runDeletion`).
 /// Account deletion runs it last, after every other module's eraser.
 public struct AuthUserDataEraser: UserDataEraser {
     public let module = "auth"
@@ -17,17 +18,12 @@ public struct AuthUserDataEraser: UserDataEraser {
     }
 
     public func eraseUserData(userId: String) async throws {
-        try await erase(userId: userId, keepingTicket: false)
-    }
-
-    /// `keepingTicket`: the deletion ticket stays (the first pass of a deletion, see `AuthService.runDeletion`).
-    func erase(userId: String, keepingTicket: Bool) async throws {
         statusCache.revoke(userId: userId)
         try await database.transaction { tx in
             for table in [
                 "auth_devices", "auth_refresh_tokens", "auth_sessions", "auth_providers", "auth_profiles", "auth_mail_outbox", "auth_codes",
                 "auth_apple_tokens",
-            ] + (keepingTicket ? [] : ["auth_deletions"]) {
+            ] {
                 try await tx.sql.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: userId)").run()
             }
             try await tx.sql.raw("DELETE FROM auth_users WHERE id = \(bind: userId)").run()

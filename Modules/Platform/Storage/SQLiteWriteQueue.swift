@@ -52,8 +52,8 @@ final class SQLiteWriteQueue: Sendable {
     init(pool: DirectSQLitePool, maxBatch: Int = 64, logger: Logger, onEventsCommitted: @escaping @Sendable () -> Void) {
         self.maxBatch = max(1, maxBatch)
         self.pool = pool
-        self.checkpointer = pool.checkpointer
         let checkpointer = pool.checkpointer
+        self.checkpointer = checkpointer
         self.walSync = SQLiteWALSync(path: pool.path + "-wal", logger: logger) { checkpointer.halt() }
         self.executor = ThreadTaskExecutor()
         self.logger = logger

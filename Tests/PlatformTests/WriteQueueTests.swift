@@ -39,6 +39,12 @@ import TestSupport
         }
     }
 
+    final class Events: Sendable {
+        private let items = Mutex<[String]>([])
+        func add(_ item: String) { items.withLock { $0.append(item) } }
+        var all: [String] { items.withLock { $0 } }
+    }
+
     final class Counter: Sendable {
         private let value = Mutex(0)
         func add() { value.withLock { $0 += 1 } }
@@ -196,6 +202,42 @@ import TestSupport
             #expect(throws: ServiceError.self) { try results[2].get() }
             #expect(try await Self.ids(db) == ["second"])
         }
+    }
+
+    /// Another process holding the write lock past the busy timeout makes a batch's BEGIN fail: nothing of the
+    /// batch ran, so every write gets that error at once instead of each waiting the timeout again alone.
+    @Test func aTransactionThatCannotBeginFailsItsWholeBatchAtOnce() async throws {
+        let location = try await TestDatabases.makeLocation(.sqlite)
+        guard case .sqliteFile(let path) = location else { return }
+        let db = try await Database.open(location, logger: TestDatabases.logger)
+        try await db.transaction { tx in
+            try await tx.sql.raw("CREATE TABLE test_notes (id TEXT PRIMARY KEY, body TEXT)").run()
+            // The writer's connection gives up on a held lock after half a second (instead of five).
+            try await tx.sql.raw("PRAGMA busy_timeout = 500").run()
+        }
+        let other = try DirectSQLiteConnection(path: path, checkpointer: nil)
+        try other.execute("BEGIN IMMEDIATE", binds: []) { _, _ in }
+        let insert: @Sendable (String) async throws -> Void = { id in
+            try await db.transaction(batchable: true) { tx in
+                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: id), 'x')").run()
+            }
+        }
+        let begun = db.sqliteTransactionsBegun
+        // The first write waits for the lock alone; the next four queue meanwhile and go as one batch.
+        let first = Task { try await insert("n0") }
+        try await Self.waitUntil { db.sqliteTransactionsBegun == begun + 1 }
+        let rest = (1...4).map { index in Task { try await insert("n\(index)") } }
+        try await Self.waitUntil { db.queuedWrites == 4 }
+        for task in [first] + rest {
+            await #expect(throws: SQLiteError.self) { try await task.value }
+        }
+        #expect(db.sqliteTransactionsBegun == begun + 2, "the four writes were not run again one by one")
+        try other.execute("ROLLBACK", binds: []) { _, _ in }
+        other.close()
+        try await insert("n5")
+        #expect(try await Self.ids(db) == ["n5"])
+        await db.shutdown()
+        try await TestDatabases.dispose(location)
     }
 
     /// A connection checked in while still inside a transaction does not keep the write lock or show its rows

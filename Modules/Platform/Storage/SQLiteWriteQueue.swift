@@ -18,7 +18,8 @@ import VaporCSQLite
 ///
 /// If the shared transaction itself fails (the commit, or an error that made SQLite abandon the transaction),
 /// nothing of the batch was written, and each write runs again on its own, except one that failed by itself
-/// before any write of the batch had changed a row (its failure did not rest on rows now given up).
+/// before any write of the batch had changed a row (its failure did not rest on rows now given up). A
+/// transaction that could not begin ran nothing: every write of the batch gets that error.
 final class SQLiteWriteQueue: Sendable {
     private struct Waiting {
         let write: any QueuedWrite
@@ -180,6 +181,10 @@ final class SQLiteWriteQueue: Sendable {
         // Writes that failed by themselves after earlier writes of the batch had changed rows: their failure may
         // rest on those rows ("already finished", a stale version), so if the batch is given up they run again.
         let sawUncommitted = Mutex<Set<ObjectIdentifier>>([])
+        // Whether the transaction began: a BEGIN that failed (another process holding the write lock past the
+        // busy timeout) ran no write, and running each write again alone would only wait that timeout once more
+        // per write.
+        let began = Atomic<Bool>(false)
         let committed: [(write: any QueuedWrite, transaction: Transaction)]
         do {
             committed = try await database.withSession { session in
@@ -187,6 +192,7 @@ final class SQLiteWriteQueue: Sendable {
                 var ran: [(write: any QueuedWrite, transaction: Transaction)] = []
                 var failed: [Transaction] = []
                 try await session.run(Self.begin())
+                began.store(true, ordering: .relaxed)
                 let changesAtBegin = connection.totalChanges
                 do {
                     for write in writes {
@@ -232,8 +238,8 @@ final class SQLiteWriteQueue: Sendable {
             // Nothing of this transaction was committed. A lone write gets the error; in a shared one, every
             // write that had not failed by itself gets a transaction of its own.
             for transaction in started.withLock({ $0 }) { transaction.runRollbackHooks() }
-            guard shared else {
-                writes[0].fail(error)
+            guard shared, began.load(ordering: .relaxed) else {
+                for write in writes { write.fail(error) }
                 return false
             }
             if !(error is PartialWriteInSharedTransaction) {

@@ -334,6 +334,45 @@ import TestSupport
         }
     }
 
+    /// What follows a commit (`afterCommit`: waking the mail sender, a log line) waits until the commit is on disk,
+    /// still before the write is answered, and never comes for a commit whose sync failed.
+    @Test func commitHooksWaitForTheSync() async throws {
+        let location = try await TestDatabases.makeLocation(.sqlite)
+        let db = try await Database.open(location, logger: TestDatabases.logger)
+        try await db.transaction { tx in try await tx.sql.raw("CREATE TABLE test_notes (id TEXT PRIMARY KEY, body TEXT)").run() }
+        let sync = try #require(db.sqliteWALSync)
+        let latch = Latch()
+        defer { latch.open() }  // a failed expectation must not leave the syncer held
+        let log = Events()
+        sync.beforeEachSync { await latch.wait() }
+        let base = sync.progress.committed
+        let write = Task {
+            try await db.transaction(batchable: true) { tx in
+                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n1', 'x')").run()
+                tx.afterCommit { log.add("hook") }
+            }
+            log.add("answered")
+        }
+        try await Self.waitUntil { sync.progress.committed == base + 1 }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(log.all.isEmpty, "committed, not yet on disk: no hook")
+        latch.open()
+        try await write.value
+        #expect(log.all == ["hook", "answered"])
+
+        sync.beforeEachSync { throw ServiceError(.internalError, "disk gone") }
+        await #expect(throws: SQLiteError.self) {
+            try await db.transaction(batchable: true) { tx in
+                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n2', 'x')").run()
+                tx.afterCommit { log.add("hook after a failed sync") }
+            }
+        }
+        #expect(log.all == ["hook", "answered"])
+        sync.beforeEachSync(nil)
+        await db.shutdown()
+        try await TestDatabases.dispose(location)
+    }
+
     /// A sync that fails fails the writes waiting for it (committed, but not known to be on disk: the client
     /// retries, and an idempotent write then answers its stored result). The failure is final: Linux may have
     /// dropped the failed pages, so a later sync proves nothing. Later writes fail without running and the

@@ -44,7 +44,7 @@ final class SQLiteWriteQueue: Sendable {
     /// Makes the commits durable and answers their writes.
     let walSync: SQLiteWALSync
     private let logger: Logger
-    /// Called once per committed batch in which a write published domain events.
+    /// Called once per durable batch in which a write published domain events.
     private let onEventsCommitted: @Sendable () -> Void
 
     /// Keeps the WAL short; the writer lets it finish between two transactions when the WAL is long.
@@ -110,7 +110,7 @@ final class SQLiteWriteQueue: Sendable {
         var restartAt = checkpointer.restartFrames
         var connection: DirectSQLiteConnection?
         while let batch = await nextBatch() {
-            var published = false
+            var committed: [Transaction] = []
             if let broken = walSync.failure {
                 // Nothing more goes into a WAL that could not be synced (see `SQLiteWALSync`).
                 for waiting in batch { waiting.continuation.resume(returning: broken) }
@@ -119,7 +119,7 @@ final class SQLiteWriteQueue: Sendable {
             do {
                 let open = try connection ?? openConnection()
                 connection = open
-                published = await run(batch.map(\.write), on: DirectSQLiteDatabase(pool: pool, session: open, logger: logger))
+                committed = await run(batch.map(\.write), on: DirectSQLiteDatabase(pool: pool, session: open, logger: logger))
                 if open.isInTransaction {
                     // Its ROLLBACK failed: a connection holding the write lock would stall every later write.
                     try? open.execute("ROLLBACK", binds: []) { _, _ in }
@@ -132,9 +132,14 @@ final class SQLiteWriteQueue: Sendable {
                 logger.error("the writer cannot open its connection", metadata: ["error": "\(error)"])
                 for waiting in batch { waiting.write.fail(error) }
             }
-            walSync.answer { [onEventsCommitted, published] failure in
+            walSync.answer { [onEventsCommitted, committed] failure in
+                // What follows a commit (waking the mail sender, a cache, a log line) waits until it is on disk:
+                // a commit whose sync failed may be gone after a restart, and its writes are answered as failed.
+                if failure == nil {
+                    for transaction in committed { transaction.runCommitHooks() }
+                }
                 for waiting in batch { waiting.continuation.resume(returning: failure) }
-                if published { onEventsCommitted() }
+                if failure == nil, committed.contains(where: \.publishedEvents) { onEventsCommitted() }
             }
             let frames = checkpointer.frames.load(ordering: .relaxed)
             if frames < checkpointer.restartFrames { restartAt = checkpointer.restartFrames }  // the WAL started over
@@ -172,8 +177,8 @@ final class SQLiteWriteQueue: Sendable {
     /// cannot be taken out of a shared transaction alone, so that transaction is given up and the other
     /// writes run again one by one; this is what spares every write a savepoint of its own.
     ///
-    /// Returns whether a committed write published domain events.
-    private func run(_ writes: [any QueuedWrite], on database: DirectSQLiteDatabase) async -> Bool {
+    /// Returns the transactions of the writes committed (their commit hooks run once the commit is on disk).
+    private func run(_ writes: [any QueuedWrite], on database: DirectSQLiteDatabase) async -> [Transaction] {
         begun.add(1, ordering: .relaxed)
         let shared = writes.count > 1
         // Every transaction handed to a body, for its rollback hooks if the whole transaction fails.
@@ -240,26 +245,21 @@ final class SQLiteWriteQueue: Sendable {
             for transaction in started.withLock({ $0 }) { transaction.runRollbackHooks() }
             guard shared, began.load(ordering: .relaxed) else {
                 for write in writes { write.fail(error) }
-                return false
+                return []
             }
             if !(error is PartialWriteInSharedTransaction) {
                 logger.warning("a shared write transaction failed; its writes run one by one", metadata: ["error": "\(error)"])
             }
             let rerun = sawUncommitted.withLock { $0 }
-            var published = false
+            var committed: [Transaction] = []
             for write in writes where !write.failedByItself || rerun.contains(ObjectIdentifier(write)) {
                 write.reset()
-                published = await run([write], on: database) || published
+                committed += await run([write], on: database)
             }
-            return published
+            return committed
         }
-        var published = false
-        for (write, transaction) in committed {
-            transaction.runCommitHooks()
-            published = published || transaction.publishedEvents
-            write.commit()
-        }
-        return published
+        for (write, _) in committed { write.commit() }
+        return committed.map(\.transaction)
     }
 }
 

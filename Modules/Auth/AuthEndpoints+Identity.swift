@@ -142,7 +142,7 @@ extension AuthEndpoints {
                 return Empty()
             },
             .rpc(
-                "linkProvider", access: .user, tag: tag, summary: "Link a Google or Apple account as another way to sign in.",
+                "linkProvider", access: .account, tag: tag, summary: "Link a Google or Apple account as another way to sign in.",
                 request: Schema.object(
                     [
                         "provider": identityProviderSchema, "id_token": Schema.string(maxLength: 8192), "raw_nonce": Schema.string(maxLength: 512),
@@ -156,7 +156,7 @@ extension AuthEndpoints {
                     authorizationCode: input.authorizationCode)
             },
             .rpc(
-                "unlinkProvider", access: .user, tag: tag, summary: "Remove a sign-in method (never the last). Needs a recent sign-in.",
+                "unlinkProvider", access: .account, tag: tag, summary: "Remove a sign-in method (never the last). Needs a recent sign-in.",
                 request: Schema.object(["provider": Schema.enumeration(SignInProvider.allCases.map(\.rawValue))], required: ["provider"]),
                 response: providersSchema, input: ProviderRequest.self
             ) { input, call in
@@ -164,7 +164,7 @@ extension AuthEndpoints {
                 return try await service.unlinkProvider(principal: principal, provider: input.provider)
             },
             .rpc(
-                "setPassword", access: .user, tag: tag, summary: "Add a password to an account that signs in with Google or Apple only.",
+                "setPassword", access: .account, tag: tag, summary: "Add a password to an account that signs in with Google or Apple only.",
                 request: Schema.object(
                     ["password": Schema.string(minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength)],
                     required: ["password"]),
@@ -174,7 +174,7 @@ extension AuthEndpoints {
                 return try await service.setPassword(principal: principal, password: input.password)
             },
             .rpc(
-                "changePassword", access: .user, tag: tag,
+                "changePassword", access: .account, tag: tag,
                 summary: "Change the password. Needs a recent sign-in; every other session ends.",
                 request: Schema.object(
                     [
@@ -188,7 +188,7 @@ extension AuthEndpoints {
                     principal: principal, currentPassword: input.currentPassword, newPassword: input.newPassword)
             },
             .rpc(
-                "reauthenticate", access: .user, tag: tag,
+                "reauthenticate", access: .account, tag: tag,
                 summary: "Sign in again (password, Google or Apple) for a fresh auth_time before a sensitive operation.",
                 request: Schema.object(
                     [
@@ -203,7 +203,7 @@ extension AuthEndpoints {
                     clientAddress: call.clientAddress)
             },
             .rpc(
-                "changeEmail", access: .user, tag: tag,
+                "changeEmail", access: .account, tag: tag,
                 summary: "Send a code to a new email address (password accounts; needs a recent sign-in). applyEmailChange completes it.",
                 request: Schema.object(["new_email": Schema.string(format: "email", maxLength: 254)], required: ["new_email"]),
                 response: Schema.object(["verification_sent_to": Schema.string], required: ["verification_sent_to"]),
@@ -243,7 +243,7 @@ extension AuthEndpoints {
                 return Empty()
             },
             .rpc(
-                "deleteAccount", access: .user, tag: tag,
+                "deleteAccount", access: .account, tag: tag,
                 summary: "Delete the account and every piece of the user's data (needs a recent sign-in). Sign-in stops at once.",
                 request: Schema.empty, response: Schema.empty, input: Empty.self
             ) { _, call in

@@ -104,6 +104,15 @@ extension AuthService {
             guard let email = verified.email else {
                 throw ServiceError(.invalidCredential, details: ["reason": "the provider shared no email address"])
             }
+            // An address the provider has not verified proves nothing: taking it would let anyone who types
+            // another person's address into a provider account hold that address here first, and the owner's
+            // later password reset would hand them an account the impostor's sign-in still opens.
+            guard verified.emailVerified else {
+                throw ServiceError(
+                    .invalidCredential,
+                    "The email address of that \(provider.displayName) account is not verified. Verify it there first, or sign up with email and password.",
+                    details: ["reason": "the provider has not verified the email address"])
+            }
             let pendingName = name ?? verified.name
             let inserted = try await tx.sql.raw(
                 """
@@ -230,10 +239,11 @@ extension AuthService {
         }
     }
 
-    /// Links a Google or Apple account to the caller's account.
+    /// Links a Google or Apple account to the caller's account (recent login required: a new way in).
     public func linkProvider(
         principal: Principal, provider rawProvider: String, idToken: String, rawNonce: String?, authorizationCode: String? = nil
     ) async throws -> ProvidersResult {
+        try requireRecentLogin(principal)
         let provider = try IdentityProvider.parse(rawProvider)
         let verified = try await verifiedIdentity(provider, idToken: idToken, rawNonce: rawNonce)
         let userId = principal.userId
@@ -295,8 +305,9 @@ extension AuthService {
         return ProvidersResult(providers: try await providers(userId: userId).map(\.providerId))
     }
 
-    /// Adds a password to an account that signs in with Google or Apple only.
+    /// Adds a password to an account that signs in with Google or Apple only (recent login required: a new way in).
     public func setPassword(principal: Principal, password: String) async throws -> ProvidersResult {
+        try requireRecentLogin(principal)
         try Validation.newPassword(password)
         let hash = try await hasher.hash(password)
         let userId = principal.userId

@@ -65,7 +65,13 @@ struct HTTPFixture {
             struct Secret: Error { let password = "hunter2" }
             throw Secret()
         }
-        return [echo, whoami, stream, boom] + OperationsEndpoints.make(ready: { true }, metrics: metrics)
+        let mine = Endpoint.rpc(
+            "mine", access: .account, tag: "Test", summary: "The account's own.", request: Schema.empty,
+            response: Schema.any, input: JSONValue.self
+        ) { _, call in
+            ["user_id": try call.userId()] as [String: String]
+        }
+        return [echo, whoami, mine, stream, boom] + OperationsEndpoints.make(ready: { true }, metrics: metrics)
     }
 
     func router() -> Router<APIRequestContext> {
@@ -232,6 +238,20 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
 
             let unknownUser = try await post(client, "/whoami", "{}", headers: [key: "service-key-1", user: "u-nobody"])
             #expect(unknownUser.status == .unauthorized)
+        }
+    }
+
+    /// An account endpoint (sign-in methods, password, email, deletion) takes the user's own session only.
+    @Test func accountEndpointsRefuseTheServiceLane() async throws {
+        let token = await fixture.verifier.issue(userId: "u-agent-target")
+        try await Application(router: fixture.router()).test(.router) { client in
+            let own = try await post(client, "/mine", "{}", headers: [.authorization: "Bearer \(token)"])
+            #expect(own.status == .ok)
+            let lane = try await post(
+                client, "/mine", "{}", headers: [HTTPField.Name("X-API-Key")!: "service-key-1", HTTPField.Name("X-User-Id")!: "u-agent-target"])
+            #expect(lane.status == .forbidden)
+            #expect(try decodeError(lane).error.code == "PERMISSION_DENIED")
+            #expect(try await post(client, "/mine", "{}").status == .unauthorized)
         }
     }
 

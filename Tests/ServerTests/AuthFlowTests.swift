@@ -204,6 +204,50 @@ import TestSupport
         }
     }
 
+    /// The service lane (an agent acting for the user) cannot add a way in, take the account over or lock the
+    /// user out: the account's sign-in methods, email, password, sessions and deletion answer PERMISSION_DENIED
+    /// to it, and nothing changes.
+    @Test(arguments: TestDatabases.engines)
+    func serviceLaneCannotManageTheAccount(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { server, client in
+            let signUp = try await client.call("signUp", ["email": "owner@example.com", "password": "secret1"])
+            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let lane: HTTPFields = [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: userId]
+            let calls: [(String, [String: Any])] = [
+                ("setPassword", ["password": "attacker-pw1"]),
+                ("changePassword", ["current_password": "secret1", "new_password": "attacker-pw1"]),
+                ("linkProvider", ["provider": "google.com", "id_token": "x"]),
+                ("unlinkProvider", ["provider": "password"]),
+                ("changeEmail", ["new_email": "attacker@example.com"]),
+                ("reauthenticate", ["provider": "password", "password": "secret1"]),
+                ("deleteAccount", [:]),
+                ("signOut", ["all_sessions": true]),
+                ("confirmAccountCreation", [:]),
+                ("cancelAccountCreation", [:]),
+            ]
+            let sessionsBefore = try await count(server, "auth_sessions")
+            for (name, body) in calls {
+                let reply = try await client.call(name, body, headers: lane)
+                #expect(reply.status == .forbidden, "\(name): \(reply.json)")
+                #expect(reply.errorCode == "PERMISSION_DENIED", "\(name)")
+            }
+            #expect(try await count(server, "auth_sessions") == sessionsBefore)
+            #expect(try await count(server, "auth_codes") == 0)
+            let account = try await client.call("getAccount", headers: lane)
+            #expect(account.data["email"] as? String == "owner@example.com")
+            let signIn = try await client.call("signIn", ["email": "owner@example.com", "password": "secret1"])
+            #expect(signIn.status == .ok, "the password is still the user's")
+            let document = try await client.get("/openapi.json")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(document.body.readableBytesView)) as? [String: Any])
+            let paths = try #require(json["paths"] as? [String: Any])
+            for (name, _) in calls {
+                let operation = try #require((paths["/\(name)"] as? [String: Any])?["post"] as? [String: Any], "\(name)")
+                let security = try #require(operation["security"] as? [[String: Any]], "\(name)")
+                #expect(security.map { Array($0.keys) } == [["bearer"]], "\(name)")
+            }
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func signUpPublishesAccountCreatedThroughTheOutbox(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in

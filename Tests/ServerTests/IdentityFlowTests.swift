@@ -80,12 +80,13 @@ final class FakeIdentityProviders: Sendable {
 
     func token(
         _ provider: String, sub: String, email: String?, now: Date, nonce: String? = nil, name: String? = nil,
-        iss: String? = nil, aud: String? = nil, lifetime: TimeInterval = 3600, key: P256.Signing.PrivateKey? = nil, kid: String? = nil
+        iss: String? = nil, aud: String? = nil, lifetime: TimeInterval = 3600, key: P256.Signing.PrivateKey? = nil, kid: String? = nil,
+        emailVerified: String = "true"
     ) async throws -> String {
         let isGoogle = provider == "google.com"
         let claims = Claims(
             iss: iss ?? (isGoogle ? "https://accounts.google.com" : "https://appleid.apple.com"), aud: aud ?? (isGoogle ? "google-client" : "apple-client"),
-            exp: Int(now.timeIntervalSince1970 + lifetime), iat: Int(now.timeIntervalSince1970 - 5), sub: sub, email: email, email_verified: "true",
+            exp: Int(now.timeIntervalSince1970 + lifetime), iat: Int(now.timeIntervalSince1970 - 5), sub: sub, email: email, email_verified: emailVerified,
             nonce: nonce, name: name)
         let keys = JWTKeyCollection()
         let signingKey = key ?? (isGoogle ? googleKey : appleKey)
@@ -277,6 +278,26 @@ final class FakeIdentityProviders: Sendable {
         }
     }
 
+    /// An email address the provider has not verified claims nothing: the sign-in is refused and no account
+    /// holds the address, so its owner can still sign up with it.
+    @Test(arguments: TestDatabases.engines)
+    func anUnverifiedProviderEmailCreatesNoAccount(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(engine, clock: clock) { client in
+            let unverified = try await providers.token("google.com", sub: "g-impostor", email: "victim@example.com", now: clock.now(), emailVerified: "false")
+            let refused = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": unverified])
+            #expect(refused.errorCode == "INVALID_CREDENTIAL", "\(refused.json)")
+            #expect(refused.errorDetails?["reason"] as? String == "the provider has not verified the email address")
+            let owner = try await client.call("signUp", ["email": "victim@example.com", "password": "password-1"])
+            #expect(owner.status == .ok, "\(owner.json)")
+            // Linked by its owner to a signed-in account, the same Google account is fine: it claims no address.
+            let token = try #require(owner.accessToken)
+            let linked = try await client.call("linkProvider", ["provider": "google.com", "id_token": unverified], token: token)
+            #expect(Set(linked.data["providers"] as? [String] ?? []) == ["password", "google.com"], "\(linked.json)")
+        }
+    }
+
     /// Linking, the provider owned by someone else, linking twice, unlinking (never the last), the recent-login
     /// window and re-authentication.
     @Test(arguments: TestDatabases.engines)
@@ -309,6 +330,9 @@ final class FakeIdentityProviders: Sendable {
             clock.advance(by: 301)
             let stale = try await client.call("changePassword", ["current_password": "password-1", "new_password": "password-9"], token: carol)
             #expect(stale.errorCode == "REQUIRES_RECENT_LOGIN")
+            // Adding a way in needs a recent login too: a stolen token cannot leave a lasting credential behind.
+            let staleLink = try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: carol)
+            #expect(staleLink.errorCode == "REQUIRES_RECENT_LOGIN")
             #expect(stale.errorMessage == "For your security, please sign in again to continue.")
             let wrong = try await client.call("reauthenticate", ["provider": "password", "password": "nope-nope"], token: carol)
             #expect(wrong.errorCode == "WRONG_PASSWORD")
@@ -337,6 +361,8 @@ final class FakeIdentityProviders: Sendable {
             #expect(try await client.call("setPassword", ["password": "password-4"], token: token).errorCode == "PROVIDER_ALREADY_LINKED")
             #expect(try await client.call("signIn", ["email": "erin@example.com", "password": "password-3"]).status == .ok)
             clock.advance(by: 600)
+            #expect(try await client.call("unlinkProvider", ["provider": "password"], token: token).errorCode == "REQUIRES_RECENT_LOGIN")
+            #expect(try await client.call("setPassword", ["password": "password-5"], token: token).errorCode == "REQUIRES_RECENT_LOGIN")
             let fresh = try await client.call("reauthenticate", ["provider": "google.com", "id_token": try await google()], token: token)
             #expect(fresh.accessToken != nil)
             // Someone else's Google account does not re-authenticate this one.

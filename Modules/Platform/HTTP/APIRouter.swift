@@ -25,11 +25,27 @@ public enum APIRouter {
                         if context.principal?.isConfirmed == false { throw ServiceError(.accountNotConfirmed) }
                         return try await respond(request, context, settings)
                     }
+                case .account:
+                    authenticated.on(path, method: method) { request, context in
+                        try Self.requireBearerLane(context)
+                        if context.principal?.isConfirmed == false { throw ServiceError(.accountNotConfirmed) }
+                        return try await respond(request, context, settings)
+                    }
                 case .unconfirmedUser:
-                    authenticated.on(path, method: method) { request, context in try await respond(request, context, settings) }
+                    authenticated.on(path, method: method) { request, context in
+                        try Self.requireBearerLane(context)
+                        return try await respond(request, context, settings)
+                    }
                 }
             }
         }
         return router
+    }
+
+    /// The request came with the user's own access token (a session), not through the service lane.
+    static func requireBearerLane(_ context: APIRequestContext) throws {
+        guard context.principal?.sessionId != nil else {
+            throw ServiceError(.permissionDenied, "Only the user can do this, signed in with their own session; the service lane cannot.")
+        }
     }
 }

@@ -55,7 +55,11 @@ public struct Endpoint: Sendable {
         case open
         /// Bearer lane or service lane, for a confirmed account.
         case user
-        /// Bearer lane, also for an account not confirmed yet (confirm, cancel, sign out).
+        /// Bearer lane only, for a confirmed account: the account's own sign-in methods, email, password and
+        /// deletion. The service lane (an agent acting for the user) is `PERMISSION_DENIED`: it must never be able
+        /// to add a way in, or lock the user out.
+        case account
+        /// Bearer lane only, also for an account not confirmed yet (confirm, cancel, sign out).
         case unconfirmedUser
     }
 

@@ -42,8 +42,10 @@ public enum OpenAPIDocument {
             "summary": .string(endpoint.summary),
             "tags": [.string(endpoint.tag)],
         ]
-        if endpoint.access == .user {
-            operation["security"] = [["bearer": []], ["serviceKey": []]]
+        switch endpoint.access {
+        case .open: break
+        case .user: operation["security"] = [["bearer": []], ["serviceKey": []]]
+        case .account, .unconfirmedUser: operation["security"] = [["bearer": []]]
         }
         if let schema = endpoint.requestSchema {
             if method == "GET" {

@@ -71,7 +71,11 @@ struct HTTPFixture {
         ) { _, call in
             ["user_id": try call.userId()] as [String: String]
         }
-        return [echo, whoami, mine, stream, boom] + OperationsEndpoints.make(ready: { true }, metrics: metrics)
+        let fault = Endpoint.rpc("fault", access: .open, tag: "Test", summary: "A fault.", request: Schema.empty, response: Schema.any, input: JSONValue.self) {
+            _, _ -> [String: String] in
+            throw ServiceError(.internalError, "A stored row is corrupt.", details: ["row": "r-42"])
+        }
+        return [echo, whoami, mine, stream, boom, fault] + OperationsEndpoints.make(ready: { true }, metrics: metrics)
     }
 
     func router() -> Router<APIRequestContext> {
@@ -253,6 +257,31 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
             #expect(try decodeError(lane).error.code == "PERMISSION_DENIED")
             #expect(try await post(client, "/mine", "{}").status == .unauthorized)
         }
+    }
+
+    /// An `INTERNAL` raised on purpose is answered like any other fault: its message and details stay in the log.
+    @Test func internalServiceErrorsKeepTheirDetailsToTheLog() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let response = try await post(client, "/fault", "{}")
+            #expect(response.status == .internalServerError)
+            let error = try decodeError(response).error
+            #expect(error.code == "INTERNAL")
+            #expect(error.message == ErrorCode.internalError.defaultMessage)
+            #expect(error.details == nil || error.details?.isEmpty == true)
+            #expect(!String(buffer: response.body).contains("r-42"))
+        }
+    }
+
+    /// A body that is JSON `null` is not an object: the error says so instead of naming an empty field.
+    @Test func aNullBodyIsNotAnObject() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let error = try decodeError(try await post(client, "/echo", "null")).error
+            #expect(error.code == "INVALID_ARGUMENT")
+            #expect(error.message == "The request body must be a JSON object.")
+            #expect(error.details?["field"] == nil)
+        }
+        // API.md gives the auth codes 400, 401 or 409; an account not confirmed yet conflicts with the request.
+        #expect(HTTPStatusMapping.status(for: .accountNotConfirmed) == .conflict)
     }
 
     @Test func serviceKeysCompareWholeValues() {

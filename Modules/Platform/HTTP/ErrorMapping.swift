@@ -13,12 +13,14 @@ public enum HTTPStatusMapping {
             .badRequest
         case .unauthenticated, .wrongPassword, .invalidCredential, .requiresRecentLogin:
             .unauthorized
-        case .permissionDenied, .premiumRequired, .accountNotConfirmed:
+        case .permissionDenied, .premiumRequired:
             .forbidden
         case .notFound, .userNotFound:
             .notFound
+        // An account not confirmed yet is a state of the account the request conflicts with (API.md gives the
+        // auth codes 400, 401 or 409).
         case .conflict, .emailAlreadyInUse, .accountExistsWithDifferentCredential, .credentialAlreadyInUse,
-            .providerAlreadyLinked:
+            .providerAlreadyLinked, .accountNotConfirmed:
             .conflict
         case .failedPrecondition: .preconditionFailed
         case .payloadTooLarge: .contentTooLarge
@@ -33,6 +35,12 @@ public enum HTTPStatusMapping {
 public enum ErrorMapper {
     public static func serviceError(for error: any Error, logger: Logger) -> ServiceError {
         switch error {
+        case let error as ServiceError where error.code == .internalError:
+            // A fault of the server: its message and details are for the log, never for the client.
+            logger.error(
+                "internal error",
+                metadata: ["event": "internal_error", "error": "\(error.message)", "details": "\(error.details)"])
+            return ServiceError(.internalError)
         case let error as ServiceError:
             return error
         case let error as DecodingError:
@@ -79,6 +87,9 @@ public enum ErrorMapper {
             return .invalidArgument(field: field, reason: "missing", message: "The field '\(field)' is required.")
         case .valueNotFound(_, let context):
             let field = path(context.codingPath)
+            if field.isEmpty {
+                return ServiceError(.invalidArgument, "The request body must be a JSON object.", details: ["reason": "expected object"])
+            }
             return .invalidArgument(field: field, reason: "must not be null", message: "The field '\(field)' must not be null.")
         case .typeMismatch(let type, let context):
             let field = path(context.codingPath)

@@ -287,7 +287,14 @@ extension AuthService {
         }
         try requireRecentLogin(principal)
         let userId = principal.userId
+        let engine = database.engine
         try await database.transaction { tx in
+            if engine == .postgres {
+                // Two unlinks at once (Google from one device, the password from another) would each count two
+                // methods and each remove one, leaving none: the account's row orders them (SQLite's single
+                // writer already does).
+                try await tx.sql.raw("SELECT id FROM auth_users WHERE id = \(bind: userId) FOR UPDATE").run()
+            }
             let linked = try await tx.sql.raw("SELECT provider_id FROM auth_providers WHERE user_id = \(bind: userId)")
                 .all(decodingColumn: "provider_id", as: String.self)
             guard linked.contains(provider) else {

@@ -347,6 +347,37 @@ final class FakeIdentityProviders: Sendable {
         }
     }
 
+    /// Two devices unlinking the account's two sign-in methods at the same moment: one wins, the other is
+    /// `LAST_SIGN_IN_METHOD`, and the account always keeps a way in.
+    @Test(arguments: TestDatabases.engines)
+    func concurrentUnlinksNeverRemoveTheLastMethod(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withServer(engine, clock: clock) { client in
+            let token = try #require(try await client.call("signUp", ["email": "gus@example.com", "password": "password-1"]).accessToken)
+            let google = try await providers.token("google.com", sub: "g-gus", email: "gus.g@example.com", now: clock.now())
+            for round in 0..<8 {
+                let account = try await client.call("getAccount", token: token)
+                let linked = Set(((account.data["providers"] as? [[String: Any]]) ?? []).compactMap { $0["provider_id"] as? String })
+                if !linked.contains("google.com") {
+                    let relinked = try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token)
+                    #expect(relinked.status == .ok, "round \(round): \(relinked.json)")
+                }
+                if !linked.contains("password") {
+                    let set = try await client.call("setPassword", ["password": "password-\(round + 2)"], token: token)
+                    #expect(set.status == .ok, "round \(round): \(set.json)")
+                }
+                async let first = client.call("unlinkProvider", ["provider": "password"], token: token)
+                async let second = client.call("unlinkProvider", ["provider": "google.com"], token: token)
+                let codes = [try await first, try await second].map { $0.status == .ok ? "OK" : ($0.errorCode ?? "?") }.sorted()
+                #expect(codes == ["LAST_SIGN_IN_METHOD", "OK"], "round \(round)")
+                let after = try await client.call("getAccount", token: token)
+                let left = (after.data["providers"] as? [[String: Any]]) ?? []
+                #expect(left.count == 1, "round \(round): \(after.json)")
+            }
+        }
+    }
+
     /// A Google-only user adds a password and can then sign in with it; re-authenticating with Google works.
     @Test func setPasswordAndReauthenticateWithGoogle() async throws {
         let clock = FakeWallClock()

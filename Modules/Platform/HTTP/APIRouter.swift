@@ -17,25 +17,18 @@ public enum APIRouter {
             for method in endpoint.methods {
                 let path = RouterPath(endpoint.path)
                 let respond = endpoint.respond
-                switch endpoint.access {
-                case .open:
+                guard endpoint.access != .open else {
                     router.on(path, method: method) { request, context in try await respond(request, context, settings) }
-                case .user:
-                    authenticated.on(path, method: method) { request, context in
-                        if context.principal?.isConfirmed == false { throw ServiceError(.accountNotConfirmed) }
-                        return try await respond(request, context, settings)
-                    }
-                case .account:
-                    authenticated.on(path, method: method) { request, context in
-                        try Self.requireBearerLane(context)
-                        if context.principal?.isConfirmed == false { throw ServiceError(.accountNotConfirmed) }
-                        return try await respond(request, context, settings)
-                    }
-                case .unconfirmedUser:
-                    authenticated.on(path, method: method) { request, context in
-                        try Self.requireBearerLane(context)
-                        return try await respond(request, context, settings)
-                    }
+                    continue
+                }
+                // The account's own operations take the user's session only; all but confirm, cancel and sign-out
+                // need a confirmed account.
+                let bearerOnly = endpoint.access == .account || endpoint.access == .unconfirmedUser
+                let confirmedOnly = endpoint.access != .unconfirmedUser
+                authenticated.on(path, method: method) { request, context in
+                    if bearerOnly { try Self.requireBearerLane(context) }
+                    if confirmedOnly, context.principal?.isConfirmed == false { throw ServiceError(.accountNotConfirmed) }
+                    return try await respond(request, context, settings)
                 }
             }
         }

@@ -48,8 +48,8 @@ extension AuthService {
         return try await adminUsers(limit: 1, email: email).first
     }
 
-    /// Ends every session of `userId` (refresh tokens stop working; access tokens within a second). Returns how
-    /// many were open.
+    /// Ends every session of `userId` (refresh tokens stop working; access tokens within a second) and every
+    /// unused one-time code. Returns how many sessions were open.
     @discardableResult
     public func revokeAllSessions(userId: String, reason: String = "operator") async throws -> Int {
         let sessions = self.sessions
@@ -58,6 +58,7 @@ extension AuthService {
                 "SELECT COUNT(*) AS n FROM auth_sessions WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
             ).first(decodingColumn: "n", as: Int.self) ?? 0
             try await sessions.revokeAll(userId: userId, reason: reason, in: tx)
+            try await Self.discardCodes(userId: userId, in: tx)
             return open
         }
     }

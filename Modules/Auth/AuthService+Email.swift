@@ -69,6 +69,14 @@ extension AuthService {
         return code
     }
 
+    /// Ends every unused one-time code of `userId` in `tx`. Called wherever the account is secured or its
+    /// address changes (a new password, every session ended, another email): a reset link or a pending email
+    /// change asked for before — perhaps by whoever the user is locking out — must not outlive that, and a reset
+    /// code sent to the old address must not reach the account once it has another.
+    static func discardCodes(userId: String, in tx: Transaction) async throws {
+        try await tx.sql.raw("DELETE FROM auth_codes WHERE user_id = \(bind: userId) AND used_at IS NULL").run()
+    }
+
     /// Spends a code in `tx`: the user and new email it was issued for, or `INVALID_CODE` when it is unknown,
     /// of another purpose, used, or expired.
     func spendCode(_ code: String, purpose: CodePurpose, in tx: Transaction) async throws -> (userId: String, newEmail: String?) {
@@ -121,8 +129,8 @@ extension AuthService {
         return EmailChangeStarted(verificationSentTo: newEmail)
     }
 
-    /// Redeems an email-change code: the account's email becomes the new (now verified) address, and the old
-    /// address is told.
+    /// Redeems an email-change code: the account's email becomes the new (now verified) address, the old
+    /// address is told, and any other unused code of the account ends (a reset code went to the old address).
     public func applyEmailChange(code: String, clientAddress: String? = nil) async throws -> EmailChanged {
         if let limiter, let clientAddress { try await limiter.hit(Self.codePerAddress, key: clientAddress) }
         let outbox = self.outbox
@@ -148,6 +156,7 @@ extension AuthService {
                 "UPDATE auth_providers SET email = \(bind: newEmail) WHERE user_id = \(bind: userId) AND provider_id = 'password'"
             ).run()
             try await tx.sql.raw("UPDATE auth_profiles SET updated_at = \(bind: now) WHERE user_id = \(bind: userId)").run()
+            try await Self.discardCodes(userId: userId, in: tx)
             try await outbox.enqueue(
                 userId: userId, kind: "email_changed", to: oldEmail, subject: "Your Povver email was changed",
                 body: MailTexts.emailChanged(newEmail: newEmail), in: tx)
@@ -178,7 +187,7 @@ extension AuthService {
     }
 
     /// Redeems a reset code: the new password is set (added, for an account that had none), the email counts
-    /// as verified, and every session ends.
+    /// as verified, and every session and every other unused code (a pending email change) ends.
     public func resetPassword(code: String, newPassword: String, clientAddress: String? = nil) async throws {
         try Validation.newPassword(newPassword, field: "new_password")
         if let limiter, let clientAddress { try await limiter.hit(Self.codePerAddress, key: clientAddress) }
@@ -205,6 +214,7 @@ extension AuthService {
                 """
             ).run()
             try await sessions.revokeAll(userId: userId, reason: "password_reset", in: tx)
+            try await Self.discardCodes(userId: userId, in: tx)
         }
     }
 }

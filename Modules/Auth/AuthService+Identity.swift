@@ -340,8 +340,8 @@ extension AuthService {
         return ProvidersResult(providers: try await providers(userId: userId).map(\.providerId))
     }
 
-    /// Changes the password (recent login, the current password): every other session ends, and this one
-    /// continues with fresh tokens.
+    /// Changes the password (recent login, the current password): every other session and every unused
+    /// one-time code (reset, email change) ends, and this session continues with fresh tokens.
     public func changePassword(principal: Principal, currentPassword: String, newPassword: String) async throws -> TokensResult {
         try Validation.presentedPassword(currentPassword, field: "current_password")
         try Validation.newPassword(newPassword, field: "new_password")
@@ -365,6 +365,7 @@ extension AuthService {
                 """
             ).run()
             try await sessions.revokeAll(userId: userId, reason: "password_changed", in: tx)
+            try await Self.discardCodes(userId: userId, in: tx)
             return try await sessions.open(userId: userId, authTime: now, in: tx)
         }
         return TokensResult(tokens: try await tokenPair(userId: userId, sessionId: sessionId, authTime: now, refreshToken: refreshToken))

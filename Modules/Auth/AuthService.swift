@@ -157,13 +157,14 @@ public struct AuthService: Sendable {
         }
     }
 
-    /// Ends the session of `refreshToken` (if it is the caller's), every session (`allSessions`), or else the
-    /// session the access token belongs to.
+    /// Ends the session of `refreshToken` (if it is the caller's), every session (`allSessions`, which also ends
+    /// every unused one-time code: reset, email change), or else the session the access token belongs to.
     public func signOut(principal: Principal, refreshToken: String?, allSessions: Bool) async throws {
         let sessions = self.sessions
         try await database.transaction { tx in
             if allSessions {
                 try await sessions.revokeAll(userId: principal.userId, reason: "sign_out_all", in: tx)
+                try await Self.discardCodes(userId: principal.userId, in: tx)
             } else if let refreshToken {
                 guard let sessionId = try await sessions.sessionId(ofRefreshToken: refreshToken, userId: principal.userId, in: tx) else {
                     throw ServiceError(.notFound, "That session does not exist.")

@@ -80,6 +80,55 @@ import Testing
         }
     }
 
+    /// Securing the account ends every code asked for before: a new password, signing out everywhere, a reset,
+    /// an operator's revocation; and a changed email ends the reset code that went to the old address.
+    @Test(arguments: TestDatabases.engines)
+    func securingTheAccountEndsOutstandingCodes(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        try await providers.withFullServer(engine, clock: clock) { server, client in
+            let signUp = try await client.call("signUp", ["email": "owner@example.com", "password": "password-1"])
+            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            var token = try #require(signUp.accessToken)
+            /// A pending email change (to `address`) and a reset code (to the account's address).
+            func outstanding(_ address: String, token: String) async throws -> (change: String, reset: String) {
+                clock.advance(by: 1)  // the newest mail to an address is the one listed first
+                #expect(try await client.call("changeEmail", ["new_email": address], token: token).status == .ok)
+                _ = try await client.call("sendPasswordReset", ["email": "owner@example.com"])
+                return (try await Self.code(to: address, in: server), try await Self.code(to: "owner@example.com", in: server))
+            }
+            func expectDead(_ codes: (change: String, reset: String), _ comment: Comment) async throws {
+                #expect(try await client.call("applyEmailChange", ["code": codes.change]).errorCode == "INVALID_CODE", comment)
+                #expect(try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-x"]).errorCode == "INVALID_CODE", comment)
+            }
+
+            var codes = try await outstanding("one@example.com", token: token)
+            let changed = try await client.call("changePassword", ["current_password": "password-1", "new_password": "password-2"], token: token)
+            token = try #require(changed.accessToken)
+            try await expectDead(codes, "changePassword")
+
+            codes = try await outstanding("two@example.com", token: token)
+            #expect(try await client.call("signOut", ["all_sessions": true], token: token).status == .ok)
+            try await expectDead(codes, "signOut all_sessions")
+
+            token = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-2"]).accessToken)
+            codes = try await outstanding("three@example.com", token: token)
+            #expect(try await server.auth.service.revokeAllSessions(userId: userId) == 1)
+            try await expectDead(codes, "operator's revocation")
+
+            token = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-2"]).accessToken)
+            codes = try await outstanding("four@example.com", token: token)
+            #expect(try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-3"]).status == .ok)
+            #expect(try await client.call("applyEmailChange", ["code": codes.change]).errorCode == "INVALID_CODE", "resetPassword")
+
+            token = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-3"]).accessToken)
+            codes = try await outstanding("five@example.com", token: token)
+            #expect(try await client.call("applyEmailChange", ["code": codes.change]).status == .ok)
+            #expect(try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-4"]).errorCode == "INVALID_CODE")
+            #expect(try await client.call("signIn", ["email": "five@example.com", "password": "password-3"]).status == .ok)
+            #expect(try await client.call("getAccount", token: token).data["email"] as? String == "five@example.com")
+        }
+    }
+
     /// Email sends from `changeEmail` are limited per account: the sixth in an hour is refused and mails nothing.
     @Test func emailChangeIsRateLimited() async throws {
         let clock = FakeWallClock()

@@ -179,9 +179,17 @@ extension AuthService {
             let status = try row.decode(column: "status", as: String.self)
             if status == AccountStatus.active.rawValue { return }
             guard status == AccountStatus.pending.rawValue else { throw ServiceError(.notFound, "This account no longer exists.") }
-            try await tx.sql.raw(
-                "UPDATE auth_users SET status = 'active', pending_name = NULL WHERE id = \(bind: userId) AND status = 'pending'"
-            ).run()
+            guard
+                try await tx.sql.raw(
+                    "UPDATE auth_users SET status = 'active', pending_name = NULL WHERE id = \(bind: userId) AND status = 'pending' RETURNING id"
+                ).first() != nil
+            else {
+                // PostgreSQL: a concurrent request confirmed the account (answered the same) or removed it (the
+                // purge, a cancel) since it was read; either way there is nothing more to create.
+                let now = try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "status", as: String.self)
+                if now == AccountStatus.active.rawValue { return }
+                throw ServiceError(.notFound, "This account no longer exists.")
+            }
             try await tx.sql.raw(
                 """
                 INSERT INTO auth_profiles (user_id, name, week_starts_on_monday, time_zone, created_at, updated_at)
@@ -195,27 +203,35 @@ extension AuthService {
         return try await userView(userId: userId)
     }
 
-    /// Cancels a pending account: the identity, its provider link and its sessions are removed.
+    /// Cancels a pending account: the identity, its provider link, its sessions and any Apple token kept at
+    /// sign-in (revoked at Apple first) are removed.
     public func cancelAccountCreation(userId: String) async throws {
         let cache = sessions.statusCache
-        try await database.transaction { tx in
+        let removed = try await database.transaction { tx -> Bool in
             guard let status = try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "status", as: String.self)
-            else { return }  // already gone: cancelling twice is harmless
-            guard status == AccountStatus.pending.rawValue else {
+            else { return false }  // already gone: cancelling twice is harmless
+            guard status == AccountStatus.pending.rawValue, try await Self.removeUnconfirmed(userId: userId, sql: tx.sql) else {
                 throw ServiceError(.failedPrecondition, "This account is already confirmed. Delete it from Settings instead.")
             }
-            try await Self.removeUnconfirmed(userId: userId, sql: tx.sql)
+            return true
         }
         cache.revoke(userId: userId)
+        if removed { await dropAppleToken(userId: userId) }
     }
 
-    /// Deletes a pending account and everything hanging off it.
-    static func removeUnconfirmed(userId: String, sql: any SQLDatabase) async throws {
+    /// Deletes a pending account and everything hanging off it, if it is still pending (a confirmation may have
+    /// come since it was found). The account's row goes first, only while pending: on PostgreSQL that locks it, so a
+    /// confirmation either committed before (nothing is removed) or finds it gone. Returns whether it was removed.
+    static func removeUnconfirmed(userId: String, sql: any SQLDatabase) async throws -> Bool {
+        guard try await sql.raw("DELETE FROM auth_users WHERE id = \(bind: userId) AND status = 'pending' RETURNING id").first() != nil else {
+            return false
+        }
+        // Most of these also go by the foreign keys' cascade; the refresh tokens name the user directly.
         try await sql.raw("DELETE FROM auth_refresh_tokens WHERE user_id = \(bind: userId)").run()
         try await sql.raw("DELETE FROM auth_sessions WHERE user_id = \(bind: userId)").run()
         try await sql.raw("DELETE FROM auth_providers WHERE user_id = \(bind: userId)").run()
         try await sql.raw("DELETE FROM auth_devices WHERE user_id = \(bind: userId)").run()
-        try await sql.raw("DELETE FROM auth_users WHERE id = \(bind: userId) AND status = 'pending'").run()
+        return true
     }
 
     /// Removes accounts left unconfirmed for more than `age`. Returns how many went.
@@ -225,11 +241,13 @@ extension AuthService {
         let ids = try await database.sql.raw(
             "SELECT id FROM auth_users WHERE status = 'pending' AND created_at < \(bind: cutoff)"
         ).all(decodingColumn: "id", as: String.self)
-        for userId in ids {
-            try await database.transaction { tx in try await Self.removeUnconfirmed(userId: userId, sql: tx.sql) }
+        var removed = 0
+        for userId in ids where try await database.transaction({ tx in try await Self.removeUnconfirmed(userId: userId, sql: tx.sql) }) {
             cache.revoke(userId: userId)
+            await dropAppleToken(userId: userId)
+            removed += 1
         }
-        return ids.count
+        return removed
     }
 
     /// Sensitive operations need a sign-in within the recent-login window; the service lane never has one.

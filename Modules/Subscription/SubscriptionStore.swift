@@ -47,13 +47,15 @@ struct SubscriptionStore: Sendable {
         ).run()
     }
 
-    /// The user a notification is about: by `appAccountToken`, else by original transaction id.
+    /// The user a notification is about: by its `appAccountToken` when it carries one (nil while that user has no
+    /// row), else by original transaction id.
     func userId(appAccountToken: String?, originalTransactionId: String?, sql: any SQLDatabase) async throws -> String? {
-        if let token = appAccountToken,
-            let userId = try await sql.raw("SELECT user_id FROM subscription_state WHERE app_account_token = \(bind: token)")
+        if let token = appAccountToken {
+            // A token names its user, whoever the transaction was first applied to: a purchase made on the same
+            // Apple ID by another account (a new one whose row is not there yet) keeps its original transaction
+            // id, and must wait as an orphan for the user it names (`claimOrphans`) rather than go to the first.
+            return try await sql.raw("SELECT user_id FROM subscription_state WHERE app_account_token = \(bind: token)")
                 .first(decodingColumn: "user_id", as: String.self)
-        {
-            return userId
         }
         guard let originalTransactionId else { return nil }
         // Every applied transaction id is recorded here (a state's `original_transaction_id` always is).

@@ -225,6 +225,25 @@ struct SubscriptionHarness: Sendable {
         }
     }
 
+    /// A notification whose token names a user the server has no row for yet waits for that user, even when its
+    /// original transaction id (the same for every account on one Apple ID) was applied to another user before.
+    @Test(arguments: TestDatabases.engines)
+    func aTokenIsNeverOverruledByTheTransactionsEarlierOwner(engine: SQLEngine) async throws {
+        try await SubscriptionHarness.with(engine) { harness in
+            try await harness.service.prepare(userId: "first")
+            #expect(try await harness.receive(harness.notification("SUBSCRIBED", userId: "first", otid: "o-shared", at: -30, expiresIn: -1)) == .applied)
+            #expect(try await harness.receive(harness.notification("EXPIRED", userId: "first", otid: "o-shared", at: -20, expiresIn: -1)) == .applied)
+            let before = try await harness.service.status(userId: "first")
+            #expect(before.status == .expired)
+
+            #expect(try await harness.receive(harness.notification("SUBSCRIBED", userId: "second", otid: "o-shared", at: -10)) == .orphaned)
+            #expect(try await harness.service.status(userId: "first") == before, "the first user gained nothing")
+            #expect(try await harness.service.events(userId: "first").count == 2)
+            let second = try await harness.service.status(userId: "second")
+            #expect(second.status == .active && second.isPremium, "applied once the user it names arrived")
+        }
+    }
+
     /// The client's StoreKit 2 sync grants positive entitlements only; the webhook owns downgrades.
     @Test(arguments: TestDatabases.engines)
     func syncAppliesOnlyPositiveEntitlements(engine: SQLEngine) async throws {

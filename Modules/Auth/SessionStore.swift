@@ -80,7 +80,10 @@ struct SessionStore: Sendable {
         let sessionId = try row.decode(column: "session_id", as: String.self)
         let userId = try row.decode(column: "user_id", as: String.self)
         if try row.decode(column: "revoked_at", as: Int64?.self) != nil { return .rejected }
-        if try row.decode(column: "status", as: String.self) != AccountStatus.active.rawValue { return .rejected }
+        // A pending account's session refreshes too (the confirmation screen may stay open longer than an access
+        // token lives); what its tokens may do is decided where they are checked. A deleting account's never.
+        let status = try row.decode(column: "status", as: String.self)
+        guard status == AccountStatus.active.rawValue || status == AccountStatus.pending.rawValue else { return .rejected }
         if try row.decode(column: "used_at", as: Int64?.self) != nil {
             try await revoke(sessionId: sessionId, reason: "refresh_token_reuse", in: tx)
             return .replayed

@@ -198,10 +198,19 @@ final class FakeIdentityProviders: Sendable {
             #expect(blocked.errorCode == "ACCOUNT_NOT_CONFIRMED")
             #expect(blocked.errorMessage == "Please confirm your account creation to continue.")
 
-            let confirmed = try await client.call("confirmAccountCreation", token: pendingToken)
+            // The confirmation screen may stay open past the access token's life: a pending session refreshes (and
+            // its new token is still only good for confirming, cancelling or signing out).
+            clock.advance(by: 3600)
+            #expect(try await client.call("confirmAccountCreation", token: pendingToken).errorCode == "UNAUTHENTICATED")
+            let refreshed = try await client.call("refreshToken", ["refresh_token": try #require(first.refreshToken)])
+            #expect(refreshed.status == .ok)
+            let renewedToken = try #require(refreshed.accessToken)
+            #expect(try await client.call("getUser", token: renewedToken).errorCode == "ACCOUNT_NOT_CONFIRMED")
+
+            let confirmed = try await client.call("confirmAccountCreation", token: renewedToken)
             #expect(confirmed.status == .ok)
             #expect((confirmed.data["user"] as? [String: Any])?["original_provider"] as? String == "google.com")
-            let profile = try await client.call("getUser", token: pendingToken)
+            let profile = try await client.call("getUser", token: renewedToken)
             #expect(profile.data["provider"] as? String == "google.com")
             #expect(profile.data["name"] as? String == "Ann")
 

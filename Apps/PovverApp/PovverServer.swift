@@ -110,7 +110,7 @@ public struct PovverServer: @unchecked Sendable {
             verifier: auth.verifier, accounts: auth.accounts, serviceKeys: ServiceKeySet(keys: config.serviceAPIKeys))
         let router = APIRouter.build(
             endpoints: endpoints, lanes: lanes, metrics: metrics, ids: ids,
-            settings: EndpointSettings(maxBodyBytes: config.maxBodyBytes))
+            settings: EndpointSettings(maxBodyBytes: config.maxBodyBytes, trustedProxies: config.trustedProxies))
         return PovverServer(
             config: config, database: database, auth: auth, subscription: subscription, plugins: plugins, endpoints: endpoints, router: router, jobs: jobs,
             worker: worker, dispatcher: dispatcher, retention: BackgroundRetention(database: database, clock: clock), metrics: metrics,

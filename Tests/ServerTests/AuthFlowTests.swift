@@ -11,6 +11,27 @@ import Testing
 import TestSupport
 
 @Suite struct AuthFlowTests {
+    /// Per-address limits key on the socket's peer, unless it is a trusted proxy (`POVVER_TRUSTED_PROXIES`):
+    /// then on the client its `X-Forwarded-For` names. Without the setting the header changes nothing, so a
+    /// client cannot dodge a limit by writing one.
+    @Test(arguments: [true, false])
+    func addressLimitsFollowTrustedProxiesOnly(trusted: Bool) async throws {
+        let environment = trusted ? ["POVVER_TRUSTED_PROXIES": "127.0.0.1/32, ::1"] : [:]
+        try await TestServer.with(.sqlite, environment: environment, live: true) { _, client in
+            func reset(_ index: Int, from address: String) async throws -> Reply {
+                try await client.call("sendPasswordReset", ["email": "someone\(index)@example.com"], headers: [.xForwardedFor: "\(address)"])
+            }
+            // 20 an hour per address, whichever emails they name.
+            for index in 0..<20 { #expect(try await reset(index, from: trusted ? "203.0.113.7" : "203.0.113.\(index)").status == .ok) }
+            #expect(try await reset(20, from: "203.0.113.7").errorCode == "RATE_LIMITED")
+            let another = try await reset(21, from: "198.51.100.4, 203.0.113.8")
+            #expect((another.status == .ok) == trusted, "another client behind the proxy is not limited; a forged header is no other client")
+            if trusted {
+                #expect(try await reset(22, from: "198.51.100.4, 203.0.113.7").errorCode == "RATE_LIMITED", "what the client wrote is not believed")
+            }
+        }
+    }
+
     /// The "done when": sign up, sign in, refresh, a replayed refresh token is refused (and ends the
     /// session), and getUser answers with the access token.
     @Test(arguments: TestDatabases.engines)
@@ -288,4 +309,8 @@ extension AuthFlowTests {
 
 func count(_ server: PovverServer, _ table: String) async throws -> Int {
     try await server.database.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table)").first(decodingColumn: "n", as: Int.self) ?? -1
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }

@@ -11,17 +11,19 @@ import TestSupport
 
 /// The whole server, built by the composition root on a private database.
 enum TestServer {
+    /// `live`: over a real socket on 127.0.0.1 (the peer address is known), instead of straight to the router.
     static func with(
-        _ engine: SQLEngine, environment: [String: String] = [:], clock: any WallClock = SystemClock(),
+        _ engine: SQLEngine, environment: [String: String] = [:], clock: any WallClock = SystemClock(), live: Bool = false,
         _ body: @escaping @Sendable (PovverServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let location = try await TestDatabases.makeLocation(engine)
         do {
-            var config = try AppConfig.fromEnvironment(["POVVER_BCRYPT_COST": "4", "POVVER_SERVICE_API_KEYS": "test-service-key"].merging(environment) { _, new in new })
+            var config = try AppConfig.fromEnvironment(
+                ["POVVER_BCRYPT_COST": "4", "POVVER_SERVICE_API_KEYS": "test-service-key", "POVVER_PORT": "0"].merging(environment) { _, new in new })
             config.database = location
             // A server that refuses to start has closed its database; its file still goes.
             let server = try await PovverServer.build(config: config, logger: TestDatabases.logger, clock: clock, signingKey: .generate())
-            try await server.application().test(.router) { client in try await body(server, client) }
+            try await server.application().test(live ? .live : .router) { client in try await body(server, client) }
         } catch {
             try? await TestDatabases.dispose(location)
             throw error

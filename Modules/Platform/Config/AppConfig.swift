@@ -38,6 +38,9 @@ public struct AppConfig: Sendable {
     /// Sign-in and sign-up attempt limits (`POVVER_RATE_LIMITS`, `on` unless `off`): off only where a gateway
     /// in front limits instead, or for load tests.
     public var rateLimitsEnabled: Bool = true
+    /// Proxies in front of the server whose `X-Forwarded-For` is believed (`POVVER_TRUSTED_PROXIES`); none
+    /// by default, and then rate limits key on the socket's peer.
+    public var trustedProxies: TrustedProxies = .none
 
     /// Reads the configuration. Throws `INVALID_ARGUMENT` naming the variable when a value is unusable.
     public static func fromEnvironment(_ env: [String: String], stdoutIsTerminal: Bool = false) throws -> AppConfig {
@@ -133,6 +136,7 @@ public struct AppConfig: Sendable {
             smtp: smtp,
             mailFrom: value("POVVER_MAIL_FROM") ?? "Povver <no-reply@povver.localhost>",
             logFormat: logFormat,
-            rateLimitsEnabled: rateLimits == "on")
+            rateLimitsEnabled: rateLimits == "on",
+            trustedProxies: try TrustedProxies(parsing: list("POVVER_TRUSTED_PROXIES")))
     }
 }

@@ -11,17 +11,19 @@ public struct CallContext: Sendable {
     public var principal: Principal?
     public var requestID: String
     public var logger: Logger
-    /// The client's IP address, when known (rate limits); formatted only when asked for.
+    /// Who the client is for rate limits, when known: its IPv4 address, or its IPv6 /64 network; behind trusted
+    /// proxies, the address they forwarded (`ClientAddress`). Worked out only when asked for.
     public var clientAddress: String? {
         switch client {
         case .text(let text): text
-        case .socket(let address): address?.ipAddress
+        case .socket(let address, let forwardedFor, let trusted):
+            ClientAddress.key(peer: address?.ipAddress, forwardedFor: forwardedFor, trusted: trusted)
         }
     }
 
     private enum Client: Sendable {
         case text(String?)
-        case socket(SocketAddress?)
+        case socket(SocketAddress?, forwardedFor: String?, trusted: TrustedProxies)
     }
 
     private let client: Client
@@ -33,11 +35,11 @@ public struct CallContext: Sendable {
         self.client = .text(clientAddress)
     }
 
-    init(principal: Principal?, requestID: String, logger: Logger, remoteAddress: SocketAddress?) {
+    init(principal: Principal?, requestID: String, logger: Logger, remoteAddress: SocketAddress?, forwardedFor: String?, trusted: TrustedProxies) {
         self.principal = principal
         self.requestID = requestID
         self.logger = logger
-        self.client = .socket(remoteAddress)
+        self.client = .socket(remoteAddress, forwardedFor: forwardedFor, trusted: trusted)
     }
 
     /// The authenticated user's id. Throws `UNAUTHENTICATED` on an open endpoint.
@@ -114,8 +116,11 @@ public struct Endpoint: Sendable {
             } else {
                 input = try JSONCoding.makeDecoder().decode(Input.self, from: data)
             }
+            // The header is only of use (and only read) behind trusted proxies.
+            let forwardedFor = settings.trustedProxies.isEmpty ? nil : request.headers[values: .xForwardedFor].joined(separator: ",")
             let call = CallContext(
-                principal: context.principal, requestID: context.requestID, logger: context.logger, remoteAddress: context.remoteAddress)
+                principal: context.principal, requestID: context.requestID, logger: context.logger, remoteAddress: context.remoteAddress,
+                forwardedFor: forwardedFor, trusted: settings.trustedProxies)
             let output = try await handler(input, call)
             return try Envelope.success(output)
         }
@@ -136,10 +141,17 @@ public struct Endpoint: Sendable {
 /// Per-server settings endpoints need while answering.
 public struct EndpointSettings: Sendable {
     public var maxBodyBytes: Int
+    /// Proxies whose `X-Forwarded-For` names the client (`CallContext.clientAddress`).
+    public var trustedProxies: TrustedProxies
 
-    public init(maxBodyBytes: Int = 1024 * 1024) {
+    public init(maxBodyBytes: Int = 1024 * 1024, trustedProxies: TrustedProxies = .none) {
         self.maxBodyBytes = maxBodyBytes
+        self.trustedProxies = trustedProxies
     }
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }
 
 /// Reading request bodies.

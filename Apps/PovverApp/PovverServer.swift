@@ -150,9 +150,15 @@ public struct PovverServer: @unchecked Sendable {
         return AppleClientSecretSettings(teamID: teamID, keyID: keyID, privateKeyPEM: pem, authBaseURL: config.appleAuthBaseURL)
     }
 
-    /// Runs until SIGTERM or SIGINT, then shuts down gracefully.
+    /// Prepares every module (their caches), then serves until SIGTERM or SIGINT and shuts down gracefully.
     public func run() async throws {
+        await prepare()
         try await application().runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    /// Each module's work before serving (the exercise catalog's search index, for one).
+    public func prepare() async {
+        for plugin in plugins { await plugin.prepare() }
     }
 }
 

@@ -2,7 +2,7 @@ import Contracts
 import ServiceLifecycle
 
 /// What a module hands the composition root: its name, its tables, routes, event handlers, jobs, background
-/// services, and the eraser account deletion calls.
+/// services, the eraser account deletion calls, and what to prepare before serving.
 public struct ModulePlugin: Sendable {
     public var name: String
     public var migrations: [Migration]
@@ -11,10 +11,13 @@ public struct ModulePlugin: Sendable {
     public var jobs: [JobDefinition]
     public var services: [any Service]
     public var eraser: any UserDataEraser
+    /// Work a serving process does once before it takes requests (filling caches the first requests would
+    /// otherwise wait for); it must not fail the start.
+    public var prepare: @Sendable () async -> Void
 
     public init(
         name: String, migrations: [Migration] = [], endpoints: [Endpoint] = [], eventHandlers: [EventHandler] = [],
-        jobs: [JobDefinition] = [], services: [any Service] = [], eraser: any UserDataEraser
+        jobs: [JobDefinition] = [], services: [any Service] = [], eraser: any UserDataEraser, prepare: @escaping @Sendable () async -> Void = {}
     ) {
         self.name = name
         self.migrations = migrations
@@ -23,6 +26,7 @@ public struct ModulePlugin: Sendable {
         self.jobs = jobs
         self.services = services
         self.eraser = eraser
+        self.prepare = prepare
     }
 }
 

@@ -49,7 +49,7 @@ public struct WorkoutsModule: Sendable {
     public var plugin: ModulePlugin {
         ModulePlugin(
             name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(), eventHandlers: [cursorHandler],
-            services: [idempotencyRetention.purger, endedWorkoutRetention.purger], eraser: eraser)
+            services: [idempotencyRetention.purger, endedWorkoutRetention.purger], eraser: eraser, prepare: { [catalog] in await catalog.prepare() })
     }
 }
 

@@ -245,6 +245,46 @@ import TestSupport
         }
     }
 
+    /// A burst of searches on a cold catalog (right after a start) waits for one build of the index, and later
+    /// looks at the table go one at a time; `prepare` builds it ahead of the first search.
+    @Test(arguments: TestDatabases.engines)
+    func oneBuildServesABurstOfSearches(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
+            let catalog = SQLExerciseCatalog(database: db, recheckInterval: .seconds(3600))
+            let found = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<16 {
+                    group.addTask { try await catalog.search(ExerciseQuery(text: index % 2 == 0 ? "squat" : "curl", limit: 5)).items.count }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(found.allSatisfy { $0 == 5 })
+            #expect(catalog.buildCount == 1)
+
+            let prepared = SQLExerciseCatalog(database: db, recheckInterval: .seconds(3600))
+            await prepared.prepare()
+            #expect(prepared.buildCount == 1)
+            #expect(try await prepared.search(ExerciseQuery(text: "squat", limit: 5)).items.count == 5)
+            #expect(prepared.buildCount == 1)
+
+            // Once an import is noticed the index is built again, once; invalidating drops it at once.
+            let rechecking = SQLExerciseCatalog(database: db, recheckInterval: .zero)
+            await rechecking.prepare()
+            var renamed = try #require(try CatalogImport.bundled().first { $0.id == "Barbell_Squat" })
+            renamed.name = "Back Squat"
+            _ = try await CatalogImport.upsert([renamed], into: db, at: Date())
+            let names = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<8 { group.addTask { try await rechecking.exercise(id: "Barbell_Squat")?.name } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(names.contains("Back Squat"))
+            #expect(rechecking.buildCount == 2)
+            #expect(try await rechecking.exercise(id: "Barbell_Squat")?.name == "Back Squat", "a caller alone always sees the table as it is")
+            rechecking.invalidate()
+            #expect(try await rechecking.exercise(id: "Barbell_Squat")?.name == "Back Squat")
+            #expect(rechecking.buildCount == 3)
+        }
+    }
+
     /// Another server notices an import even when the importing host's clock is behind the last import's: the
     /// change is detected by the newest stamp, and an import always stamps after it.
     @Test(arguments: TestDatabases.engines)

@@ -8,6 +8,11 @@ import Synchronization
 /// Workouts' `ExerciseCatalog`: rows in `workouts_exercises`, searched through an in-memory index that is
 /// rebuilt when the table changes (another process may import a catalog; the table is re-checked at most
 /// every `recheckInterval`).
+///
+/// One caller at a time does that work: the first callers to find no index wait for one shared build (a
+/// burst of searches right after a start would otherwise each build their own), and once the interval has passed
+/// the first caller looks at the table while the others go on with the index they have. `prepare()` builds it
+/// ahead of the first search.
 public final class SQLExerciseCatalog: ExerciseCatalog {
     private struct Cache {
         var index: CatalogIndex
@@ -18,11 +23,24 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         /// and its hits, 8 bytes a match, so even full it holds at most a few megabytes.
         var results: [String: (scope: String, hits: [CatalogIndex.Hit])] = [:]
     }
+    private struct State {
+        var cache: Cache?
+        /// A caller is looking at the table for a newer catalog.
+        var rechecking = false
+        /// The build every caller that finds no index waits for.
+        var building: Task<(CatalogIndex, String), any Error>?
+        /// Counts `invalidate` calls: a look begun before one keeps what it read to itself.
+        var generation = 0
+    }
     private static let resultCacheLimit = 1024
 
     private let database: Database
     private let recheckInterval: Duration
-    private let cache = Mutex<Cache?>(nil)
+    private let state = Mutex(State())
+    private let builds = Atomic<Int>(0)
+
+    /// Indexes built so far (each reads the whole table).
+    var buildCount: Int { builds.load(ordering: .relaxed) }
 
     public init(database: Database, recheckInterval: Duration = .seconds(30)) {
         self.database = database
@@ -58,21 +76,21 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
     /// is one.
     private func matches(_ query: ExerciseQuery) async throws -> (index: CatalogIndex, page: ArraySlice<CatalogIndex.Hit>, next: String?) {
         try Self.validate(query)
-        var (index, version) = try await indexAndVersion(sql: database.sql)
+        var (index, version) = try await indexAndVersion(sql: nil)
         // Hits name entries of the index they were ranked in, so they are read with that index.
         let spelling = Self.spellingFingerprint(query)
         let scope: String
         let hits: [CatalogIndex.Hit]
-        if let cached = cache.withLock({ cache in cache.flatMap { cache in cache.results[spelling].map { (cache.index, $0) } } }) {
+        if let cached = state.withLock({ state in state.cache.flatMap { cache in cache.results[spelling].map { (cache.index, $0) } } }) {
             index = cached.0
             (scope, hits) = cached.1
         } else {
             scope = Self.queryFingerprint(query)
             hits = index.hits(text: query.text, muscle: query.muscle, equipment: query.equipment, category: query.category)
-            cache.withLock { cache in
-                guard cache?.fingerprint == version else { return }  // the catalog changed meanwhile
-                if cache?.results.count ?? 0 >= Self.resultCacheLimit { cache?.results.removeAll(keepingCapacity: true) }
-                cache?.results[spelling] = (scope, hits)
+            state.withLock { state in
+                guard state.cache?.fingerprint == version else { return }  // the catalog changed meanwhile
+                if state.cache?.results.count ?? 0 >= Self.resultCacheLimit { state.cache?.results.removeAll(keepingCapacity: true) }
+                state.cache?.results[spelling] = (scope, hits)
             }
         }
         // A cursor names the last match shown (its rank), not a count: the next page starts right after it in
@@ -151,25 +169,82 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
 
     /// Forgets the cached index, so the next search sees an import made in this process at once (other
     /// processes notice the table change within `recheckInterval`).
-    public func invalidate() { cache.withLock { $0 = nil } }
-
-    private func index(sql: (any SQLDatabase)? = nil) async throws -> CatalogIndex {
-        try await indexAndVersion(sql: sql ?? database.sql).0
+    public func invalidate() {
+        state.withLock { state in
+            state.cache = nil
+            state.building = nil
+            state.generation += 1
+        }
     }
 
-    /// The index and the table fingerprint it was built from, the table read through `sql` when needed.
-    private func indexAndVersion(sql: any SQLDatabase) async throws -> (CatalogIndex, String) {
-        let now = ContinuousClock.now
-        if let cached = cache.withLock({ $0 }), now - cached.checkedAt < recheckInterval { return (cached.index, cached.fingerprint) }
-        let fingerprint = try await tableFingerprint(sql: sql)
-        if let cached = cache.withLock({ $0 }), cached.fingerprint == fingerprint {
-            cache.withLock { $0?.checkedAt = now }
-            return (cached.index, fingerprint)
+    /// Builds the index now, so the first searches after a start do not wait for it (a failure is left for
+    /// them to meet, and report).
+    public func prepare() async {
+        _ = try? await index()
+    }
+
+    /// The index. Inside a transaction pass its `sql` (see `exercises(ids:sql:)`).
+    private func index(sql: (any SQLDatabase)? = nil) async throws -> CatalogIndex {
+        try await indexAndVersion(sql: sql).0
+    }
+
+    /// The index and the table fingerprint it was built from. `sql`: a transaction's connection, through which
+    /// this caller reads the table itself when it has to; nil: the pool, and a build shared with other callers.
+    private func indexAndVersion(sql: (any SQLDatabase)?) async throws -> (CatalogIndex, String) {
+        enum Step {
+            case use(CatalogIndex, String)
+            case recheck(Cache, generation: Int)
+            case build(generation: Int)
+            case wait(Task<(CatalogIndex, String), any Error>)
         }
+        let now = ContinuousClock.now
+        let step = state.withLock { state -> Step in
+            if let cached = state.cache {
+                // Within the interval, or while another caller is looking: the index at hand.
+                if now - cached.checkedAt < recheckInterval || state.rechecking { return .use(cached.index, cached.fingerprint) }
+                state.rechecking = true
+                return .recheck(cached, generation: state.generation)
+            }
+            if sql != nil { return .build(generation: state.generation) }
+            if let building = state.building { return .wait(building) }
+            let generation = state.generation
+            let building = Task { [self] in
+                defer { self.state.withLock { if $0.generation == generation { $0.building = nil } } }
+                return try await load(sql: database.sql, current: nil, generation: generation, at: now)
+            }
+            state.building = building
+            return .wait(building)
+        }
+        switch step {
+        case .use(let index, let fingerprint):
+            return (index, fingerprint)
+        case .wait(let building):
+            return try await building.value
+        case .build(let generation):
+            return try await load(sql: sql ?? database.sql, current: nil, generation: generation, at: now)
+        case .recheck(let cached, let generation):
+            defer { state.withLock { $0.rechecking = false } }
+            return try await load(sql: sql ?? database.sql, current: cached, generation: generation, at: now)
+        }
+    }
+
+    /// Reads the table's fingerprint through `sql` and, unless it is `current`'s, the table, building its index;
+    /// keeps the result unless `invalidate` came since `generation` was read.
+    private func load(sql: any SQLDatabase, current: Cache?, generation: Int, at now: ContinuousClock.Instant) async throws -> (CatalogIndex, String) {
+        let fingerprint = try await tableFingerprint(sql: sql)
+        if let current, current.fingerprint == fingerprint {
+            state.withLock { state in
+                if state.generation == generation, state.cache?.fingerprint == fingerprint { state.cache?.checkedAt = now }
+            }
+            return (current.index, fingerprint)
+        }
+        builds.add(1, ordering: .relaxed)
         let rows = try await sql.raw("SELECT document FROM workouts_exercises ORDER BY id").all(decodingColumn: "document", as: String.self)
         let exercises = try rows.map { try JSONCoding.load(Exercise.self, from: $0) }
         let index = try CatalogIndex(exercises)
-        cache.withLock { $0 = Cache(index: index, fingerprint: fingerprint, checkedAt: now) }
+        state.withLock { state in
+            if state.generation == generation { state.cache = Cache(index: index, fingerprint: fingerprint, checkedAt: now) }
+        }
         return (index, fingerprint)
     }
 

@@ -9,9 +9,14 @@ public enum APIRouter {
         endpoints: [Endpoint], lanes: AuthLaneMiddleware, metrics: ServerMetrics, ids: any IDGenerator,
         settings: EndpointSettings
     ) -> Router<APIRequestContext> {
-        let router = Router(context: APIRequestContext.self)
+        // HEAD wherever GET is served (a monitor's check): the GET answer's status and headers, no body.
+        let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
+        var allowed: [String: Set<String>] = [:]
+        for endpoint in endpoints {
+            allowed[endpoint.path, default: []].formUnion(endpoint.methods.map(\.rawValue) + (endpoint.methods.contains(.get) ? ["HEAD"] : []))
+        }
         router.add(middleware: ObservabilityMiddleware(metrics: metrics, ids: ids))
-        router.add(middleware: ErrorEnvelopeMiddleware())
+        router.add(middleware: ErrorEnvelopeMiddleware(allowedMethods: allowed.mapValues { $0.sorted() }))
         let authenticated = router.group().add(middleware: lanes)
         for endpoint in endpoints {
             for method in endpoint.methods {

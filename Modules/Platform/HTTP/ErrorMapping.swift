@@ -128,7 +128,13 @@ public enum ErrorMapper {
 public struct ErrorEnvelopeMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext
 
-    public init() {}
+    /// The methods each served path takes: another method on one of them is refused naming these, where the
+    /// router alone would answer that there is no such endpoint.
+    let allowedMethods: [String: [String]]
+
+    public init(allowedMethods: [String: [String]] = [:]) {
+        self.allowedMethods = allowedMethods
+    }
 
     public func handle(
         _ request: Request, context: APIRequestContext,
@@ -136,6 +142,15 @@ public struct ErrorEnvelopeMiddleware: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            guard let methods = allowedMethods[request.uri.path] else {
+                return Envelope.failure(ErrorMapper.serviceError(for: error, logger: context.logger))
+            }
+            let listed = methods.count > 1 ? methods.dropLast().joined(separator: ", ") + " or " + methods[methods.count - 1] : methods.joined()
+            return Envelope.failure(
+                ServiceError(
+                    .invalidArgument, "This endpoint takes \(listed), not \(request.method.rawValue).",
+                    details: ["reason": "method not allowed", "allowed": methods.joined(separator: ", ")]))
         } catch {
             return Envelope.failure(ErrorMapper.serviceError(for: error, logger: context.logger))
         }

@@ -370,6 +370,34 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
     }
 }
 
+extension ServerSentEventsTests {
+    /// A stream whose producer fails ends with an `error` event numbered after the last one (API.md: a stream
+    /// always ends with `message_end` or `error`), the error as any answer would give it: a refusal as itself,
+    /// anything else the generic `INTERNAL`.
+    @Test func aFailingStreamEndsWithAnErrorEvent() async throws {
+        struct Broken: Error {}
+        let router = Router(context: APIRequestContext.self)
+        for (path, failure) in [("/refused", ServiceError(.premiumRequired) as any Error), ("/broken", Broken())] {
+            router.post(RouterPath(path)) { _, _ in
+                let events = AsyncThrowingStream<ServerSentEvent, any Error> { continuation in
+                    continuation.yield(ServerSentEvent(id: 7, data: #"{"type":"message_start"}"#))
+                    continuation.finish(throwing: failure)
+                }
+                return ServerSentEvents.response(events)
+            }
+        }
+        try await Application(router: router).test(.router) { client in
+            let refused = String(buffer: try await client.execute(uri: "/refused", method: .post).body)
+            let code = ErrorCode.premiumRequired
+            #expect(refused.hasSuffix("id: 8\ndata: {\"type\":\"error\",\"code\":\"PREMIUM_REQUIRED\",\"message\":\"\(code.defaultMessage)\"}\n\n"))
+            let broken = String(buffer: try await client.execute(uri: "/broken", method: .post).body)
+            #expect(broken.hasPrefix("id: 7\ndata: {\"type\":\"message_start\"}\n\n"))
+            #expect(broken.hasSuffix("id: 8\ndata: {\"type\":\"error\",\"code\":\"INTERNAL\",\"message\":\"\(ErrorCode.internalError.defaultMessage)\"}\n\n"))
+            #expect(!broken.contains("Broken"))
+        }
+    }
+}
+
 /// A blocking loopback socket, enough to watch a response arrive piece by piece.
 final class RawHTTPClient {
     private let fd: Int32

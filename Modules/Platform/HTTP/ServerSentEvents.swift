@@ -1,6 +1,8 @@
+import Contracts
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// One Server-Sent Event: `id: <n>\ndata: <json>\n\n`.
@@ -25,8 +27,11 @@ public struct ServerSentEvent: Sendable, Equatable {
 }
 
 public enum ServerSentEvents {
-    /// A `text/event-stream` response that writes each event the moment the sequence produces it.
-    public static func response<Events: AsyncSequence & Sendable>(_ events: Events) -> Response
+    /// A `text/event-stream` response that writes each event the moment the sequence produces it. A stream
+    /// always ends with `message_end` or `error` (API.md): when the sequence throws, an `error` event
+    /// (`{"type":"error","code":…,"message":…}`, numbered after the last one, the error mapped as any other
+    /// answer's, so `INTERNAL` says nothing of the server) ends it, instead of the stream just stopping.
+    public static func response<Events: AsyncSequence & Sendable>(_ events: Events, logger: Logger = Logger(label: "povver.sse")) -> Response
     where Events.Element == ServerSentEvent {
         Response(
             status: .ok,
@@ -35,10 +40,34 @@ public enum ServerSentEvents {
                 HTTPField.Name("X-Accel-Buffering")!: "no",
             ],
             body: ResponseBody { writer in
-                for try await event in events {
+                var lastID = 0
+                do {
+                    for try await event in events {
+                        lastID = event.id
+                        try await writer.write(ByteBuffer(string: event.wireFormat))
+                    }
+                } catch is CancellationError {
+                    // The client went away: there is no one to tell.
+                } catch {
+                    let failure = ErrorMapper.serviceError(for: error, logger: logger)
+                    let event = ServerSentEvent(id: lastID + 1, data: errorEventJSON(failure))
                     try await writer.write(ByteBuffer(string: event.wireFormat))
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// The data of an `error` event.
+    static func errorEventJSON(_ error: ServiceError) -> String {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("type")
+        json.string("error")
+        json.key("code")
+        json.string(error.code.rawValue)
+        json.key("message")
+        json.string(error.message)
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 }

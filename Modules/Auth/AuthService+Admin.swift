@@ -53,7 +53,8 @@ extension AuthService {
     @discardableResult
     public func revokeAllSessions(userId: String, reason: String = "operator") async throws -> Int {
         let sessions = self.sessions
-        return try await database.transaction { tx in
+        return try await database.transaction { [self] tx in
+            try await lockAccount(userId, in: tx)
             let open = try await tx.sql.raw(
                 "SELECT COUNT(*) AS n FROM auth_sessions WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
             ).first(decodingColumn: "n", as: Int.self) ?? 0

@@ -24,7 +24,10 @@ extension AuthService {
             let refreshToken = try await apple.exchange(code: authorizationCode, clientID: clientID)
             let sealed = try sealer.seal(refreshToken)
             let now = clock.now().millisecondsSince1970
-            try await database.transaction { tx in
+            let kept = try await database.transaction { [self] tx -> Bool in
+                // An account cancelled or purged during the exchange has already dropped its token (the lock
+                // orders this with that removal): none is kept for it.
+                guard try await lockAccount(userId, in: tx) else { return false }
                 try await tx.sql.raw(
                     """
                     INSERT INTO auth_apple_tokens (user_id, client_id, sealed_refresh_token, created_at)
@@ -33,7 +36,9 @@ extension AuthService {
                         sealed_refresh_token = excluded.sealed_refresh_token, created_at = excluded.created_at
                     """
                 ).run()
+                return true
             }
+            if !kept { try? await apple.revoke(refreshToken: refreshToken, clientID: clientID) }
         } catch {
             logger.warning("Apple authorization code exchange failed", metadata: ["event": "apple_code_exchange_failed", "error": "\(error)"])
         }

@@ -52,8 +52,20 @@ extension AuthService {
         SHA256.hash(data: Data("povver-code:\(code)".utf8)).hexString
     }
 
+    /// Locks the account's row for the rest of `tx` on PostgreSQL (SQLite's single writer already runs one write at
+    /// a time), and tells whether the account exists. Whatever mints, spends or discards an account's one-time
+    /// codes, or changes its sign-in methods, takes this lock first: they then queue in one order (no deadlock
+    /// between two of them), and a code minted at the moment the account is secured is either discarded by it
+    /// or refused because the session asking for it has ended.
+    @discardableResult
+    func lockAccount(_ userId: String, in tx: Transaction) async throws -> Bool {
+        let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
+        return try await tx.sql.raw("SELECT id FROM auth_users WHERE id = \(bind: userId)\(lock)").first() != nil
+    }
+
     /// Stores a code for `userId` (replacing any earlier unused code of the same purpose) in `tx`.
     func storeCode(_ purpose: CodePurpose, userId: String, newEmail: String?, in tx: Transaction) async throws -> String {
+        try await lockAccount(userId, in: tx)
         let (code, hash) = Self.makeCode()
         let now = clock.now()
         try await tx.sql.raw(
@@ -82,11 +94,18 @@ extension AuthService {
     func spendCode(_ code: String, purpose: CodePurpose, in tx: Transaction) async throws -> (userId: String, newEmail: String?) {
         guard !code.isEmpty, code.utf8.count <= 128 else { throw ServiceError(.invalidCode) }
         let now = clock.now().millisecondsSince1970
+        let hash = Self.codeHash(code)
+        // The account's row before the code's (`lockAccount`).
+        guard
+            let owner = try await tx.sql.raw("SELECT user_id FROM auth_codes WHERE code_hash = \(bind: hash)")
+                .first(decodingColumn: "user_id", as: String.self)
+        else { throw ServiceError(.invalidCode) }
+        try await lockAccount(owner, in: tx)
         guard
             let row = try await tx.sql.raw(
                 """
                 UPDATE auth_codes SET used_at = \(bind: now)
-                WHERE code_hash = \(bind: Self.codeHash(code)) AND purpose = \(bind: purpose.rawValue) AND used_at IS NULL
+                WHERE code_hash = \(bind: hash) AND purpose = \(bind: purpose.rawValue) AND used_at IS NULL
                   AND expires_at > \(bind: now)
                 RETURNING user_id, new_email
                 """
@@ -114,6 +133,17 @@ extension AuthService {
         }
         let outbox = self.outbox
         try await database.transaction { tx in
+            // Checked again under the account's lock: a password change, a sign-out everywhere or an unlink of the
+            // password committing meanwhile would otherwise leave this code behind, redeemable without a session.
+            try await lockAccount(userId, in: tx)
+            guard
+                let sessionId = principal.sessionId,
+                try await tx.sql.raw("SELECT id FROM auth_sessions WHERE id = \(bind: sessionId) AND user_id = \(bind: userId) AND revoked_at IS NULL")
+                    .first() != nil
+            else { throw ServiceError(.unauthenticated, "Your session has ended. Please sign in again.") }
+            guard
+                try await tx.sql.raw("SELECT provider_id FROM auth_providers WHERE user_id = \(bind: userId) AND provider_id = 'password'").first() != nil
+            else { throw ServiceError(.emailManagedByProvider) }
             guard let current = try await tx.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "email", as: String.self)
             else { throw ServiceError(.notFound, "This account no longer exists.") }
             guard current != newEmail else {

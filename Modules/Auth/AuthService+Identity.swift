@@ -210,10 +210,13 @@ extension AuthService {
         let removed = try await database.transaction { tx -> Bool in
             guard let status = try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "status", as: String.self)
             else { return false }  // already gone: cancelling twice is harmless
-            guard status == AccountStatus.pending.rawValue, try await Self.removeUnconfirmed(userId: userId, sql: tx.sql) else {
+            if status == AccountStatus.pending.rawValue, try await Self.removeUnconfirmed(userId: userId, sql: tx.sql) { return true }
+            // Not pending, or no longer (PostgreSQL: confirmed or purged since it was read).
+            let now = try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "status", as: String.self)
+            guard now == nil else {
                 throw ServiceError(.failedPrecondition, "This account is already confirmed. Delete it from Settings instead.")
             }
-            return true
+            return false
         }
         cache.revoke(userId: userId)
         if removed { await dropAppleToken(userId: userId) }
@@ -305,14 +308,10 @@ extension AuthService {
         }
         try requireRecentLogin(principal)
         let userId = principal.userId
-        let engine = database.engine
-        try await database.transaction { tx in
-            if engine == .postgres {
-                // Two unlinks at once (Google from one device, the password from another) would each count two
-                // methods and each remove one, leaving none: the account's row orders them (SQLite's single
-                // writer already does).
-                try await tx.sql.raw("SELECT id FROM auth_users WHERE id = \(bind: userId) FOR UPDATE").run()
-            }
+        try await database.transaction { [self] tx in
+            // Two unlinks at once (Google from one device, the password from another) would each count two
+            // methods and each remove one, leaving none: the account's row orders them.
+            try await lockAccount(userId, in: tx)
             let linked = try await tx.sql.raw("SELECT provider_id FROM auth_providers WHERE user_id = \(bind: userId)")
                 .all(decodingColumn: "provider_id", as: String.self)
             guard linked.contains(provider) else {
@@ -324,6 +323,8 @@ extension AuthService {
             try await tx.sql.raw("DELETE FROM auth_providers WHERE user_id = \(bind: userId) AND provider_id = \(bind: provider)").run()
             if provider == SignInProvider.password.rawValue {
                 try await tx.sql.raw("UPDATE auth_users SET password_hash = NULL WHERE id = \(bind: userId)").run()
+                // A pending email change (a password account's) or reset asked for before must not outlive it.
+                try await Self.discardCodes(userId: userId, in: tx)
             }
         }
         if provider == IdentityProvider.apple.rawValue { await dropAppleToken(userId: userId) }

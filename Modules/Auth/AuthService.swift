@@ -161,8 +161,9 @@ public struct AuthService: Sendable {
     /// every unused one-time code: reset, email change), or else the session the access token belongs to.
     public func signOut(principal: Principal, refreshToken: String?, allSessions: Bool) async throws {
         let sessions = self.sessions
-        try await database.transaction { tx in
+        try await database.transaction { [self] tx in
             if allSessions {
+                try await lockAccount(principal.userId, in: tx)
                 try await sessions.revokeAll(userId: principal.userId, reason: "sign_out_all", in: tx)
                 try await Self.discardCodes(userId: principal.userId, in: tx)
             } else if let refreshToken {

@@ -95,6 +95,11 @@ import Testing
             ).run()
             let removed = try await db.transaction { tx in try await AuthService.removeUnconfirmed(userId: "raced", sql: tx.sql) }
             #expect(!removed)
+            // Cancelling an account the purge removed meanwhile is as harmless as cancelling twice.
+            let module = try await AuthModule(
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: FakeWallClock(), ids: SequentialIDGenerator())
+            try await module.service.cancelAccountCreation(userId: "gone")
+            await #expect(throws: ServiceError.self) { try await module.service.cancelAccountCreation(userId: "raced") }
             #expect(try await db.sql.raw("SELECT user_id FROM auth_providers").all().count == 1)
             #expect(try await db.sql.raw("SELECT id FROM auth_sessions").all().count == 1)
         }

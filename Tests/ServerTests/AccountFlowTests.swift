@@ -129,6 +129,36 @@ import Testing
         }
     }
 
+    /// A code is never minted for a session that has ended, even while a replica still trusts it for a moment
+    /// (its status cache), and unlinking the password ends a pending email change.
+    @Test(arguments: TestDatabases.engines)
+    func aCodeOutlivesNeitherItsSessionNorThePassword(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        let providers = self.providers
+        try await providers.withFullServer(engine, clock: clock) { server, client in
+            let signUp = try await client.call("signUp", ["email": "owner@example.com", "password": "password-1"])
+            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let token = try #require(signUp.accessToken)
+            #expect(try await client.call("getAccount", token: token).status == .ok)  // this replica now trusts the session
+            // Signed out everywhere through another replica, this one's cache not told.
+            try await server.database.sql.raw(
+                "UPDATE auth_sessions SET revoked_at = 1, revoke_reason = 'sign_out_all' WHERE user_id = \(bind: userId)"
+            ).run()
+            let late = try await client.call("changeEmail", ["new_email": "late@example.com"], token: token)
+            #expect(late.errorCode == "UNAUTHENTICATED")
+            #expect(try await server.auth.outbox.list().contains { $0.recipient == "late@example.com" } == false)
+
+            let again = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-1"]).accessToken)
+            let google = try await providers.token("google.com", sub: "g-owner", email: "owner.g@example.com", now: clock.now())
+            #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: again).status == .ok)
+            #expect(try await client.call("changeEmail", ["new_email": "moved@example.com"], token: again).status == .ok)
+            let code = try await Self.code(to: "moved@example.com", in: server)
+            #expect(try await client.call("unlinkProvider", ["provider": "password"], token: again).status == .ok)
+            #expect(try await client.call("applyEmailChange", ["code": code]).errorCode == "INVALID_CODE")
+            #expect(try await client.call("getAccount", token: again).data["email"] as? String == "owner@example.com")
+        }
+    }
+
     /// Email sends from `changeEmail` are limited per account: the sixth in an hour is refused and mails nothing.
     @Test func emailChangeIsRateLimited() async throws {
         let clock = FakeWallClock()

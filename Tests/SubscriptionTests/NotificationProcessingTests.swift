@@ -222,6 +222,11 @@ struct SubscriptionHarness: Sendable {
             // From now on the transaction id finds the user directly.
             #expect(try await harness.receive(harness.notification("EXPIRED", userId: nil, otid: "o-tokenless", at: -10, expiresIn: -1)) == .applied)
             #expect(try await harness.service.status(userId: "tokenless").status == .expired)
+            // An empty token is no token (it names nobody): the transaction id still finds the user.
+            let blankToken = AppStoreTestPKI.transaction(
+                originalTransactionId: "o-tokenless", appAccountToken: "", expires: Date().addingTimeInterval(86_400), signedDate: Date().addingTimeInterval(-5))
+            #expect(try await harness.receive(harness.pki.notification(type: "DID_RENEW", signedDate: Date().addingTimeInterval(-5), transaction: blankToken)) == .applied)
+            #expect(try await harness.service.status(userId: "tokenless").status == .active)
         }
     }
 

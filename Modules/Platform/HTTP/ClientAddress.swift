@@ -98,9 +98,11 @@ public struct TrustedProxies: Sendable, Equatable {
             let mapped = address.bytes.count == 4 && parts[0].contains(":")
             var prefix = width
             if parts.count == 2 {
-                guard let written = Int(parts[1]), (mapped ? 96...128 : 0...width).contains(written) else {
+                let range = mapped ? 96...128 : 0...width
+                guard let written = Int(parts[1]), range.contains(written) else {
                     throw ServiceError(
-                        .invalidArgument, "\(field): the prefix length of '\(entry)' must be from 0 to \(width).", details: ["field": field])
+                        .invalidArgument, "\(field): the prefix length of '\(entry)' must be from \(range.lowerBound) to \(range.upperBound).",
+                        details: ["field": field])
                 }
                 prefix = mapped ? written - 96 : written
             }

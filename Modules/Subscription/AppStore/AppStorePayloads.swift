@@ -73,6 +73,9 @@ public struct VerifiedNotification: Codable, Sendable, Equatable {
 
     /// The subscription the notification is about.
     public var originalTransactionId: String? { transaction?.originalTransactionId ?? renewal?.originalTransactionId }
-    /// The purchaser's `appAccountToken` (lowercased), if the purchase carried one.
-    public var appAccountToken: String? { transaction?.appAccountToken?.lowercased() }
+    /// The purchaser's `appAccountToken` (lowercased), if the purchase carried one (an empty one is none).
+    public var appAccountToken: String? {
+        guard let token = transaction?.appAccountToken?.trimmingCharacters(in: .whitespaces), !token.isEmpty else { return nil }
+        return token.lowercased()
+    }
 }

@@ -92,8 +92,8 @@ public struct PovverServer: @unchecked Sendable {
         let erasers = Self.erasers(database: database, plugins: plugins)
         let worker = JobWorker(
             name: "worker-\(ids.makeID())", queue: jobs,
-            definitions: plugins.flatMap(\.jobs) + [
-                OutboxDispatcher.deliveryJob(handlers: handlers, logger: logger), auth.deletionJob(erasers: erasers, logger: logger),
+            definitions: plugins.flatMap(\.jobs) + OutboxDispatcher.deliveryJobs(handlers: handlers, logger: logger) + [
+                auth.deletionJob(erasers: erasers, logger: logger)
             ],
             logger: logger, metrics: metrics)
         let dispatcher = OutboxDispatcher(

@@ -1,7 +1,8 @@
 import Contracts
 import Fakes
 import Foundation
-import Platform
+@testable import Platform
+import SQLKit
 import Synchronization
 import Testing
 import TestSupport
@@ -38,7 +39,7 @@ struct SetLogged: DomainEvent, Equatable {
             let handlers = [first.handler(name: "first"), second.handler(name: "second")]
             let dispatcher = OutboxDispatcher(database: db, queue: queue, handlers: handlers, logger: TestDatabases.logger)
             let worker = JobWorker(
-                name: "w", queue: queue, definitions: [OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger)],
+                name: "w", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: handlers, logger: TestDatabases.logger),
                 logger: TestDatabases.logger)
 
             try await db.transaction { tx in
@@ -89,7 +90,7 @@ struct SetLogged: DomainEvent, Equatable {
         let queue = JobQueue(database: after, clock: SystemClock())
         let dispatcher = OutboxDispatcher(database: after, queue: queue, handlers: handlers, logger: TestDatabases.logger)
         let worker = JobWorker(
-            name: "w2", queue: queue, definitions: [OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger)],
+            name: "w2", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: handlers, logger: TestDatabases.logger),
             logger: TestDatabases.logger)
         try await dispatcher.dispatchPending()
         try await worker.drain()
@@ -113,11 +114,12 @@ struct SetLogged: DomainEvent, Equatable {
             }
             try await dispatcher.dispatchPending()
             // A worker claims the delivery, runs the handler, and dies before completing it.
-            let delivery = try #require(try await queue.claim(worker: "doomed", kinds: [OutboxDispatcher.deliveryJobKind], lease: 60))
-            try await OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger).handler(delivery)
+            let definitions = OutboxDispatcher.deliveryJobs(handlers: handlers, logger: TestDatabases.logger)
+            let delivery = try #require(try await queue.claim(worker: "doomed", kinds: definitions.map(\.kind), lease: 60))
+            try await #require(definitions.first { $0.kind == delivery.kind }).handler(delivery)
             clock.advance(by: 61)
             let worker = JobWorker(
-                name: "survivor", queue: queue, definitions: [OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger)],
+                name: "survivor", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: handlers, logger: TestDatabases.logger),
                 logger: TestDatabases.logger)
             try await worker.drain()
             #expect(recorder.calls.withLock { $0 } == 2, "delivered at least once: here twice")
@@ -126,12 +128,55 @@ struct SetLogged: DomainEvent, Equatable {
         }
     }
 
+    static func status(_ job: String, in db: Database) async throws -> String? {
+        try await db.sql.raw("SELECT status FROM platform_jobs WHERE id = \(bind: job)").first(decodingColumn: "status", as: String.self)
+    }
+
+    /// While two versions run side by side (a rolling deploy), a worker without a handler never takes the
+    /// deliveries to it: they wait for a worker that has it, instead of being completed undelivered. A delivery
+    /// queued under the former shared kind for a handler this process lacks is retried, never marked done.
     @Test(arguments: TestDatabases.engines)
-    func eventsAreDeliveredInCommitOrder(engine: SQLEngine) async throws {
+    func aWorkerWithoutTheHandlerLeavesItsDeliveries(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: SystemClock())
+            let old = Recorder()
+            let added = Recorder()
+            let handlers = [old.handler(name: "old"), added.handler(name: "added")]
+            let dispatcher = OutboxDispatcher(database: db, queue: queue, handlers: handlers, logger: TestDatabases.logger)
+            try await db.transaction { tx in try await tx.publish(SetLogged(setId: "s1"), id: "e1", occurredAt: Date()) }
+            #expect(try await dispatcher.dispatchPending() == 1)
+            let previous = JobWorker(
+                name: "previous", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: [handlers[0]], logger: TestDatabases.logger),
+                logger: TestDatabases.logger)
+            try await previous.drain()
+            #expect(old.seen.withLock { $0 } == ["e1"])
+            #expect(try await Self.status("event:e1:added", in: db) == "queued", "left for a worker that has the handler")
+            let current = JobWorker(
+                name: "current", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: handlers, logger: TestDatabases.logger),
+                logger: TestDatabases.logger)
+            try await current.drain()
+            #expect(added.seen.withLock { $0 } == ["e1"])
+            #expect(try await Self.status("event:e1:added", in: db) == "done")
+
+            // The former shared kind, naming a handler this process does not have.
+            let stored = StoredEvent(id: "e2", type: SetLogged.eventType, payload: #"{"set_id":"s2","user_id":"u"}"#, occurredAt: Date())
+            let payload = try JSONCoding.encodeToString(OutboxDispatcher.Delivery(handler: "elsewhere", event: stored))
+            try await db.transaction { tx in
+                try await queue.enqueue(NewJob(id: "event:e2:elsewhere", kind: OutboxDispatcher.deliveryJobKind, payload: payload, maxAttempts: 10), in: tx)
+            }
+            #expect(try await current.runOnce())
+            #expect(try await Self.status("event:e2:elsewhere", in: db) == "queued", "retried later, not completed")
+        }
+    }
+
+    /// Every committed event reaches each handler, once (batches of two, five events, two handlers).
+    @Test(arguments: TestDatabases.engines)
+    func everyEventReachesEachHandlerOnce(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
             let recorder = Recorder()
-            let handlers = [recorder.handler()]
+            let other = Recorder()
+            let handlers = [recorder.handler(), other.handler(name: "other")]
             let dispatcher = OutboxDispatcher(database: db, queue: queue, handlers: handlers, logger: TestDatabases.logger)
             for index in 0..<5 {
                 try await db.transaction { tx in
@@ -140,10 +185,13 @@ struct SetLogged: DomainEvent, Equatable {
             }
             #expect(try await dispatcher.dispatchPending(batchSize: 2) == 5)
             let worker = JobWorker(
-                name: "w", queue: queue, definitions: [OutboxDispatcher.deliveryJob(handlers: handlers, logger: TestDatabases.logger)],
+                name: "w", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: handlers, logger: TestDatabases.logger),
                 logger: TestDatabases.logger)
             try await worker.drain()
-            #expect(Set(recorder.seen.withLock { $0 }) == Set((0..<5).map { "e\($0)" }))
+            #expect(recorder.seen.withLock { $0 }.sorted() == (0..<5).map { "e\($0)" })
+            #expect(recorder.calls.withLock { $0 } == 5)
+            #expect(other.seen.withLock { $0 }.sorted() == (0..<5).map { "e\($0)" })
+            #expect(other.calls.withLock { $0 } == 5)
         }
     }
 }

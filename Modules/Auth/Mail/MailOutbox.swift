@@ -76,6 +76,15 @@ public struct MailOutbox: Sendable {
         return try await database.transaction { tx in
             let now = clock.now().millisecondsSince1970
             let lockClause = engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+            // A message whose sender stopped during its last allowed attempt (killed, or stuck past its lease) is
+            // not tried once more: it fails for all to see, as a refused one does.
+            try await tx.sql.raw(
+                """
+                UPDATE auth_mail_outbox SET status = 'failed', lease_expires_at = NULL,
+                    last_error = 'the sender stopped during every attempt (its lease expired)'
+                WHERE status = 'sending' AND lease_expires_at < \(bind: now) AND attempts >= \(bind: Self.maxAttempts)
+                """
+            ).run()
             guard
                 let row = try await tx.sql.raw(
                     """
@@ -99,34 +108,42 @@ public struct MailOutbox: Sendable {
         }
     }
 
-    func markSent(id: String, transport: String) async throws {
+    /// Records attempt `attempt` of message `id` as delivered. Returns false, changing nothing, when that
+    /// attempt no longer holds the message (its lease expired and another sender took it).
+    @discardableResult
+    func markSent(id: String, attempt: Int, transport: String) async throws -> Bool {
         let now = clock.now().millisecondsSince1970
         // A real transport has delivered the code; the copy here is no longer needed by anyone.
         let keepBody = transport == "log"
-        try await database.transaction { tx in
+        return try await database.transaction { tx in
             try await tx.sql.raw(
                 """
                 UPDATE auth_mail_outbox SET status = 'sent', sent_at = \(bind: now), transport = \(bind: transport), last_error = NULL,
                     lease_expires_at = NULL\(unsafeRaw: keepBody ? "" : ", body = ''")
-                WHERE id = \(bind: id)
+                WHERE id = \(bind: id) AND status = 'sending' AND attempts = \(bind: attempt)
+                RETURNING id
                 """
-            ).run()
+            ).first() != nil
         }
     }
 
-    func markFailed(id: String, attempt: Int, error: MailDeliveryError, transport: String) async throws {
+    /// Records attempt `attempt` of message `id` as failed (retried after a backoff unless `error` is permanent or
+    /// the attempts are spent). Returns false, changing nothing, when that attempt no longer holds the message.
+    @discardableResult
+    func markFailed(id: String, attempt: Int, error: MailDeliveryError, transport: String) async throws -> Bool {
         let now = clock.now()
         let final = error.permanent || attempt >= Self.maxAttempts
         let next = now.addingTimeInterval(Self.retry.delay(afterAttempt: attempt)).millisecondsSince1970
         let message = String(error.description.prefix(1000))
-        try await database.transaction { tx in
+        return try await database.transaction { tx in
             try await tx.sql.raw(
                 """
                 UPDATE auth_mail_outbox SET status = \(bind: final ? "failed" : "pending"), next_attempt_at = \(bind: next),
                     last_error = \(bind: message), transport = \(bind: transport), lease_expires_at = NULL
-                WHERE id = \(bind: id)
+                WHERE id = \(bind: id) AND status = 'sending' AND attempts = \(bind: attempt)
+                RETURNING id
                 """
-            ).run()
+            ).first() != nil
         }
     }
 
@@ -188,26 +205,41 @@ public struct MailSender: Service {
         self.logger = logger
     }
 
-    /// Sends every message due now. Returns how many were attempted (tests and the CLI).
+    /// Sends every message due now, until the server starts shutting down. Returns how many were attempted
+    /// (tests and the CLI).
     @discardableResult
     public func deliverDue(limit: Int = 1000) async throws -> Int {
         var count = 0
-        while count < limit, let (id, attempt, message) = try await outbox.claim() {
+        while count < limit, !Task.isShuttingDownGracefully, let (id, attempt, message) = try await outbox.claim() {
             count += 1
             do {
                 try await transport.send(message)
-                try await outbox.markSent(id: id, transport: transport.name)
-                logger.info("mail sent", metadata: ["event": "mail_sent", "mail_id": "\(id)", "transport": "\(transport.name)"])
             } catch {
                 let failure = error as? MailDeliveryError ?? MailDeliveryError(permanent: false, String(describing: error))
-                try await outbox.markFailed(id: id, attempt: attempt, error: failure, transport: transport.name)
+                let held = try await outbox.markFailed(id: id, attempt: attempt, error: failure, transport: transport.name)
                 logger.warning(
                     "mail delivery failed",
                     metadata: [
                         "event": "mail_failed", "mail_id": "\(id)", "attempt": "\(attempt)", "permanent": "\(failure.permanent)",
-                        "error": "\(failure.description)",
+                        "error": "\(failure.description)", "lease_kept": "\(held)",
                     ])
+                continue
             }
+            // Sent: recording it may not turn into a failed attempt (that would send it again, or mark a delivered
+            // message failed). A few tries; should all fail, the lease expires and the message goes out once more.
+            var recorded: Bool?
+            for pause in [0, 100, 1000] {
+                if pause > 0 { try? await Task.sleep(for: .milliseconds(pause)) }
+                do {
+                    recorded = try await outbox.markSent(id: id, attempt: attempt, transport: transport.name)
+                    break
+                } catch {
+                    logger.error("mail sent but not recorded", metadata: ["event": "mail_record_failed", "mail_id": "\(id)", "error": "\(error)"])
+                }
+            }
+            logger.info(
+                "mail sent",
+                metadata: ["event": "mail_sent", "mail_id": "\(id)", "transport": "\(transport.name)", "recorded": "\(recorded.map(String.init) ?? "no")"])
         }
         return count
     }

@@ -62,11 +62,6 @@ public final class JobWorker: Service, Sendable {
         let start = ContinuousClock.now
         do {
             try await definition.handler(job)
-            let completed = try await queue.complete(job)
-            metrics?.recordJob(kind: job.kind, outcome: completed ? "completed" : "lease_lost", duration: ContinuousClock.now - start)
-            logger.debug(
-                "job completed",
-                metadata: ["event": "job_completed", "job_id": "\(job.id)", "kind": "\(job.kind)", "lease_kept": "\(completed)"])
         } catch {
             try await queue.fail(job, error: String(describing: error), retry: definition.retry)
             let outcome = job.attempt >= job.maxAttempts ? "failed" : "retried"
@@ -77,6 +72,21 @@ public final class JobWorker: Service, Sendable {
                     "event": "job_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempt)",
                     "max_attempts": "\(job.maxAttempts)", "error": "\(error)",
                 ])
+            return true
+        }
+        // The work is done: failing to record it is not a failed attempt (that would count it against the job,
+        // or mark done work failed). The job stays leased, and runs again once the lease expires.
+        do {
+            let completed = try await queue.complete(job)
+            metrics?.recordJob(kind: job.kind, outcome: completed ? "completed" : "lease_lost", duration: ContinuousClock.now - start)
+            logger.debug(
+                "job completed",
+                metadata: ["event": "job_completed", "job_id": "\(job.id)", "kind": "\(job.kind)", "lease_kept": "\(completed)"])
+        } catch {
+            metrics?.recordJob(kind: job.kind, outcome: "unrecorded", duration: ContinuousClock.now - start)
+            logger.error(
+                "job done but not recorded: it runs again when its lease expires",
+                metadata: ["event": "job_complete_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "error": "\(error)"])
         }
         return true
     }

@@ -50,7 +50,12 @@ public struct EventHandler: Sendable {
 /// nothing twice) and marks the event dispatched, all in one transaction. Delivery then has the job queue's
 /// guarantees: leases, retries with backoff, several workers in several processes.
 public final class OutboxDispatcher: Service, Sendable {
+    /// The kind of deliveries queued by versions before deliveries had a kind per handler (still run).
     public static let deliveryJobKind = "platform.event"
+
+    /// The job kind of deliveries to `handler`: a worker claims only deliveries to handlers it has, so while
+    /// two versions run side by side (a rolling deploy) one without a new handler never takes its deliveries.
+    public static func deliveryJobKind(handler: String) -> String { "\(deliveryJobKind):\(handler)" }
 
     private let database: Database
     private let queue: JobQueue
@@ -74,19 +79,29 @@ public final class OutboxDispatcher: Service, Sendable {
         database.onEventsCommitted { doorbell.ring() }
     }
 
-    /// The job that delivers one event to one handler.
-    public static func deliveryJob(handlers: [EventHandler], logger: Logger) -> JobDefinition {
+    /// The jobs that deliver an event to each of `handlers` (one kind per handler), and the one that runs
+    /// deliveries queued under the former shared kind.
+    public static func deliveryJobs(handlers: [EventHandler], logger: Logger) -> [JobDefinition] {
         let byName = Dictionary(handlers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return JobDefinition(kind: deliveryJobKind, lease: 60, retry: RetryPolicy(base: 2, cap: 600)) { job in
+        let retry = RetryPolicy(base: 2, cap: 600)
+        let perHandler = byName.values.sorted { $0.name < $1.name }.map { handler in
+            JobDefinition(kind: deliveryJobKind(handler: handler.name), lease: 60, retry: retry) { job in
+                try await handler.handle(try JSONCoding.decode(Delivery.self, from: job.payload).event)
+            }
+        }
+        let former = JobDefinition(kind: deliveryJobKind, lease: 60, retry: retry) { job in
             let delivery = try JSONCoding.decode(Delivery.self, from: job.payload)
             guard let handler = byName[delivery.handler] else {
+                // Not completed as if delivered: retried (another replica may have the handler), and failed for all
+                // to see once its attempts are spent.
                 logger.warning(
-                    "event handler no longer registered",
+                    "event handler not registered here",
                     metadata: ["event": "event_handler_missing", "handler": "\(delivery.handler)", "event_id": "\(delivery.event.id)"])
-                return
+                throw ServiceError(.internalError, "no event handler named \(delivery.handler) in this process")
             }
             try await handler.handle(delivery.event)
         }
+        return perHandler + [former]
     }
 
     struct Delivery: Codable {
@@ -130,7 +145,9 @@ public final class OutboxDispatcher: Service, Sendable {
                 for handler in handlersByType[event.type] ?? [] {
                     let payload = try JSONCoding.encodeToString(Delivery(handler: handler, event: event))
                     try await queue.enqueue(
-                        NewJob(id: "event:\(event.id):\(handler)", kind: Self.deliveryJobKind, payload: payload, maxAttempts: 10, userId: userId),
+                        NewJob(
+                            id: "event:\(event.id):\(handler)", kind: Self.deliveryJobKind(handler: handler), payload: payload, maxAttempts: 10,
+                            userId: userId),
                         in: tx)
                 }
                 try await tx.sql.raw(

@@ -56,7 +56,8 @@ public final class ServerMetrics: Sendable {
         series.duration.recordNanoseconds(duration.nanoseconds)
     }
 
-    /// Counts a job attempt's outcome (`completed`, `retried`, `failed`, `lease_lost`).
+    /// Counts a job attempt's outcome (`completed`, `retried`, `failed`, `lease_lost`, `unrecorded`: done, but
+    /// recording it failed).
     func recordJob(kind: String, outcome: String, duration: Duration) {
         registry.makeCounter(descriptor: Self.jobs.descriptor, labels: [("kind", kind), ("outcome", outcome)]).increment()
         registry.makeDurationHistogram(descriptor: Self.jobDuration.descriptor, labels: [("kind", kind)], buckets: Self.buckets)

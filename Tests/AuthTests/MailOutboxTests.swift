@@ -1,0 +1,55 @@
+@testable import Auth
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import SQLKit
+import TestSupport
+import Testing
+
+/// The mail outbox's leases: a sender that lost a message to another changes nothing of it, and a message
+/// whose sender keeps stopping mid-attempt ends failed instead of going out forever.
+@Suite struct MailOutboxTests {
+    @Test(arguments: TestDatabases.engines)
+    func aSenderThatLostItsLeaseChangesNothing(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
+            let clock = FakeWallClock()
+            let auth = try await AuthModule(
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator())
+            _ = try await auth.service.signUp(email: "lease@example.com", password: "password-1", name: nil, timeZone: nil)
+            try await auth.service.sendPasswordReset(email: "lease@example.com")
+            let slow = try #require(try await auth.outbox.claim())
+            clock.advance(by: MailOutbox.lease + 1)
+            let second = try #require(try await auth.outbox.claim())
+            #expect(second.id == slow.id && second.attempt == 2)
+            // The first sender finishes late either way: neither its success nor its failure touches the message.
+            #expect(try await auth.outbox.markSent(id: slow.id, attempt: slow.attempt, transport: "smtp") == false)
+            #expect(try await auth.outbox.markFailed(id: slow.id, attempt: slow.attempt, error: MailDeliveryError(permanent: false, "late"), transport: "smtp") == false)
+            var mail = try #require(try await auth.outbox.mail(id: slow.id))
+            #expect(mail.status == "sending" && mail.attempts == 2 && mail.body.contains("oobCode="))
+            #expect(try await auth.outbox.markSent(id: second.id, attempt: second.attempt, transport: "smtp"))
+            mail = try #require(try await auth.outbox.mail(id: slow.id))
+            #expect(mail.status == "sent" && mail.body.isEmpty)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func aMessageWhoseSenderKeepsStoppingEndsFailed(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
+            let clock = FakeWallClock()
+            let auth = try await AuthModule(
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator())
+            _ = try await auth.service.signUp(email: "stuck@example.com", password: "password-1", name: nil, timeZone: nil)
+            try await auth.service.sendPasswordReset(email: "stuck@example.com")
+            for attempt in 1...MailOutbox.maxAttempts {
+                let claimed = try #require(try await auth.outbox.claim(), "attempt \(attempt)")
+                #expect(claimed.attempt == attempt)
+                clock.advance(by: MailOutbox.lease + 1)  // the sender dies mid-attempt
+            }
+            #expect(try await auth.outbox.claim() == nil)
+            let mail = try #require(try await auth.outbox.list().first)
+            #expect(mail.status == "failed" && mail.attempts == MailOutbox.maxAttempts)
+            #expect(mail.lastError?.contains("lease expired") == true)
+        }
+    }
+}

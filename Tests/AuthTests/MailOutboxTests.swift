@@ -12,10 +12,7 @@ import Testing
 @Suite struct MailOutboxTests {
     @Test(arguments: TestDatabases.engines)
     func aSenderThatLostItsLeaseChangesNothing(engine: SQLEngine) async throws {
-        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
-            let clock = FakeWallClock()
-            let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator())
+        try await AuthTesting.with(engine) { _, clock, auth in
             _ = try await auth.service.signUp(email: "lease@example.com", password: "password-1", name: nil, timeZone: nil)
             try await auth.service.sendPasswordReset(email: "lease@example.com")
             let slow = try #require(try await auth.outbox.claim())
@@ -35,10 +32,7 @@ import Testing
 
     @Test(arguments: TestDatabases.engines)
     func aMessageWhoseSenderKeepsStoppingEndsFailed(engine: SQLEngine) async throws {
-        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
-            let clock = FakeWallClock()
-            let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator())
+        try await AuthTesting.with(engine) { _, clock, auth in
             _ = try await auth.service.signUp(email: "stuck@example.com", password: "password-1", name: nil, timeZone: nil)
             try await auth.service.sendPasswordReset(email: "stuck@example.com")
             for attempt in 1...MailOutbox.maxAttempts {

@@ -80,7 +80,7 @@ import Testing
     /// left whole (it once lost its sign-in methods and sessions, keeping only its row).
     @Test(arguments: TestDatabases.engines)
     func anAccountConfirmedSinceThePurgeFoundItStaysWhole(engine: SQLEngine) async throws {
-        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
+        try await AuthTesting.with(engine) { db, _, module in
             try await db.sql.raw(
                 """
                 INSERT INTO auth_users (id, email, email_normalized, email_verified, original_provider, status, created_at)
@@ -96,8 +96,6 @@ import Testing
             let removed = try await db.transaction { tx in try await AuthService.removeUnconfirmed(userId: "raced", sql: tx.sql) }
             #expect(!removed)
             // Cancelling an account the purge removed meanwhile is as harmless as cancelling twice.
-            let module = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: FakeWallClock(), ids: SequentialIDGenerator())
             try await module.service.cancelAccountCreation(userId: "gone")
             await #expect(throws: ServiceError.self) { try await module.service.cancelAccountCreation(userId: "raced") }
             #expect(try await db.sql.raw("SELECT user_id FROM auth_providers").all().count == 1)
@@ -110,10 +108,7 @@ import Testing
     /// and failed inserting a second profile).
     @Test(arguments: TestDatabases.engines)
     func concurrentConfirmationsAllSucceedOnce(engine: SQLEngine) async throws {
-        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
-            let clock = FakeWallClock()
-            let module = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: SequentialIDGenerator())
+        try await AuthTesting.with(engine) { db, _, module in
             for round in 0..<4 {
                 let id = "pending-\(round)"
                 try await db.sql.raw(

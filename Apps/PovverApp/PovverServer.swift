@@ -150,11 +150,18 @@ public struct PovverServer: @unchecked Sendable {
         return AppleClientSecretSettings(teamID: teamID, keyID: keyID, privateKeyPEM: pem, authBaseURL: config.appleAuthBaseURL)
     }
 
-    /// Prepares every module (their caches), then serves until SIGTERM or SIGINT and shuts down gracefully.
+    /// Prepares every module (their caches), then serves until SIGTERM or SIGINT and shuts down gracefully:
+    /// for at most `shutdownGrace`, after which what is still running is cancelled (an orchestrator's kill, about
+    /// 30 s after its SIGTERM, would otherwise cut the shutdown off wherever it stood).
     public func run() async throws {
         await prepare()
-        try await application().runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        var configuration = ServiceGroupConfiguration(services: [application()], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = Self.shutdownGrace
+        try await ServiceGroup(configuration: configuration).run()
     }
+
+    /// How long a graceful shutdown may take before what remains is cancelled.
+    public static let shutdownGrace: Duration = .seconds(25)
 
     /// Each module's work before serving (the exercise catalog's search index, for one).
     public func prepare() async {

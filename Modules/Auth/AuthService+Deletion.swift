@@ -25,9 +25,10 @@ extension AuthService {
             let sealed = try sealer.seal(refreshToken)
             let now = clock.now().millisecondsSince1970
             let kept = try await database.transaction { [self] tx -> Bool in
-                // An account cancelled or purged during the exchange has already dropped its token (the lock
-                // orders this with that removal): none is kept for it.
-                guard try await lockAccount(userId, in: tx) else { return false }
+                // An account cancelled, purged or being deleted since the exchange began has already dropped its
+                // token, or will without revoking this one (the lock orders this with that removal): none is kept.
+                let status = try await lockAccount(userId, in: tx)
+                guard status == AccountStatus.active.rawValue || status == AccountStatus.pending.rawValue else { return false }
                 try await tx.sql.raw(
                     """
                     INSERT INTO auth_apple_tokens (user_id, client_id, sealed_refresh_token, created_at)
@@ -88,12 +89,13 @@ extension AuthService {
         let ticket = ids.makeID()
         let sessions = self.sessions
         let jobs = self.jobs
-        let jobId = try await database.transaction { tx -> String in
-            guard try await tx.sql.raw("SELECT id FROM auth_users WHERE id = \(bind: userId)").first() != nil else {
+        let jobId = try await database.transaction { [self] tx -> String in
+            guard try await lockAccount(userId, in: tx) != nil else {
                 throw ServiceError(.notFound, "This account no longer exists.")
             }
             try await tx.sql.raw("UPDATE auth_users SET status = 'deleting' WHERE id = \(bind: userId)").run()
             try await sessions.revokeAll(userId: userId, reason: "account_deleted", in: tx)
+            try await Self.discardCodes(userId: userId, in: tx)
             try await tx.sql.raw(
                 """
                 INSERT INTO auth_deletions (ticket, user_id, requested_at) VALUES (\(bind: ticket), \(bind: userId), \(bind: now.millisecondsSince1970))

@@ -56,11 +56,17 @@ extension AuthService {
     /// a time), and tells whether the account exists. Whatever mints, spends or discards an account's one-time
     /// codes, or changes its sign-in methods, takes this lock first: they then queue in one order (no deadlock
     /// between two of them), and a code minted at the moment the account is secured is either discarded by it
-    /// or refused because the session asking for it has ended.
+    /// or refused because the session asking for it has ended. Returns the account's status, nil when there is
+    /// no such account.
     @discardableResult
-    func lockAccount(_ userId: String, in tx: Transaction) async throws -> Bool {
-        let lock: SQLQueryString = database.engine == .postgres ? " FOR UPDATE" : ""
-        return try await tx.sql.raw("SELECT id FROM auth_users WHERE id = \(bind: userId)\(lock)").first() != nil
+    func lockAccount(_ userId: String, in tx: Transaction) async throws -> String? {
+        try await Self.lockAccount(userId, engine: database.engine, in: tx)
+    }
+
+    @discardableResult
+    static func lockAccount(_ userId: String, engine: SQLEngine, in tx: Transaction) async throws -> String? {
+        let lock: SQLQueryString = engine == .postgres ? " FOR UPDATE" : ""
+        return try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)\(lock)").first(decodingColumn: "status", as: String.self)
     }
 
     /// Stores a code for `userId` (replacing any earlier unused code of the same purpose) in `tx`.

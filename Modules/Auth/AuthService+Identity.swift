@@ -421,7 +421,9 @@ extension AuthService {
         }
         let now = clock.now()
         let sessions = self.sessions
-        let (sessionId, refreshToken) = try await database.transaction { tx in
+        let (sessionId, refreshToken) = try await database.transaction { [self] tx in
+            // The account's row before its sessions', as every change of them takes them (`lockAccount`).
+            try await lockAccount(userId, in: tx)
             if let old = principal.sessionId { try await sessions.revoke(sessionId: old, reason: "reauthenticated", in: tx) }
             try await tx.sql.raw("UPDATE auth_users SET last_sign_in_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: userId)").run()
             return try await sessions.open(userId: userId, authTime: now, in: tx)

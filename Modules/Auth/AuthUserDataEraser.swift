@@ -19,7 +19,10 @@ public struct AuthUserDataEraser: UserDataEraser {
 
     public func eraseUserData(userId: String) async throws {
         statusCache.revoke(userId: userId)
+        let engine = database.engine
         try await database.transaction { tx in
+            // The account's row first, as everything that changes its codes or sessions takes it.
+            try await AuthService.lockAccount(userId, engine: engine, in: tx)
             for table in [
                 "auth_devices", "auth_refresh_tokens", "auth_sessions", "auth_providers", "auth_profiles", "auth_mail_outbox", "auth_codes",
                 "auth_apple_tokens",

@@ -7,6 +7,28 @@ import SQLKit
 import TestSupport
 import Testing
 
+/// A code is never minted for a session that has ended, even one a replica still trusts for a moment (the lane
+/// checks a cached status): `changeEmail` checks it again in its transaction, under the account's lock.
+@Suite struct CodeMintingTests {
+    @Test(arguments: TestDatabases.engines)
+    func anEndedSessionMintsNoCode(engine: SQLEngine) async throws {
+        try await AuthTesting.with(engine) { db, clock, auth in
+            let signedUp = try await auth.service.signUp(email: "owner@example.com", password: "password-1", name: nil, timeZone: nil)
+            let userId = signedUp.user.id
+            let sessionId = try #require(
+                try await db.sql.raw("SELECT id FROM auth_sessions WHERE user_id = \(bind: userId)").first(decodingColumn: "id", as: String.self))
+            let principal = Principal(userId: userId, authTime: clock.now(), sessionId: sessionId, expiresAt: clock.now().addingTimeInterval(900))
+            // Signed out everywhere through another replica.
+            try await db.sql.raw("UPDATE auth_sessions SET revoked_at = 1, revoke_reason = 'sign_out_all' WHERE id = \(bind: sessionId)").run()
+            await #expect(throws: ServiceError(.unauthenticated, "Your session has ended. Please sign in again.")) {
+                try await auth.service.changeEmail(principal: principal, newEmail: "late@example.com")
+            }
+            #expect(try await auth.outbox.list().isEmpty)
+            #expect(try await db.sql.raw("SELECT code_hash FROM auth_codes").all().isEmpty)
+        }
+    }
+}
+
 /// The mail outbox's leases: a sender that lost a message to another changes nothing of it, and a message
 /// whose sender keeps stopping mid-attempt ends failed instead of going out forever.
 @Suite struct MailOutboxTests {

@@ -95,7 +95,9 @@ import Testing
             ).run()
             let removed = try await db.transaction { tx in try await AuthService.removeUnconfirmed(userId: "raced", sql: tx.sql) }
             #expect(!removed)
-            // Cancelling an account the purge removed meanwhile is as harmless as cancelling twice.
+            // Cancelling an account already gone is harmless; a confirmed one is refused. (An account the purge
+            // removes between the cancel's read and its delete takes the same harmless path; that moment cannot
+            // be staged here.)
             try await module.service.cancelAccountCreation(userId: "gone")
             await #expect(throws: ServiceError.self) { try await module.service.cancelAccountCreation(userId: "raced") }
             #expect(try await db.sql.raw("SELECT user_id FROM auth_providers").all().count == 1)

@@ -51,6 +51,13 @@ import TestSupport
             let delete = try await client.execute(uri: "/getUser", method: .delete)
             #expect(delete.status == .badRequest)
             #expect(String(buffer: delete.body).contains("This endpoint takes GET, HEAD or POST, not DELETE."))
+            // HEAD reads its query as GET does: a read that finds nothing is NOT_FOUND, not a missing field.
+            let token = try #require(try await client.call("signUp", ["email": "head@example.com", "password": "password-1"]).accessToken)
+            let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+            let found = try await client.execute(uri: "/searchExercises?query=squat&limit=1", method: .head, headers: bearer)
+            #expect(found.status == .ok && found.body.readableBytes == 0)
+            #expect(try await client.execute(uri: "/getWorkout?workout_id=nope", method: .head, headers: bearer).status == .notFound)
+            #expect(try await client.execute(uri: "/getWorkout", method: .head, headers: bearer).status == .badRequest)
             let unknown = try await client.execute(uri: "/noSuchThing", method: .get)
             #expect(unknown.status == .notFound)
             #expect(String(buffer: unknown.body).contains("There is no such endpoint."))

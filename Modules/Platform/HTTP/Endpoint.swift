@@ -165,7 +165,8 @@ enum RequestBody {
     }
 
     private static func body(_ request: Request, schema: JSONValue?, settings: EndpointSettings) async throws -> Data {
-        if request.method == .get {
+        // HEAD is answered by the GET route (the router generates it), so it reads its input as GET does.
+        if request.method == .get || request.method == .head {
             return try queryAsJSON(request.uri.queryParameters, schema: schema)
         }
         let buffer: ByteBuffer

@@ -41,16 +41,22 @@ public enum ServerSentEvents {
             ],
             body: ResponseBody { writer in
                 var lastID = 0
-                do {
-                    for try await event in events {
-                        lastID = event.id
-                        try await writer.write(ByteBuffer(string: event.wireFormat))
+                var iterator = events.makeAsyncIterator()
+                while true {
+                    // Only the producer's failures become an error event; a failed write (the client went away)
+                    // ends the response as it is.
+                    let next: ServerSentEvent?
+                    do {
+                        next = try await iterator.next()
+                    } catch is CancellationError {
+                        break  // the client went away: there is no one to tell
+                    } catch {
+                        let failure = ErrorMapper.serviceError(for: error, logger: logger)
+                        try await writer.write(ByteBuffer(string: ServerSentEvent(id: lastID + 1, data: errorEventJSON(failure)).wireFormat))
+                        break
                     }
-                } catch is CancellationError {
-                    // The client went away: there is no one to tell.
-                } catch {
-                    let failure = ErrorMapper.serviceError(for: error, logger: logger)
-                    let event = ServerSentEvent(id: lastID + 1, data: errorEventJSON(failure))
+                    guard let event = next else { break }
+                    lastID = event.id
                     try await writer.write(ByteBuffer(string: event.wireFormat))
                 }
                 try await writer.finish(nil)

@@ -56,7 +56,7 @@ public struct AuthTool: Sendable {
             to:        \(mail.recipient)
             subject:   \(mail.subject)
 
-            \(mail.body.isEmpty ? "(body removed after delivery: it carried a one-time code)" : mail.body)
+            \(mail.body.isEmpty ? "(body removed once delivered or failed for good: it carried a one-time code)" : mail.body)
 
             """
     }

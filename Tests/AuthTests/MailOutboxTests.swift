@@ -66,6 +66,7 @@ import Testing
             let mail = try #require(try await auth.outbox.list().first)
             #expect(mail.status == "failed" && mail.attempts == MailOutbox.maxAttempts)
             #expect(mail.lastError?.contains("lease expired") == true)
+            #expect(mail.body.isEmpty)
         }
     }
 }

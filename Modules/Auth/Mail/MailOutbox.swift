@@ -80,7 +80,7 @@ public struct MailOutbox: Sendable {
             // not tried once more: it fails for all to see, as a refused one does.
             try await tx.sql.raw(
                 """
-                UPDATE auth_mail_outbox SET status = 'failed', lease_expires_at = NULL,
+                UPDATE auth_mail_outbox SET status = 'failed', lease_expires_at = NULL, body = '',
                     last_error = 'the sender stopped during every attempt (its lease expired)'
                 WHERE status = 'sending' AND lease_expires_at < \(bind: now) AND attempts >= \(bind: Self.maxAttempts)
                 """
@@ -135,11 +135,14 @@ public struct MailOutbox: Sendable {
         let final = error.permanent || attempt >= Self.maxAttempts
         let next = now.addingTimeInterval(Self.retry.delay(afterAttempt: attempt)).millisecondsSince1970
         let message = String(error.description.prefix(1000))
+        // A message that will never go out no longer needs its text, which carries a one-time code (the log
+        // transport's stay readable for developers, as when sent).
+        let dropBody = final && transport != "log"
         return try await database.transaction { tx in
             try await tx.sql.raw(
                 """
                 UPDATE auth_mail_outbox SET status = \(bind: final ? "failed" : "pending"), next_attempt_at = \(bind: next),
-                    last_error = \(bind: message), transport = \(bind: transport), lease_expires_at = NULL
+                    last_error = \(bind: message), transport = \(bind: transport), lease_expires_at = NULL\(unsafeRaw: dropBody ? ", body = ''" : "")
                 WHERE id = \(bind: id) AND status = 'sending' AND attempts = \(bind: attempt)
                 RETURNING id
                 """

@@ -169,6 +169,40 @@ struct SetLogged: DomainEvent, Equatable {
         }
     }
 
+    /// An event reaches the handlers every running version registered, not only the dispatching replica's own:
+    /// an older replica still queues the deliveries of a handler only the newer one has (which only it claims). A
+    /// registration not renewed for a week is forgotten.
+    @Test(arguments: TestDatabases.engines)
+    func anEventReachesTheHandlersOtherReplicasRegistered(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let clock = FakeWallClock()
+            let queue = JobQueue(database: db, clock: clock)
+            let old = Recorder()
+            let added = Recorder()
+            let older = OutboxDispatcher(database: db, queue: queue, handlers: [old.handler(name: "old")], logger: TestDatabases.logger)
+            let newerHandlers = [old.handler(name: "old"), added.handler(name: "added")]
+            let newer = OutboxDispatcher(database: db, queue: queue, handlers: newerHandlers, logger: TestDatabases.logger)
+            try await older.registerHandlers()
+            try await newer.registerHandlers()
+            try await db.transaction { tx in try await tx.publish(SetLogged(setId: "s1"), id: "e1", occurredAt: Date()) }
+            #expect(try await older.dispatchPending() == 1)
+            #expect(try await Self.status("event:e1:added", in: db) == "queued")
+            let worker = JobWorker(
+                name: "newer", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: newerHandlers, logger: TestDatabases.logger),
+                logger: TestDatabases.logger)
+            try await worker.drain()
+            #expect(old.seen.withLock { $0 } == ["e1"])
+            #expect(added.seen.withLock { $0 } == ["e1"])
+
+            clock.advance(by: OutboxDispatcher.registrationLifetime + 1)
+            try await older.registerHandlers()
+            try await db.transaction { tx in try await tx.publish(SetLogged(setId: "s2"), id: "e2", occurredAt: Date()) }
+            #expect(try await older.dispatchPending() == 1)
+            #expect(try await Self.status("event:e2:old", in: db) == "queued")
+            #expect(try await Self.status("event:e2:added", in: db) == nil, "the newer version left a week ago")
+        }
+    }
+
     /// Every committed event reaches each handler, once (batches of two, five events, two handlers).
     @Test(arguments: TestDatabases.engines)
     func everyEventReachesEachHandlerOnce(engine: SQLEngine) async throws {

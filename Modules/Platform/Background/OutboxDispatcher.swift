@@ -57,9 +57,15 @@ public final class OutboxDispatcher: Service, Sendable {
     /// two versions run side by side (a rolling deploy) one without a new handler never takes its deliveries.
     public static func deliveryJobKind(handler: String) -> String { "\(deliveryJobKind):\(handler)" }
 
+    /// How long a handler registered by some replica and not registered again since is still fanned out to.
+    public static let registrationLifetime: TimeInterval = 7 * 24 * 3600
+    /// How often a running dispatcher registers its handlers again.
+    static let registrationInterval: Duration = .seconds(3600)
+
     private let database: Database
     private let queue: JobQueue
     private let handlersByType: [String: [String]]
+    private let handlers: [(name: String, eventType: String)]
     private let pollInterval: Duration
     private let logger: Logger
     private let doorbell = Doorbell()
@@ -72,6 +78,7 @@ public final class OutboxDispatcher: Service, Sendable {
         self.database = database
         self.queue = queue
         self.handlersByType = Dictionary(grouping: handlers, by: \.eventType).mapValues { $0.map(\.name) }
+        self.handlers = handlers.map { ($0.name, $0.eventType) }
         self.pollInterval = pollInterval
         self.logger = logger
         self.onDispatched = onDispatched
@@ -109,6 +116,24 @@ public final class OutboxDispatcher: Service, Sendable {
         var event: StoredEvent
     }
 
+    /// Records this process's handlers as running now (at start, then every hour), so every replica's dispatcher
+    /// fans events out to them too: during a rolling deploy one of the older version, which lacks a new handler,
+    /// still queues its deliveries (which only a replica that has it claims, by their kind).
+    public func registerHandlers() async throws {
+        let now = queue.clock.now().millisecondsSince1970
+        let handlers = self.handlers
+        try await database.transaction { tx in
+            for handler in handlers {
+                try await tx.sql.raw(
+                    """
+                    INSERT INTO platform_event_handlers (name, event_type, seen_at) VALUES (\(bind: handler.name), \(bind: handler.eventType), \(bind: now))
+                    ON CONFLICT (name) DO UPDATE SET event_type = excluded.event_type, seen_at = excluded.seen_at
+                    """
+                ).run()
+            }
+        }
+    }
+
     /// Dispatches every pending event. Returns how many events were dispatched.
     @discardableResult
     public func dispatchPending(batchSize: Int = 100) async throws -> Int {
@@ -135,6 +160,16 @@ public final class OutboxDispatcher: Service, Sendable {
                 """
             ).all()
             let now = queue.clock.now().millisecondsSince1970
+            // This process's handlers, and those other replicas registered lately.
+            var subscribers = handlersByType
+            if !rows.isEmpty {
+                let cutoff = now - Int64(Self.registrationLifetime * 1000)
+                for registered in try await tx.sql.raw("SELECT name, event_type FROM platform_event_handlers WHERE seen_at > \(bind: cutoff)").all() {
+                    let name = try registered.decode(column: "name", as: String.self)
+                    let type = try registered.decode(column: "event_type", as: String.self)
+                    if !(subscribers[type]?.contains(name) ?? false) { subscribers[type, default: []].append(name) }
+                }
+            }
             for row in rows {
                 let event = StoredEvent(
                     id: try row.decode(column: "id", as: String.self),
@@ -142,7 +177,7 @@ public final class OutboxDispatcher: Service, Sendable {
                     payload: try row.decode(column: "payload", as: String.self),
                     occurredAt: Date(millisecondsSince1970: try row.decode(column: "occurred_at", as: Int64.self)))
                 let userId = try row.decode(column: "user_id", as: String?.self)
-                for handler in handlersByType[event.type] ?? [] {
+                for handler in subscribers[event.type] ?? [] {
                     let payload = try JSONCoding.encodeToString(Delivery(handler: handler, event: event))
                     try await queue.enqueue(
                         NewJob(
@@ -159,7 +194,16 @@ public final class OutboxDispatcher: Service, Sendable {
     }
 
     public func run() async throws {
+        var registeredAt: ContinuousClock.Instant?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            if registeredAt.map({ ContinuousClock.now - $0 >= Self.registrationInterval }) ?? true {
+                do {
+                    try await registerHandlers()
+                    registeredAt = .now
+                } catch {
+                    logger.error("event handlers not registered", metadata: ["event": "outbox_register_error", "error": "\(error)"])
+                }
+            }
             do {
                 try await dispatchPending()
             } catch {

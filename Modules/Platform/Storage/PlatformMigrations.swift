@@ -59,5 +59,18 @@ enum PlatformMigrations {
         Migration(version: 4, name: "finished jobs expire") { _ in
             ["CREATE INDEX platform_jobs_finished ON platform_jobs (status, finished_at)"]
         },
+        // Every replica registers the event handlers it runs (`OutboxDispatcher.registerHandlers`), so an event is
+        // fanned out to the handlers of every version running (a rolling deploy), not only the dispatcher's own.
+        Migration(version: 5, name: "event handlers of every replica") { _ in
+            [
+                """
+                CREATE TABLE platform_event_handlers (
+                    name TEXT PRIMARY KEY,
+                    event_type TEXT NOT NULL,
+                    seen_at BIGINT NOT NULL
+                )
+                """
+            ]
+        },
     ]
 }

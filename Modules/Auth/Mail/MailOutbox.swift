@@ -228,17 +228,10 @@ public struct MailSender: Service {
                     ])
                 continue
             }
-            // Sent: recording it may not turn into a failed attempt (that would send it again, or mark a delivered
-            // message failed). A few tries; should all fail, the lease expires and the message goes out once more.
-            var recorded: Bool?
-            for pause in [0, 100, 1000] {
-                if pause > 0 { try? await Task.sleep(for: .milliseconds(pause)) }
-                do {
-                    recorded = try await outbox.markSent(id: id, attempt: attempt, transport: transport.name)
-                    break
-                } catch {
-                    logger.error("mail sent but not recorded", metadata: ["event": "mail_record_failed", "mail_id": "\(id)", "error": "\(error)"])
-                }
+            // Sent (`Bookkeeping`): should recording it fail, the lease expires and the message goes out once more.
+            let recorded = await Bookkeeping.retriedBriefly({ try await outbox.markSent(id: id, attempt: attempt, transport: transport.name) }) {
+                error in
+                logger.error("mail sent but not recorded", metadata: ["event": "mail_record_failed", "mail_id": "\(id)", "error": "\(error)"])
             }
             logger.info(
                 "mail sent",

@@ -74,25 +74,16 @@ public final class JobWorker: Service, Sendable {
                 ])
             return true
         }
-        // The work is done: failing to record it is not a failed attempt (that would count it against the job,
-        // or mark done work failed). A few tries; should all fail, the job stays leased and runs again once the
+        // The work is done (`Bookkeeping`): should recording it fail, the job stays leased and runs again once the
         // lease expires (on its last attempt the watchdog then marks it failed, as for a worker that died).
-        for pause in [0, 100, 1000] {
-            if pause > 0 { try? await Task.sleep(for: .milliseconds(pause)) }
-            do {
-                let completed = try await queue.complete(job)
-                metrics?.recordJob(kind: job.kind, outcome: completed ? "completed" : "lease_lost", duration: ContinuousClock.now - start)
-                logger.debug(
-                    "job completed",
-                    metadata: ["event": "job_completed", "job_id": "\(job.id)", "kind": "\(job.kind)", "lease_kept": "\(completed)"])
-                return true
-            } catch {
-                logger.error(
-                    "job done but not recorded",
-                    metadata: ["event": "job_complete_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "error": "\(error)"])
-            }
+        let completed = await Bookkeeping.retriedBriefly({ try await queue.complete(job) }) { error in
+            logger.error(
+                "job done but not recorded",
+                metadata: ["event": "job_complete_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "error": "\(error)"])
         }
-        metrics?.recordJob(kind: job.kind, outcome: "unrecorded", duration: ContinuousClock.now - start)
+        let outcome = completed.map { $0 ? "completed" : "lease_lost" } ?? "unrecorded"
+        metrics?.recordJob(kind: job.kind, outcome: outcome, duration: ContinuousClock.now - start)
+        logger.debug("job finished", metadata: ["event": "job_completed", "job_id": "\(job.id)", "kind": "\(job.kind)", "outcome": "\(outcome)"])
         return true
     }
 

@@ -171,7 +171,7 @@ extension AuthService {
     public func confirmAccountCreation(userId: String, timeZone rawTimeZone: String?) async throws -> UserView {
         let timeZone = try Validation.timeZone(rawTimeZone)
         let now = clock.now()
-        try await database.transaction { tx in
+        try await database.transaction { [self] tx in
             guard
                 let row = try await tx.sql.raw("SELECT status, pending_name, original_provider FROM auth_users WHERE id = \(bind: userId)")
                     .first()
@@ -186,8 +186,7 @@ extension AuthService {
             else {
                 // PostgreSQL: a concurrent request confirmed the account (answered the same) or removed it (the
                 // purge, a cancel) since it was read; either way there is nothing more to create.
-                let now = try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "status", as: String.self)
-                if now == AccountStatus.active.rawValue { return }
+                if try await lockAccount(userId, in: tx) == AccountStatus.active.rawValue { return }
                 throw ServiceError(.notFound, "This account no longer exists.")
             }
             try await tx.sql.raw(
@@ -207,16 +206,13 @@ extension AuthService {
     /// sign-in (revoked at Apple first) are removed.
     public func cancelAccountCreation(userId: String) async throws {
         let cache = sessions.statusCache
-        let removed = try await database.transaction { tx -> Bool in
-            guard let status = try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "status", as: String.self)
-            else { return false }  // already gone: cancelling twice is harmless
-            if status == AccountStatus.pending.rawValue, try await Self.removeUnconfirmed(userId: userId, sql: tx.sql) { return true }
-            // Not pending, or no longer (PostgreSQL: confirmed or purged since it was read).
-            let now = try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "status", as: String.self)
-            guard now == nil else {
+        let removed = try await database.transaction { [self] tx -> Bool in
+            // Read under the account's lock: a confirmation or the purge cannot come between the read and the removal.
+            guard let status = try await lockAccount(userId, in: tx) else { return false }  // already gone: harmless
+            guard status == AccountStatus.pending.rawValue, try await Self.removeUnconfirmed(userId: userId, sql: tx.sql) else {
                 throw ServiceError(.failedPrecondition, "This account is already confirmed. Delete it from Settings instead.")
             }
-            return false
+            return true
         }
         cache.revoke(userId: userId)
         if removed { await dropAppleToken(userId: userId) }

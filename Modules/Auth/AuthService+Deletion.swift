@@ -200,7 +200,10 @@ enum AccountDeletion {
     struct Payload: Codable { var ticket: String }
 
     static func job(service: AuthService, erasers: [any UserDataEraser], logger: Logger) -> JobDefinition {
-        JobDefinition(kind: AuthService.deletionJobKind, lease: 300, retry: RetryPolicy(base: 10, cap: 1800)) { job in
+        JobDefinition(
+            // Renewed while it runs: a deletion whose worker died resumes a minute later; an erasure gets an hour.
+            kind: AuthService.deletionJobKind, lease: 60, timeout: 3600, retry: RetryPolicy(base: 10, cap: 1800)
+        ) { job in
             let payload = try JSONCoding.decode(Payload.self, from: job.payload)
             try await service.runDeletion(ticket: payload.ticket, attempt: job.attempt, erasers: erasers)
         }

@@ -132,4 +132,168 @@ import TestSupport
             #expect(exposition.contains(#"povver_jobs_total{kind="flaky",outcome="completed"} 1"#))
         }
     }
+
+    @Test(arguments: TestDatabases.engines)
+    func eachKindIsLeasedForItsOwnTime(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let clock = FakeWallClock()
+            let queue = JobQueue(database: db, clock: clock)
+            let leased = Mutex<[String: TimeInterval]>([:])
+            let record: @Sendable (LeasedJob) async throws -> Void = { job in
+                leased.withLock { $0[job.kind] = job.leaseExpiresAt.timeIntervalSince(clock.now()) }
+            }
+            let worker = JobWorker(
+                name: "w", queue: queue,
+                definitions: [JobDefinition(kind: "short", lease: 30, handler: record), JobDefinition(kind: "long", lease: 600, handler: record)],
+                logger: TestDatabases.logger)
+            try await queue.enqueue(NewJob(id: "s", kind: "short"))
+            try await queue.enqueue(NewJob(id: "l", kind: "long"))
+            try await worker.drain()
+            #expect(leased.withLock { $0 } == ["short": 30, "long": 600])
+
+            // A worker that died holding one job of each kind: the short one is free again after its own lease.
+            try await queue.enqueue(NewJob(id: "s2", kind: "short"))
+            try await queue.enqueue(NewJob(id: "l2", kind: "long"))
+            let first = try #require(try await queue.claim(worker: "dead", leases: ["short": 30, "long": 600]))
+            let second = try #require(try await queue.claim(worker: "dead", leases: ["short": 30, "long": 600]))
+            #expect(Set([first.leaseExpiresAt, second.leaseExpiresAt]) == [clock.now().addingTimeInterval(30), clock.now().addingTimeInterval(600)])
+            clock.advance(by: 31)
+            #expect(try await queue.requeueExpiredLeases() == 1)
+            #expect(try await queue.job(id: "s2")?.status == .queued)
+            #expect(try await queue.job(id: "l2")?.status == .leased)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func aJobRunningPastItsLeaseKeepsItWhileItRuns(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: SystemClock())
+            let runs = Mutex(0)
+            // Renewed every second, a lease of 3 s leaves 2 s for a renewal held up on a busy machine.
+            let definition = JobDefinition(kind: "slow", lease: 3) { _ in
+                runs.withLock { $0 += 1 }
+                try await Task.sleep(for: .seconds(7))
+            }
+            let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)
+            try await queue.enqueue(NewJob(id: "slow", kind: "slow"))
+            let running = Task { try await worker.runOnce() }
+            // Another replica's watchdog and worker, all the while: the job is never theirs to take.
+            var taken: LeasedJob?
+            while runs.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            for _ in 0..<30 {
+                try await Task.sleep(for: .milliseconds(200))
+                try await queue.requeueExpiredLeases()
+                if let job = try await queue.claim(worker: "thief", kinds: ["slow"], lease: 60) { taken = job }
+            }
+            #expect(try await running.value)
+            #expect(taken == nil, "the lease was renewed while the handler ran")
+            #expect(runs.withLock { $0 } == 1)
+            let record = try #require(try await queue.job(id: "slow"))
+            #expect(record.status == .done)
+            #expect(record.attempts == 1)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func anAttemptPastItsTimeLimitIsCancelledAndRetried(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: FakeWallClock())
+            let cancelled = Mutex(false)
+            let definition = JobDefinition(kind: "stuck", lease: 60, timeout: 0.3) { _ in
+                do {
+                    try await Task.sleep(for: .seconds(60))
+                } catch {
+                    cancelled.withLock { $0 = Task.isCancelled }
+                    throw error
+                }
+            }
+            let metrics = ServerMetrics()
+            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
+            try await queue.enqueue(NewJob(id: "stuck", kind: "stuck", maxAttempts: 3))
+            let started = ContinuousClock.now
+            #expect(try await worker.runOnce())
+            #expect(ContinuousClock.now - started < .seconds(30))
+            #expect(cancelled.withLock { $0 })
+            let record = try #require(try await queue.job(id: "stuck"))
+            #expect(record.status == .queued)
+            #expect(record.attempts == 1)
+            #expect(record.lastError == "ran past its time limit of 0.3 s")
+            #expect(metrics.exposition().contains(#"povver_jobs_total{kind="stuck",outcome="retried"} 1"#))
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func aLostLeaseCancelsTheHandler(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let clock = FakeWallClock()
+            let queue = JobQueue(database: db, clock: clock)
+            let started = Mutex(false)
+            let cancelled = Mutex(false)
+            let definition = JobDefinition(kind: "k", lease: 0.3) { _ in
+                started.withLock { $0 = true }
+                do {
+                    try await Task.sleep(for: .seconds(60))
+                } catch {
+                    cancelled.withLock { $0 = true }
+                    throw error
+                }
+            }
+            let metrics = ServerMetrics()
+            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
+            try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 3))
+            let running = Task { try await worker.runOnce() }
+            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            // The worker stalled past its lease (as far as the rest of the system can tell), and another took the job.
+            // (A renewal may slip in between advancing the clock and the watchdog: then advance again.)
+            var requeued = 0
+            for _ in 0..<10 where requeued == 0 {
+                clock.advance(by: 10)
+                requeued = try await queue.requeueExpiredLeases()
+            }
+            #expect(requeued == 1)
+            let other = try #require(try await queue.claim(worker: "other", kinds: ["k"], lease: 60))
+            #expect(try await running.value)
+            #expect(cancelled.withLock { $0 }, "the first holder's handler was cancelled at its next renewal")
+            #expect(metrics.exposition().contains(#"povver_jobs_total{kind="k",outcome="lease_lost"} 1"#))
+            #expect(try await queue.complete(other))
+            #expect(try await queue.job(id: "j")?.status == .done)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func theWatchdogRunsWhileAJobIsInHand(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: SystemClock())
+            let release = Mutex(false)
+            let started = Mutex(false)
+            let definition = JobDefinition(kind: "long", lease: 60) { _ in
+                started.withLock { $0 = true }
+                while !release.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            // A job another worker held when it died, with a short lease.
+            try await queue.enqueue(NewJob(id: "orphan", kind: "other"))
+            _ = try #require(try await queue.claim(worker: "dead", kinds: ["other"], lease: 0.3))
+            try await queue.enqueue(NewJob(id: "long", kind: "long"))
+            let worker = JobWorker(
+                name: "w", queue: queue, definitions: [definition], watchdogInterval: 0.1, logger: TestDatabases.logger)
+            let running = Task { try await worker.run() }
+            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            var requeued = false
+            for _ in 0..<100 where !requeued {
+                try await Task.sleep(for: .milliseconds(50))
+                requeued = try await queue.job(id: "orphan")?.status == .queued
+            }
+            #expect(requeued, "re-queued while the worker's own job was still running")
+            #expect(try await queue.job(id: "long")?.status == .leased)
+            release.withLock { $0 = true }
+            var done = false
+            for _ in 0..<100 where !done {
+                try await Task.sleep(for: .milliseconds(50))
+                done = try await queue.job(id: "long")?.status == .done
+            }
+            #expect(done)
+            running.cancel()
+            try await running.value
+        }
+    }
 }

@@ -118,26 +118,40 @@ public struct JobQueue: Sendable {
 
     /// Leases the next due job of one of `kinds` to `worker` for `lease` seconds, or returns nil.
     public func claim(worker: String, kinds: [String], lease: TimeInterval) async throws -> LeasedJob? {
-        guard !kinds.isEmpty else { return nil }
+        try await claim(worker: worker, leases: Dictionary(kinds.map { ($0, lease) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Leases the next due job of one of the kinds in `leases` to `worker`, for its kind's lease (seconds), or
+    /// returns nil. A job that died with its worker waits out only its own kind's lease.
+    public func claim(worker: String, leases: [String: TimeInterval]) async throws -> LeasedJob? {
+        guard !leases.isEmpty else { return nil }
         let engine = database.engine
         let clock = self.clock
+        let kinds = leases.keys.sorted()
         return try await database.transaction { tx -> LeasedJob? in
             let now = clock.now()
-            let expires = now.addingTimeInterval(lease)
             let lockClause = engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
             let kindBinds: [any Encodable & Sendable] = kinds
+            guard
+                let candidate = try await tx.sql.raw(
+                    """
+                    SELECT id, kind FROM platform_jobs
+                    WHERE status = 'queued' AND run_at <= \(bind: now.millisecondsSince1970) AND kind IN (\(binds: kindBinds))
+                    ORDER BY run_at, id
+                    LIMIT 1\(unsafeRaw: lockClause)
+                    """
+                ).first()
+            else { return nil }
+            let id = try candidate.decode(column: "id", as: String.self)
+            let kind = try candidate.decode(column: "kind", as: String.self)
+            let expires = now.addingTimeInterval(leases[kind] ?? 60)
             guard
                 let row = try await tx.sql.raw(
                     """
                     UPDATE platform_jobs
                     SET status = 'leased', attempts = attempts + 1, lease_owner = \(bind: worker),
                         lease_expires_at = \(bind: expires.millisecondsSince1970), updated_at = \(bind: now.millisecondsSince1970)
-                    WHERE id = (
-                        SELECT id FROM platform_jobs
-                        WHERE status = 'queued' AND run_at <= \(bind: now.millisecondsSince1970) AND kind IN (\(binds: kindBinds))
-                        ORDER BY run_at, id
-                        LIMIT 1\(unsafeRaw: lockClause)
-                    ) AND status = 'queued'
+                    WHERE id = \(bind: id) AND status = 'queued'
                     RETURNING id, kind, payload, attempts, max_attempts
                     """
                 ).first()
@@ -150,6 +164,27 @@ public struct JobQueue: Sendable {
                 maxAttempts: try row.decode(column: "max_attempts", as: Int.self),
                 leaseOwner: worker,
                 leaseExpiresAt: expires)
+        }
+    }
+
+    /// Extends the lease of a job still in hand to `lease` seconds from now. Returns the job with its new expiry,
+    /// or nil (changing nothing) when the lease was lost: it expired and the watchdog re-queued the job.
+    public func renew(_ job: LeasedJob, lease: TimeInterval) async throws -> LeasedJob? {
+        let now = clock.now()
+        let expires = now.addingTimeInterval(lease)
+        return try await database.transaction { tx in
+            let rows = try await tx.sql.raw(
+                """
+                UPDATE platform_jobs
+                SET lease_expires_at = \(bind: expires.millisecondsSince1970), updated_at = \(bind: now.millisecondsSince1970)
+                WHERE id = \(bind: job.id) AND status = 'leased' AND lease_owner = \(bind: job.leaseOwner) AND attempts = \(bind: job.attempt)
+                RETURNING id
+                """
+            ).all()
+            guard !rows.isEmpty else { return nil }
+            var renewed = job
+            renewed.leaseExpiresAt = expires
+            return renewed
         }
     }
 

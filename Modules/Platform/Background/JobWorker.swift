@@ -7,23 +7,44 @@ import Synchronization
 /// How one kind of job runs.
 public struct JobDefinition: Sendable {
     public var kind: String
+    /// How long a claim holds without renewal (seconds): a job whose worker died runs again this long after the
+    /// worker's last renewal. While the handler runs, its worker renews the lease every third of it.
     public var lease: TimeInterval
+    /// The longest one attempt may run (seconds): then its handler is cancelled and the attempt counts as failed.
+    /// A handler that ignores the cancellation keeps the worker, but no longer its lease.
+    public var timeout: TimeInterval
     public var retry: RetryPolicy
     public var handler: @Sendable (LeasedJob) async throws -> Void
 
     public init(
-        kind: String, lease: TimeInterval = 60, retry: RetryPolicy = RetryPolicy(base: 5, cap: 300),
+        kind: String, lease: TimeInterval = 60, timeout: TimeInterval = 900, retry: RetryPolicy = RetryPolicy(base: 5, cap: 300),
         handler: @escaping @Sendable (LeasedJob) async throws -> Void
     ) {
         self.kind = kind
         self.lease = lease
+        self.timeout = timeout
         self.retry = retry
         self.handler = handler
     }
 }
 
-/// Runs queued jobs: claims one at a time, runs its handler, completes or fails it; every `watchdogInterval`
-/// it re-queues expired leases. A `Service`: on graceful shutdown it finishes the job in hand and stops.
+/// Why an attempt ended before its handler did.
+enum JobAttemptEnded: Error, CustomStringConvertible {
+    /// A renewal found the job no longer held by this attempt (the lease had expired and the job was re-queued).
+    case leaseLost
+    case timedOut(TimeInterval)
+
+    var description: String {
+        switch self {
+        case .leaseLost: "the lease was lost"
+        case .timedOut(let limit): "ran past its time limit of \(limit.rounded() == limit ? "\(Int(limit))" : "\(limit)") s"
+        }
+    }
+}
+
+/// Runs queued jobs: claims one at a time, each for its kind's lease, runs its handler while renewing the lease,
+/// and completes or fails it. Every `watchdogInterval` it re-queues expired leases, also while a job is in hand.
+/// A `Service`: on graceful shutdown it finishes the job in hand and stops.
 public final class JobWorker: Service, Sendable {
     public let name: String
     private let queue: JobQueue
@@ -33,6 +54,7 @@ public final class JobWorker: Service, Sendable {
     private let logger: Logger
     private let metrics: ServerMetrics?
     private let doorbell = Doorbell()
+    private let watchdogBell = Doorbell()
     private let lastWatchdog = Mutex<Date?>(nil)
 
     public init(
@@ -55,22 +77,20 @@ public final class JobWorker: Service, Sendable {
     @discardableResult
     public func runOnce() async throws -> Bool {
         try await watchdogIfDue()
-        let kinds = Array(definitions.keys).sorted()
-        let maxLease = definitions.values.map(\.lease).max() ?? 60
-        guard let job = try await queue.claim(worker: name, kinds: kinds, lease: maxLease) else { return false }
+        guard let job = try await queue.claim(worker: name, leases: definitions.mapValues(\.lease)) else { return false }
         guard let definition = definitions[job.kind] else { return true }
         let start = ContinuousClock.now
         do {
-            try await definition.handler(job)
+            try await runHoldingLease(job, definition)
         } catch {
-            try await queue.fail(job, error: String(describing: error), retry: definition.retry)
-            let outcome = job.attempt >= job.maxAttempts ? "failed" : "retried"
+            let recorded = try await queue.fail(job, error: String(describing: error), retry: definition.retry)
+            let outcome = !recorded ? "lease_lost" : job.attempt >= job.maxAttempts ? "failed" : "retried"
             metrics?.recordJob(kind: job.kind, outcome: outcome, duration: ContinuousClock.now - start)
             logger.warning(
                 "job attempt failed",
                 metadata: [
                     "event": "job_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "attempt": "\(job.attempt)",
-                    "max_attempts": "\(job.maxAttempts)", "error": "\(error)",
+                    "max_attempts": "\(job.maxAttempts)", "outcome": "\(outcome)", "error": "\(error)",
                 ])
             return true
         }
@@ -94,15 +114,66 @@ public final class JobWorker: Service, Sendable {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            var didWork = false
-            do {
-                didWork = try await runOnce()
-            } catch {
-                logger.error("job worker error", metadata: ["event": "job_worker_error", "error": "\(error)"])
+        // The watchdog has a loop of its own: a long job in hand must not keep this worker from re-queueing the
+        // jobs of workers that died (with one replica, nobody else would).
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.watchdogLoop() }
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                var didWork = false
+                do {
+                    didWork = try await runOnce()
+                } catch {
+                    logger.error("job worker error", metadata: ["event": "job_worker_error", "error": "\(error)"])
+                }
+                if !didWork {
+                    await doorbell.wait(upTo: pollInterval)
+                }
             }
-            if !didWork {
-                await doorbell.wait(upTo: pollInterval)
+            group.cancelAll()
+        }
+    }
+
+    private func watchdogLoop() async {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await watchdogIfDue()
+            } catch {
+                logger.error("job watchdog error", metadata: ["event": "job_watchdog_error", "error": "\(error)"])
+            }
+            await watchdogBell.wait(upTo: .milliseconds(Int64(max(watchdogInterval, 0.01) * 1000)))
+        }
+    }
+
+    /// Runs the handler while renewing the job's lease every third of it. Throws the handler's error, or
+    /// `JobAttemptEnded` (after cancelling the handler) when the lease was lost or the attempt ran out of time.
+    private func runHoldingLease(_ job: LeasedJob, _ definition: JobDefinition) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await definition.handler(job) }
+            group.addTask { try await self.holdLease(job, definition) }
+            defer { group.cancelAll() }
+            // The first to end decides: the handler (done or failed), or the lease keeper (lost or out of time).
+            _ = try await group.next()
+        }
+    }
+
+    /// Renews the lease until cancelled; throws `JobAttemptEnded` when it is lost or the attempt's time is up.
+    private func holdLease(_ job: LeasedJob, _ definition: JobDefinition) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int64(definition.timeout * 1000))
+        let beat = Duration.milliseconds(Int64(max(definition.lease / 3, 0.01) * 1000))
+        while true {
+            try await Task.sleep(until: min(clock.now + beat, deadline), clock: clock)
+            if clock.now >= deadline { throw JobAttemptEnded.timedOut(definition.timeout) }
+            do {
+                if try await queue.renew(job, lease: definition.lease) == nil { throw JobAttemptEnded.leaseLost }
+            } catch let ended as JobAttemptEnded {
+                throw ended
+            } catch {
+                // The database is away: try again at the next beat. Should it stay away, the lease expires, and
+                // the job runs again elsewhere, as for a worker that died.
+                logger.warning(
+                    "job lease not renewed",
+                    metadata: ["event": "job_lease_renewal_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "error": "\(error)"])
             }
         }
     }

@@ -46,9 +46,18 @@ public struct WorkoutsModule: Sendable {
         }
     }
 
+    /// Steps a routine's cursor back when the workout that last moved it is deleted.
+    var cursorRewindHandler: EventHandler {
+        let routines = self.routines
+        return .on(WorkoutDeleted.self, name: "workouts.rewind_routine_cursor") { event, _ in
+            try await routines.rewindCursor(event)
+        }
+    }
+
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(), eventHandlers: [cursorHandler],
+            name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(),
+            eventHandlers: [cursorHandler, cursorRewindHandler],
             services: [idempotencyRetention.purger, endedWorkoutRetention.purger], eraser: eraser, prepare: { [catalog] in await catalog.prepare() })
     }
 }

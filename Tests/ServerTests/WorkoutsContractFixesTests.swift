@@ -253,6 +253,28 @@ import TestSupport
         }
     }
 
+    /// Routine [A, B, C]: A and B done, then B's workout deleted through `deleteWorkout`. The outbox steps the
+    /// cursor back: B is next again, A the last completed.
+    @Test(arguments: TestDatabases.engines)
+    func deletingTheLastWorkoutOfARoutineStepsItsCursorBack(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("rewind@example.com")
+            let (templates, routineId) = try await Self.routine(client, of: [Self.squat, Self.bench, Self.curl], token: token)
+            var workoutIds: [String] = []
+            for (index, template) in templates.prefix(2).enumerated() {
+                let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
+                #expect(started.data["source_template_id"] as? String == template)
+                try await Self.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
+                #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: template, token: token))
+                workoutIds.append(try #require(started.data["id"] as? String))
+            }
+            #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == templates[2])
+            #expect(try await client.call("deleteWorkout", ["workout_id": workoutIds[1], "idempotency_key": "d1"], token: token).status == .ok)
+            #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: templates[0], token: token))
+            #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == templates[1])
+        }
+    }
+
     /// Routine [A, B, C, D] with C done last. Deleting A, then C itself, then reordering what is left: D, which
     /// followed C, stays next through every change (the cursor moves with the list, not a stale slot).
     @Test(arguments: TestDatabases.engines)

@@ -51,17 +51,21 @@ public struct WorkoutDeleted: DomainEvent, Equatable {
     public static let eventType = "workouts.workout_deleted"
     public var userId: String
     public var workoutId: String
+    /// The routine it was started from, if any (absent in events from before it was carried).
+    public var sourceRoutineId: String?
     public var deletedAt: Date
 
-    public init(userId: String, workoutId: String, deletedAt: Date) {
+    public init(userId: String, workoutId: String, sourceRoutineId: String? = nil, deletedAt: Date) {
         self.userId = userId
         self.workoutId = workoutId
+        self.sourceRoutineId = sourceRoutineId
         self.deletedAt = deletedAt
     }
 
     enum CodingKeys: String, CodingKey {
         case userId = "user_id"
         case workoutId = "workout_id"
+        case sourceRoutineId = "source_routine_id"
         case deletedAt = "deleted_at"
     }
 }

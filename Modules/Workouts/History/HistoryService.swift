@@ -259,8 +259,11 @@ struct HistoryService: Sendable {
             try await tx.sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id = \(bind: id) AND user_id = \(bind: userId)").run()
             try await tx.sql.raw("DELETE FROM workouts_active WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
             let now = context.clock.now()
-            try await tx.publish(WorkoutDeleted(userId: userId, workoutId: id, deletedAt: now), id: "workout-deleted:\(id)", occurredAt: now)
-            return try JSONCoding.load(CompletedWorkout.self, from: document)
+            let deleted = try JSONCoding.load(CompletedWorkout.self, from: document)
+            try await tx.publish(
+                WorkoutDeleted(userId: userId, workoutId: id, sourceRoutineId: deleted.sourceRoutineId, deletedAt: now),
+                id: "workout-deleted:\(id)", occurredAt: now)
+            return deleted
         }
     }
 }

@@ -50,11 +50,14 @@ struct StoredRoutine: Codable, Sendable {
     /// list, or done while removed from it): the position of the template that is next. It may hold the same
     /// template as the one completed, listed another time.
     var nextPosition: Int?
+    /// The archived workout that last moved the cursor: deleting it steps the cursor back.
+    var lastCompletedWorkoutId: String?
 
     enum CodingKeys: String, CodingKey {
         case routine
         case lastCompletedIndex = "last_completed_index"
         case nextPosition = "next_position"
+        case lastCompletedWorkoutId = "last_completed_workout_id"
     }
 
     /// Gives the routine a new list of templates and moves the cursor with them, so the cycle goes on where it
@@ -429,12 +432,16 @@ struct RoutineService: Sendable {
             else { return }
             var stored = try JSONCoding.load(StoredRoutine.self, from: text)
             if let last = stored.routine.lastCompletedAt, last >= event.completedAt { return }
+            // A workout deleted before its completion reached the cursor never moves it (its deletion found the
+            // cursor elsewhere, and had nothing to step back).
+            guard try await Self.archived(event.workoutId, userId: event.userId, sql: tx.sql) else { return }
             let ids = stored.routine.templateIds
             let previous = Self.nextIndex(stored)
             // With the same template twice in a routine, prefer the occurrence right after the previous cursor.
             let position = StoredRoutine.position(of: templateId, in: ids, near: previous)
             stored.routine.lastCompletedTemplateId = templateId
             stored.routine.lastCompletedAt = event.completedAt
+            stored.lastCompletedWorkoutId = event.workoutId
             // A template removed from the routine while its workout ran was done in the slot the cursor pointed
             // at: recorded there, `nextIndex` continues with the template that took that slot.
             if let position {
@@ -443,6 +450,77 @@ struct RoutineService: Sendable {
                 (stored.lastCompletedIndex, stored.nextPosition) = (nil, previous)
             }
             try await Self.save(stored, sql: tx.sql)
+        }
+    }
+
+    /// Steps the cursor back when the workout that last moved it is deleted, as if it had never been done: the
+    /// slot it was done in is next again, and the routine's last completed workout is the newest of its workouts
+    /// still archived. With none left, the routine starts over at its first template. When that slot is no longer
+    /// listed, what followed it stays next. Deleting any other workout leaves the cursor alone. Idempotent.
+    func rewindCursor(_ event: WorkoutDeleted) async throws {
+        guard let routineId = event.sourceRoutineId else { return }
+        let context = self.context
+        try await context.database.transaction { tx in
+            guard
+                let text = try await tx.sql.raw(
+                    "SELECT document FROM workouts_routines WHERE id = \(bind: routineId) AND user_id = \(bind: event.userId)\(context.forUpdate)"
+                ).first(decodingColumn: "document", as: String.self)
+            else { return }
+            var stored = try JSONCoding.load(StoredRoutine.self, from: text)
+            guard stored.lastCompletedWorkoutId == event.workoutId else { return }
+            guard let previous = try await Self.newestArchived(of: routineId, userId: event.userId, sql: tx.sql) else {
+                stored.routine.lastCompletedTemplateId = nil
+                stored.routine.lastCompletedAt = nil
+                (stored.lastCompletedIndex, stored.nextPosition, stored.lastCompletedWorkoutId) = (nil, nil, nil)
+                try await Self.save(stored, sql: tx.sql)
+                return
+            }
+            let ids = stored.routine.templateIds
+            // The slot the deleted workout was done in, before the last completed template changes under it.
+            let slot = stored.completedSlot(in: ids)
+            let next = Self.nextIndex(stored)
+            stored.routine.lastCompletedTemplateId = previous.templateId
+            stored.routine.lastCompletedAt = previous.endTime
+            stored.lastCompletedWorkoutId = previous.id
+            (stored.lastCompletedIndex, stored.nextPosition) = (nil, slot ?? next ?? 0)
+            try await Self.save(stored, sql: tx.sql)
+        }
+    }
+
+    /// Whether the workout is still archived.
+    static func archived(_ workoutId: String, userId: String, sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT 1 AS found FROM workouts_history WHERE id = \(bind: workoutId) AND user_id = \(bind: userId)").first() != nil
+    }
+
+    /// The newest archived workout started from the routine from one of its templates, or nil. History is read
+    /// newest first, a page at a time, only when the workout that last moved a cursor is deleted.
+    static func newestArchived(of routineId: String, userId: String, sql: any SQLDatabase) async throws -> (id: String, templateId: String, endTime: Date)? {
+        struct Origin: Decodable {
+            var id: String
+            var sourceTemplateId: String?
+            var sourceRoutineId: String?
+            var endTime: Date
+            enum CodingKeys: String, CodingKey {
+                case id
+                case sourceTemplateId = "source_template_id"
+                case sourceRoutineId = "source_routine_id"
+                case endTime = "end_time"
+            }
+        }
+        var after: (endTime: Int64, id: String)?
+        while true {
+            let older: SQLQueryString = after.map { " AND (end_time < \(bind: $0.endTime) OR (end_time = \(bind: $0.endTime) AND id < \(bind: $0.id)))" } ?? ""
+            let rows = try await sql.raw(
+                "SELECT id, end_time, document FROM workouts_history WHERE user_id = \(bind: userId)\(older) ORDER BY end_time DESC, id DESC LIMIT 100"
+            ).all()
+            for row in rows {
+                let origin = try JSONCoding.load(Origin.self, from: try row.decode(column: "document", as: String.self))
+                if origin.sourceRoutineId == routineId, let templateId = origin.sourceTemplateId {
+                    return (origin.id, templateId, origin.endTime)
+                }
+            }
+            guard rows.count == 100, let last = rows.last else { return nil }
+            after = (try last.decode(column: "end_time", as: Int64.self), try last.decode(column: "id", as: String.self))
         }
     }
 

@@ -90,6 +90,8 @@ public actor FakePlanLibrary: PlanLibrary {
         guard templates[index].version == expectedVersion else {
             throw ServiceError(.conflict, details: ["current_version": "\(templates[index].version)", "expected_version": "\(expectedVersion)"])
         }
+        // Repeating what is stored makes no new version, as live.
+        guard templates[index].exercises != exercises || templates[index].analytics != analytics(exercises) else { return templates[index] }
         templates[index].exercises = exercises
         templates[index].analytics = analytics(exercises)
         templates[index].version += 1

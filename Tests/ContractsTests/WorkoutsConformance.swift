@@ -152,6 +152,11 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     #expect(changed.exercises.map(\.exerciseId) == [WorkoutsFixtures.curl.id])
     #expect(changed.analytics.totalSets == 1)
     #expect(try await library.template(userId: "u1", id: upper.id) == changed)
+    // Applying what the template already holds makes no new version.
+    let unchanged = try await library.applyTemplateChanges(
+        userId: "u1", templateId: upper.id, expectedVersion: changed.version,
+        exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: [TemplateSet(targetReps: 12)])])
+    #expect(unchanged == changed)
 
     await expectCode(.conflict, "a stale version") {
         _ = try await library.applyTemplateChanges(userId: "u1", templateId: upper.id, expectedVersion: upper.version, exercises: [])

@@ -275,6 +275,36 @@ import TestSupport
         }
     }
 
+    /// A patch that repeats what a template or routine already holds makes no new version, so a client holding
+    /// that version can still write with it; a real change then makes the next version as usual.
+    @Test(arguments: TestDatabases.engines)
+    func aPatchThatRepeatsTheStoredValuesMakesNoNewVersion(engine: SQLEngine) async throws {
+        try await TestServer.with(engine) { _, client in
+            let token = try await client.newUser("repeat-patch@example.com")
+            let (templates, routineId) = try await Self.routine(client, of: [Self.squat, Self.bench], token: token)
+            let exercises: [[String: Any]] = [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]
+            for patch in [["name": "A"], ["exercises": exercises], ["name": "A", "exercises": exercises]] as [[String: Any]] {
+                var body = patch
+                (body["template_id"], body["expected_version"]) = (templates[0], 1)
+                let repeated = try await client.call("patchTemplate", body, token: token)
+                #expect(repeated.status == .ok && repeated.data["version"] as? Int == 1, "\(patch): \(repeated.json)")
+            }
+            let renamed = try await client.call("patchTemplate", ["template_id": templates[0], "name": "A2", "expected_version": 1], token: token)
+            #expect(renamed.data["version"] as? Int == 2, "\(renamed.json)")
+
+            for patch in [["name": "Cycle"], ["template_ids": templates], ["name": "Cycle", "template_ids": templates]] as [[String: Any]] {
+                var body = patch
+                (body["routine_id"], body["expected_version"]) = (routineId, 1)
+                let repeated = try await client.call("patchRoutine", body, token: token)
+                #expect(repeated.status == .ok && repeated.data["version"] as? Int == 1, "\(patch): \(repeated.json)")
+            }
+            let reordered = try await client.call(
+                "patchRoutine", ["routine_id": routineId, "template_ids": Array(templates.reversed()), "expected_version": 1], token: token)
+            #expect(reordered.data["version"] as? Int == 2, "\(reordered.json)")
+            #expect(reordered.data["template_ids"] as? [String] == Array(templates.reversed()))
+        }
+    }
+
     /// Routine [A, B, C, D] with C done last. Deleting A, then C itself, then reordering what is left: D, which
     /// followed C, stays next through every change (the cursor moves with the list, not a stale slot).
     @Test(arguments: TestDatabases.engines)

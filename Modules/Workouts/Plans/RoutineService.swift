@@ -328,14 +328,18 @@ struct RoutineService: Sendable {
                     details: ["current_version": "\(stored.routine.version)", "expected_version": "\(expectedVersion)"])
             }
             if let missingTemplate { throw Self.noSuchTemplate(missingTemplate) }
+            let before = stored.routine
             if let name { stored.routine.name = name }
             if changes.description != nil { stored.routine.description = description }
             if let frequency { stored.routine.frequency = frequency }
-            if let templateIds { stored.replaceTemplates(with: templateIds) }
+            if let templateIds, templateIds != before.templateIds { stored.replaceTemplates(with: templateIds) }
+            let isActive = try await self.activeRoutineId(userId: userId, sql: tx.sql) == id
+            // Repeating what is stored changes nothing: no new version (see `TemplateService.patch`).
+            if stored.routine == before { return RoutineAnswer(before, isActive: isActive) }
             stored.routine.version += 1
             stored.routine.updatedAt = context.clock.now()
             try await Self.save(stored, sql: tx.sql)
-            return RoutineAnswer(stored.routine, isActive: try await self.activeRoutineId(userId: userId, sql: tx.sql) == id)
+            return RoutineAnswer(stored.routine, isActive: isActive)
         }
     }
 

@@ -115,6 +115,7 @@ struct TemplateService: Sendable {
                     .conflict, "This template was changed elsewhere. Please reload it and try again.",
                     details: ["current_version": "\(template.version)", "expected_version": "\(expectedVersion)"])
             }
+            let before = template
             if let name { template.name = name }
             if changes.description != nil { template.description = description }
             if let exercises { template.exercises = exercises }
@@ -122,6 +123,9 @@ struct TemplateService: Sendable {
             // (`import-catalog`), and so may the rules of the analysis.
             let catalog = try await context.catalog.exercises(ids: template.exercises.map(\.exerciseId), sql: tx.sql)
             template.analytics = TemplateAnalyzer.analyze(template.exercises, catalog: catalog)
+            // A patch that repeats what is stored changes nothing, so it makes no new version (which would give every
+            // other holder of this one a needless CONFLICT).
+            if template == before { return template }
             template.version += 1
             template.updatedAt = context.clock.now()
             try await tx.sql.raw(

@@ -203,6 +203,40 @@ struct SetLogged: DomainEvent, Equatable {
         }
     }
 
+    /// A handler removed from the code: once no replica has registered it for a week, its queued deliveries are
+    /// failed (visible, re-queueable) at the next registration, not left queued for a worker that never comes.
+    /// Deliveries to handlers still registered, and one in a worker's hands, are left alone.
+    @Test(arguments: TestDatabases.engines)
+    func deliveriesToARetiredHandlerEndFailed(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let clock = FakeWallClock()
+            let queue = JobQueue(database: db, clock: clock)
+            let kept = Recorder()
+            let former = OutboxDispatcher(
+                database: db, queue: queue, handlers: [kept.handler(name: "kept"), kept.handler(name: "removed")], logger: TestDatabases.logger)
+            let current = OutboxDispatcher(database: db, queue: queue, handlers: [kept.handler(name: "kept")], logger: TestDatabases.logger)
+            try await former.registerHandlers()
+            for index in 0..<3 {
+                try await db.transaction { tx in try await tx.publish(SetLogged(setId: "s\(index)"), id: "e\(index)", occurredAt: Date()) }
+            }
+            #expect(try await former.dispatchPending() == 3)
+            _ = try #require(try await queue.claim(worker: "busy", kinds: [OutboxDispatcher.deliveryJobKind(handler: "removed")], lease: 30 * 24 * 3600))
+
+            clock.advance(by: OutboxDispatcher.registrationLifetime - 60)
+            try await current.registerHandlers()
+            #expect(try await Self.status("event:e1:removed", in: db) == "queued", "registered less than a week ago")
+
+            clock.advance(by: 120)
+            try await current.registerHandlers()
+            let failed = try #require(try await queue.job(id: "event:e1:removed"))
+            #expect(failed.status == .failed)
+            #expect(failed.lastError == "no running version has this event handler")
+            #expect(try await Self.status("event:e2:removed", in: db) == "failed")
+            #expect(try await Self.status("event:e0:removed", in: db) == "leased", "a worker has it")
+            for index in 0..<3 { #expect(try await Self.status("event:e\(index):kept", in: db) == "queued") }
+        }
+    }
+
     /// Every committed event reaches each handler, once (batches of two, five events, two handlers).
     @Test(arguments: TestDatabases.engines)
     func everyEventReachesEachHandlerOnce(engine: SQLEngine) async throws {

@@ -119,10 +119,15 @@ public final class OutboxDispatcher: Service, Sendable {
     /// Records this process's handlers as running now (at start, then every hour), so every replica's dispatcher
     /// fans events out to them too: during a rolling deploy one of the older version, which lacks a new handler,
     /// still queues its deliveries (which only a replica that has it claims, by their kind).
+    ///
+    /// Deliveries still queued for a handler no replica has registered for `registrationLifetime` (removed or
+    /// renamed in the code) are then marked failed, for operators to see, instead of waiting forever for a worker
+    /// that claims their kind; one re-queued by hand (`status = 'queued'`) runs if the handler comes back.
     public func registerHandlers() async throws {
         let now = queue.clock.now().millisecondsSince1970
+        let cutoff = now - Int64(Self.registrationLifetime * 1000)
         let handlers = self.handlers
-        try await database.transaction { tx in
+        let retired = try await database.transaction { tx in
             for handler in handlers {
                 try await tx.sql.raw(
                     """
@@ -131,6 +136,20 @@ public final class OutboxDispatcher: Service, Sendable {
                     """
                 ).run()
             }
+            return try await tx.sql.raw(
+                """
+                UPDATE platform_jobs
+                SET status = 'failed', last_error = 'no running version has this event handler', finished_at = \(bind: now), updated_at = \(bind: now)
+                WHERE status = 'queued' AND kind LIKE \(bind: Self.deliveryJobKind + ":%")
+                    AND kind NOT IN (SELECT \(bind: Self.deliveryJobKind + ":") || name FROM platform_event_handlers WHERE seen_at > \(bind: cutoff))
+                RETURNING kind
+                """
+            ).all(decodingColumn: "kind", as: String.self)
+        }
+        for (kind, count) in Dictionary(retired.map { ($0, 1) }, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) {
+            logger.warning(
+                "deliveries to a retired event handler failed",
+                metadata: ["event": "outbox_handler_retired", "kind": "\(kind)", "count": "\(count)"])
         }
     }
 

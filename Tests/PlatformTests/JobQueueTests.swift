@@ -169,10 +169,10 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
             let runs = Mutex(0)
-            // Renewed every second, a lease of 3 s leaves 2 s for a renewal held up on a busy machine.
-            let definition = JobDefinition(kind: "slow", lease: 3) { _ in
+            // Renewed every 1.33 s, a lease of 4 s leaves more than 2.5 s for a renewal held up on a busy machine.
+            let definition = JobDefinition(kind: "slow", lease: 4) { _ in
                 runs.withLock { $0 += 1 }
-                try await Task.sleep(for: .seconds(7))
+                try await Task.sleep(for: .seconds(9))
             }
             let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)
             try await queue.enqueue(NewJob(id: "slow", kind: "slow"))
@@ -180,7 +180,7 @@ import TestSupport
             // Another replica's watchdog and worker, all the while: the job is never theirs to take.
             var taken: LeasedJob?
             while runs.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
-            for _ in 0..<30 {
+            for _ in 0..<40 {
                 try await Task.sleep(for: .milliseconds(200))
                 try await queue.requeueExpiredLeases()
                 if let job = try await queue.claim(worker: "thief", kinds: ["slow"], lease: 60) { taken = job }
@@ -219,6 +219,38 @@ import TestSupport
             #expect(record.attempts == 1)
             #expect(record.lastError == "ran past its time limit of 0.3 s")
             #expect(metrics.exposition().contains(#"povver_jobs_total{kind="stuck",outcome="retried"} 1"#))
+        }
+    }
+
+    /// A handler that does not heed the cancellation at its time limit keeps the job's lease until it returns, so
+    /// no other worker runs the job meanwhile; the work it then finishes counts as done.
+    @Test(arguments: TestDatabases.engines)
+    func aHandlerSlowToStopAtItsTimeLimitKeepsTheLease(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: SystemClock())
+            let started = Mutex(false)
+            let definition = JobDefinition(kind: "deaf", lease: 1.5, timeout: 0.2) { _ in
+                started.withLock { $0 = true }
+                // Work that cannot be interrupted, running well past the time limit and the lease.
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 4) { continuation.resume() }
+                }
+            }
+            let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)
+            try await queue.enqueue(NewJob(id: "deaf", kind: "deaf", maxAttempts: 3))
+            let running = Task { try await worker.runOnce() }
+            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            var taken: LeasedJob?
+            while taken == nil, try await queue.job(id: "deaf")?.status == .leased {
+                try await Task.sleep(for: .milliseconds(200))
+                try await queue.requeueExpiredLeases()
+                taken = try await queue.claim(worker: "thief", kinds: ["deaf"], lease: 60)
+            }
+            #expect(try await running.value)
+            #expect(taken == nil, "the lease was renewed until the handler returned")
+            let record = try #require(try await queue.job(id: "deaf"))
+            #expect(record.status == .done)
+            #expect(record.attempts == 1)
         }
     }
 

@@ -10,8 +10,8 @@ public struct JobDefinition: Sendable {
     /// How long a claim holds without renewal (seconds): a job whose worker died runs again this long after the
     /// worker's last renewal. While the handler runs, its worker renews the lease every third of it.
     public var lease: TimeInterval
-    /// The longest one attempt may run (seconds): then its handler is cancelled and the attempt counts as failed.
-    /// A handler that ignores the cancellation keeps the worker, but no longer its lease.
+    /// The longest one attempt may run (seconds): then its handler is cancelled, and the attempt counts as failed
+    /// unless the handler still finishes its work. The worker keeps the lease until the handler has returned.
     public var timeout: TimeInterval
     public var retry: RetryPolicy
     public var handler: @Sendable (LeasedJob) async throws -> Void
@@ -25,6 +25,16 @@ public struct JobDefinition: Sendable {
         self.timeout = timeout
         self.retry = retry
         self.handler = handler
+    }
+}
+
+/// Why an attempt ended before its handler did, as its lease keeper saw it.
+final class AttemptEnd: Sendable {
+    private let value = Mutex<JobAttemptEnded?>(nil)
+
+    var reason: JobAttemptEnded? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }
 
@@ -144,36 +154,71 @@ public final class JobWorker: Service, Sendable {
         }
     }
 
-    /// Runs the handler while renewing the job's lease every third of it. Throws the handler's error, or
-    /// `JobAttemptEnded` (after cancelling the handler) when the lease was lost or the attempt ran out of time.
+    /// Runs the handler while renewing the job's lease every third of it. Throws the handler's error;
+    /// `JobAttemptEnded.leaseLost` when the lease was lost (the handler was then cancelled); or
+    /// `JobAttemptEnded.timedOut` when the handler, cancelled at its time limit, ended with an error. The lease is
+    /// renewed until the handler has returned, also after its time limit: a handler slow to heed the cancellation
+    /// must not find the job handed to another worker meanwhile.
     private func runHoldingLease(_ job: LeasedJob, _ definition: JobDefinition) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await definition.handler(job) }
-            group.addTask { try await self.holdLease(job, definition) }
-            defer { group.cancelAll() }
-            // The first to end decides: the handler (done or failed), or the lease keeper (lost or out of time).
-            _ = try await group.next()
+        // Unstructured, so the lease keeper can cancel it alone (task-local values, such as the graceful shutdown,
+        // are inherited); a cancellation of this task reaches it through the handler below.
+        let handler = Task { try await definition.handler(job) }
+        let ended = AttemptEnd()
+        let result = await withTaskCancellationHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.holdLease(job, definition, handler: handler, ended: ended) }
+                let result = await handler.result
+                group.cancelAll()
+                return result
+            }
+        } onCancel: {
+            handler.cancel()
         }
+        // The handler's own end decides, unless the lease was lost (then its work may be redone elsewhere, and
+        // recording it would be refused anyway).
+        let reason = ended.reason
+        if case .leaseLost? = reason { throw JobAttemptEnded.leaseLost }
+        if case .failure(let error) = result { throw reason ?? error }
     }
 
-    /// Renews the lease until cancelled; throws `JobAttemptEnded` when it is lost or the attempt's time is up.
-    private func holdLease(_ job: LeasedJob, _ definition: JobDefinition) async throws {
+    /// Renews the lease every third of it until cancelled (once the handler has returned). At the time limit it
+    /// cancels the handler and goes on renewing; when the lease is lost (a renewal finds the job taken, or the
+    /// database could not be reached before the last renewal ran out) it cancels the handler and stops.
+    private func holdLease(
+        _ job: LeasedJob, _ definition: JobDefinition, handler: Task<Void, any Error>, ended: AttemptEnd
+    ) async {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int64(definition.timeout * 1000))
         let beat = Duration.milliseconds(Int64(max(definition.lease / 3, 0.01) * 1000))
+        var heldUntil = job.leaseExpiresAt
         while true {
-            try await Task.sleep(until: min(clock.now + beat, deadline), clock: clock)
-            if clock.now >= deadline { throw JobAttemptEnded.timedOut(definition.timeout) }
+            let timedOut = ended.reason != nil
             do {
-                if try await queue.renew(job, lease: definition.lease) == nil { throw JobAttemptEnded.leaseLost }
-            } catch let ended as JobAttemptEnded {
-                throw ended
+                try await Task.sleep(until: timedOut ? clock.now + beat : min(clock.now + beat, deadline), clock: clock)
             } catch {
-                // The database is away: try again at the next beat. Should it stay away, the lease expires, and
-                // the job runs again elsewhere, as for a worker that died.
+                return  // the handler returned
+            }
+            if !timedOut, clock.now >= deadline {
+                ended.reason = .timedOut(definition.timeout)
+                handler.cancel()
+            }
+            do {
+                guard let renewed = try await queue.renew(job, lease: definition.lease) else {
+                    ended.reason = .leaseLost
+                    handler.cancel()
+                    return
+                }
+                heldUntil = renewed.leaseExpiresAt
+            } catch {
                 logger.warning(
                     "job lease not renewed",
                     metadata: ["event": "job_lease_renewal_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "error": "\(error)"])
+                // Past the last renewal, another worker may have the job: this one stops.
+                if queue.clock.now() >= heldUntil {
+                    ended.reason = .leaseLost
+                    handler.cancel()
+                    return
+                }
             }
         }
     }

@@ -62,32 +62,29 @@ import TestSupport
         }
     }
 
-    /// A and B done: C is next. Deleting B's workout makes B next again, with A the last completed; deleting
-    /// A's then starts the routine over. Each deletion's event delivered twice changes nothing more.
+    /// A, B and C done: A is next again. Deleting C's workout, then B's, then A's steps the cursor back one
+    /// workout each time (C, then B next), then starts the routine over. Each deletion's event delivered twice
+    /// changes nothing more.
     @Test(arguments: TestDatabases.engines)
-    func deletingTheWorkoutThatMovedTheCursorStepsItBack(engine: SQLEngine) async throws {
+    func deletingTheWorkoutsThatMovedTheCursorStepsItBackEachTime(engine: SQLEngine) async throws {
         try await Self.with(engine) { fixture in
             let (a, b, c) = (fixture.templates[0], fixture.templates[1], fixture.templates[2])
-            let doneA = try await fixture.workout(key: "a")
-            try await fixture.module.routines.advanceCursor(doneA)
-            let doneB = try await fixture.workout(key: "b")
-            try await fixture.module.routines.advanceCursor(doneB)
-            #expect(try await fixture.next().template.id == c)
-
-            let deletedB = try await fixture.delete(doneB)
-            for _ in 0..<2 { try await fixture.module.routines.rewindCursor(deletedB) }
-            #expect(try await fixture.next().template.id == b)
-            #expect(try await fixture.next().index == 1)
-            let afterB = try await fixture.routine()
-            #expect(afterB.lastCompletedTemplateId == a)
-            #expect(afterB.lastCompletedAt == doneA.completedAt)
-
-            let deletedA = try await fixture.delete(doneA)
-            for _ in 0..<2 { try await fixture.module.routines.rewindCursor(deletedA) }
+            var done: [WorkoutCompleted] = []
+            for key in ["a", "b", "c"] {
+                done.append(try await fixture.workout(key: key))
+                try await fixture.module.routines.advanceCursor(done.last!)
+            }
             #expect(try await fixture.next().template.id == a)
-            #expect(try await fixture.next().index == 0)
-            #expect(try await fixture.routine().lastCompletedTemplateId == nil)
-            #expect(try await fixture.routine().lastCompletedAt == nil)
+
+            for (deleted, next) in [(2, c), (1, b), (0, a)] {
+                let event = try await fixture.delete(done[deleted])
+                for _ in 0..<2 { try await fixture.module.routines.rewindCursor(event) }
+                #expect(try await fixture.next().template.id == next, "after deleting workout \(deleted)")
+                #expect(try await fixture.next().index == deleted)
+                let routine = try await fixture.routine()
+                #expect(routine.lastCompletedTemplateId == (deleted == 0 ? nil : fixture.templates[deleted - 1]))
+                #expect(routine.lastCompletedAt == (deleted == 0 ? nil : done[deleted - 1].completedAt))
+            }
 
             // The cycle goes on as for a routine never done.
             let again = try await fixture.workout(key: "a2")
@@ -97,18 +94,67 @@ import TestSupport
         }
     }
 
-    /// Deleting a workout other than the one that last moved the cursor leaves the cursor where it is.
+    /// Deleting a workout other than the one that last moved the cursor leaves the cursor where it is, and
+    /// stepping back later passes over it: with A, B and C done and B's workout deleted, deleting C's makes C
+    /// next with A the last completed.
     @Test(arguments: TestDatabases.engines)
-    func deletingAnOlderWorkoutLeavesTheCursor(engine: SQLEngine) async throws {
+    func deletingAnOlderWorkoutLeavesTheCursorAndIsPassedOver(engine: SQLEngine) async throws {
         try await Self.with(engine) { fixture in
-            let doneA = try await fixture.workout(key: "a")
-            try await fixture.module.routines.advanceCursor(doneA)
-            let doneB = try await fixture.workout(key: "b")
-            try await fixture.module.routines.advanceCursor(doneB)
+            var done: [WorkoutCompleted] = []
+            for key in ["a", "b", "c"] {
+                done.append(try await fixture.workout(key: key))
+                try await fixture.module.routines.advanceCursor(done.last!)
+            }
             let before = try await fixture.routine()
-            try await fixture.module.routines.rewindCursor(try await fixture.delete(doneA))
+            try await fixture.module.routines.rewindCursor(try await fixture.delete(done[1]))
             #expect(try await fixture.routine() == before)
+            #expect(try await fixture.next().template.id == fixture.templates[0])
+
+            try await fixture.module.routines.rewindCursor(try await fixture.delete(done[2]))
             #expect(try await fixture.next().template.id == fixture.templates[2])
+            #expect(try await fixture.routine().lastCompletedTemplateId == fixture.templates[0])
+        }
+    }
+
+    /// Whether its deletion's event is handled before or after, a workout deleted while newer ones were done
+    /// is passed over when stepping back (its deletion's event comes last here).
+    @Test(arguments: TestDatabases.engines)
+    func steppingBackPassesOverAWorkoutWhoseDeletionIsStillOnItsWay(engine: SQLEngine) async throws {
+        try await Self.with(engine) { fixture in
+            var done: [WorkoutCompleted] = []
+            for key in ["a", "b", "c"] {
+                done.append(try await fixture.workout(key: key))
+                try await fixture.module.routines.advanceCursor(done.last!)
+            }
+            let deletedB = try await fixture.delete(done[1])
+            try await fixture.module.routines.rewindCursor(try await fixture.delete(done[2]))
+            #expect(try await fixture.next().template.id == fixture.templates[2])
+            #expect(try await fixture.routine().lastCompletedTemplateId == fixture.templates[0])
+            try await fixture.module.routines.rewindCursor(deletedB)
+            #expect(try await fixture.next().template.id == fixture.templates[2])
+        }
+    }
+
+    /// The slot a completion was done in moves with the list: A and B done, the list reordered to [C, B, A];
+    /// deleting B's workout makes B (now at index 1) next, and deleting A's then starts over at C.
+    @Test(arguments: TestDatabases.engines)
+    func steppingBackFollowsAReorderedList(engine: SQLEngine) async throws {
+        try await Self.with(engine) { fixture in
+            let (a, b, c) = (fixture.templates[0], fixture.templates[1], fixture.templates[2])
+            var done: [WorkoutCompleted] = []
+            for key in ["a", "b"] {
+                done.append(try await fixture.workout(key: key))
+                try await fixture.module.routines.advanceCursor(done.last!)
+            }
+            _ = try await fixture.module.routines.patch(
+                userId: "u", id: fixture.routineId, expectedVersion: nil, changes: RoutinePatch(templateIds: [c, b, a]))
+            try await fixture.module.routines.rewindCursor(try await fixture.delete(done[1]))
+            #expect(try await fixture.next().template.id == b)
+            #expect(try await fixture.next().index == 1)
+            #expect(try await fixture.routine().lastCompletedTemplateId == a)
+            try await fixture.module.routines.rewindCursor(try await fixture.delete(done[0]))
+            #expect(try await fixture.next().template.id == c)
+            #expect(try await fixture.next().index == 0)
         }
     }
 

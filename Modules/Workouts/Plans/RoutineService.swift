@@ -50,14 +50,34 @@ struct StoredRoutine: Codable, Sendable {
     /// list, or done while removed from it): the position of the template that is next. It may hold the same
     /// template as the one completed, listed another time.
     var nextPosition: Int?
-    /// The archived workout that last moved the cursor: deleting it steps the cursor back.
-    var lastCompletedWorkoutId: String?
+    /// The completions that moved the cursor, newest first (at most `recentLimit`): deleting the newest steps the
+    /// cursor back to the slot it was done in and to the completion before it.
+    var recent: [CursorStep]?
+
+    /// How many completions a routine remembers for stepping back.
+    static let recentLimit = 30
+
+    /// A completion that moved the cursor.
+    struct CursorStep: Codable, Sendable, Equatable {
+        var workoutId: String
+        var templateId: String
+        var completedAt: Date
+        /// The slot it was done in, kept through every change of the list; nil once that slot is gone.
+        var slot: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case workoutId = "workout_id"
+            case templateId = "template_id"
+            case completedAt = "completed_at"
+            case slot
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case routine
         case lastCompletedIndex = "last_completed_index"
         case nextPosition = "next_position"
-        case lastCompletedWorkoutId = "last_completed_workout_id"
+        case recent = "recent_completions"
     }
 
     /// Gives the routine a new list of templates and moves the cursor with them, so the cycle goes on where it
@@ -71,12 +91,18 @@ struct StoredRoutine: Codable, Sendable {
     mutating func replaceTemplates(with ids: [String]) {
         let old = routine.templateIds
         defer { routine.templateIds = ids }
+        let completed = completedSlot(in: old)
+        let now = ids.isEmpty ? [Int?](repeating: nil, count: old.count) : Self.alignment(from: old, to: ids, keeping: completed)
+        // The remembered completions' slots move with the list too.
+        recent = recent?.map { step in
+            var step = step
+            step.slot = step.slot.flatMap { now.indices.contains($0) ? now[$0] : nil }
+            return step
+        }
         guard let last = routine.lastCompletedTemplateId, !ids.isEmpty else {
             (lastCompletedIndex, nextPosition) = (nil, nil)
             return
         }
-        let completed = completedSlot(in: old)
-        let now = Self.alignment(from: old, to: ids, keeping: completed)
         if let completed, let position = now[completed] {
             (lastCompletedIndex, nextPosition) = (position, nil)
             return
@@ -445,7 +471,9 @@ struct RoutineService: Sendable {
             let position = StoredRoutine.position(of: templateId, in: ids, near: previous)
             stored.routine.lastCompletedTemplateId = templateId
             stored.routine.lastCompletedAt = event.completedAt
-            stored.lastCompletedWorkoutId = event.workoutId
+            let step = StoredRoutine.CursorStep(
+                workoutId: event.workoutId, templateId: templateId, completedAt: event.completedAt, slot: position ?? previous)
+            stored.recent = Array(([step] + (stored.recent ?? [])).prefix(StoredRoutine.recentLimit))
             // A template removed from the routine while its workout ran was done in the slot the cursor pointed
             // at: recorded there, `nextIndex` continues with the template that took that slot.
             if let position {
@@ -458,9 +486,10 @@ struct RoutineService: Sendable {
     }
 
     /// Steps the cursor back when the workout that last moved it is deleted, as if it had never been done: the
-    /// slot it was done in is next again, and the routine's last completed workout is the newest of its workouts
-    /// still archived. With none left, the routine starts over at its first template. When that slot is no longer
-    /// listed, what followed it stays next. Deleting any other workout leaves the cursor alone. Idempotent.
+    /// slot it was done in is next again (when that slot has left the list, what is next stays next), and the
+    /// completion before it, of a workout still archived, is the routine's last. With none remembered, the routine
+    /// starts over at its first template. An older workout deleted is only forgotten, so that stepping back never
+    /// lands on it. Idempotent.
     func rewindCursor(_ event: WorkoutDeleted) async throws {
         guard let routineId = event.sourceRoutineId else { return }
         let context = self.context
@@ -471,22 +500,29 @@ struct RoutineService: Sendable {
                 ).first(decodingColumn: "document", as: String.self)
             else { return }
             var stored = try JSONCoding.load(StoredRoutine.self, from: text)
-            guard stored.lastCompletedWorkoutId == event.workoutId else { return }
-            guard let previous = try await Self.newestArchived(of: routineId, userId: event.userId, sql: tx.sql) else {
-                stored.routine.lastCompletedTemplateId = nil
-                stored.routine.lastCompletedAt = nil
-                (stored.lastCompletedIndex, stored.nextPosition, stored.lastCompletedWorkoutId) = (nil, nil, nil)
+            guard var recent = stored.recent, let index = recent.firstIndex(where: { $0.workoutId == event.workoutId }) else { return }
+            let deleted = recent.remove(at: index)
+            guard index == 0 else {
+                stored.recent = recent
                 try await Self.save(stored, sql: tx.sql)
                 return
             }
             let ids = stored.routine.templateIds
-            // The slot the deleted workout was done in, before the last completed template changes under it.
-            let slot = stored.completedSlot(in: ids)
-            let next = Self.nextIndex(stored)
-            stored.routine.lastCompletedTemplateId = previous.templateId
-            stored.routine.lastCompletedAt = previous.endTime
-            stored.lastCompletedWorkoutId = previous.id
-            (stored.lastCompletedIndex, stored.nextPosition) = (nil, slot ?? next ?? 0)
+            let next = deleted.slot.flatMap { ids.indices.contains($0) ? $0 : nil } ?? Self.nextIndex(stored)
+            // A completion whose workout was deleted meanwhile (its event not handled yet) is passed over.
+            while let newest = recent.first, try await !Self.archived(newest.workoutId, userId: event.userId, sql: tx.sql) {
+                recent.removeFirst()
+            }
+            stored.recent = recent
+            if let previous = recent.first {
+                stored.routine.lastCompletedTemplateId = previous.templateId
+                stored.routine.lastCompletedAt = previous.completedAt
+                (stored.lastCompletedIndex, stored.nextPosition) = (nil, next ?? 0)
+            } else {
+                stored.routine.lastCompletedTemplateId = nil
+                stored.routine.lastCompletedAt = nil
+                (stored.lastCompletedIndex, stored.nextPosition) = (nil, nil)
+            }
             try await Self.save(stored, sql: tx.sql)
         }
     }
@@ -494,38 +530,6 @@ struct RoutineService: Sendable {
     /// Whether the workout is still archived.
     static func archived(_ workoutId: String, userId: String, sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("SELECT 1 AS found FROM workouts_history WHERE id = \(bind: workoutId) AND user_id = \(bind: userId)").first() != nil
-    }
-
-    /// The newest archived workout started from the routine from one of its templates, or nil. History is read
-    /// newest first, a page at a time, only when the workout that last moved a cursor is deleted.
-    static func newestArchived(of routineId: String, userId: String, sql: any SQLDatabase) async throws -> (id: String, templateId: String, endTime: Date)? {
-        struct Origin: Decodable {
-            var id: String
-            var sourceTemplateId: String?
-            var sourceRoutineId: String?
-            var endTime: Date
-            enum CodingKeys: String, CodingKey {
-                case id
-                case sourceTemplateId = "source_template_id"
-                case sourceRoutineId = "source_routine_id"
-                case endTime = "end_time"
-            }
-        }
-        var after: (endTime: Int64, id: String)?
-        while true {
-            let older: SQLQueryString = after.map { " AND (end_time < \(bind: $0.endTime) OR (end_time = \(bind: $0.endTime) AND id < \(bind: $0.id)))" } ?? ""
-            let rows = try await sql.raw(
-                "SELECT id, end_time, document FROM workouts_history WHERE user_id = \(bind: userId)\(older) ORDER BY end_time DESC, id DESC LIMIT 100"
-            ).all()
-            for row in rows {
-                let origin = try JSONCoding.load(Origin.self, from: try row.decode(column: "document", as: String.self))
-                if origin.sourceRoutineId == routineId, let templateId = origin.sourceTemplateId {
-                    return (origin.id, templateId, origin.endTime)
-                }
-            }
-            guard rows.count == 100, let last = rows.last else { return nil }
-            after = (try last.decode(column: "end_time", as: Int64.self), try last.decode(column: "id", as: String.self))
-        }
     }
 
     static func save(_ stored: StoredRoutine, sql: any SQLDatabase) async throws {

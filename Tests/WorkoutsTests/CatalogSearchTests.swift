@@ -53,6 +53,26 @@ import TestSupport
         #expect(all("qwrtzxv plmk").isEmpty)
     }
 
+    /// Gym shorthand finds what it stands for, ranked as the spelled-out words would be.
+    @Test func gymShorthandFindsTheExercises() {
+        let all = { (text: String) in Self.index.matches(text: text, muscle: nil, equipment: nil, category: nil).map(\.name) }
+        #expect(all("db curl").contains("Dumbbell Bicep Curl"))
+        #expect(all("db curl").prefix(10).allSatisfy { $0.lowercased().contains("dumbbell") || $0.lowercased().contains("db") }, "\(all("db curl").prefix(10))")
+        #expect(Set(all("db curl")).isSubset(of: Set(all("dumbbell curl"))))
+        #expect(all("bb row").contains("Bent Over Barbell Row"))
+        #expect(all("kb swing").contains { $0.hasPrefix("One-Arm Kettlebell Swings") })
+        #expect(Set(all("rdl").prefix(2)) == ["Romanian Deadlift", "Romanian Deadlift from Deficit"])
+        #expect(all("sldl").contains("Stiff-Legged Barbell Deadlift"))
+        #expect(all("ohp").contains("Standing Military Press"))
+        #expect(all("ohp").contains("Dumbbell Shoulder Press"))
+        #expect(all("pec").contains("Butterfly"))
+        #expect(all("bulgarian split squat").contains("Split Squats"))
+        // A shorthand word that is also a name's word still matches it as such.
+        #expect(all("db").contains("Hammer Grip Incline DB Bench Press"))
+        // Not a prefix: "db" does not stand for any word starting with it.
+        #expect(!all("rdl").contains("Barbell Deadlift"))
+    }
+
     @Test func caseAndAccentsDoNotMatter() {
         #expect(names("BÉNCH PRÉSS") == names("bench press"))
         #expect(names("Pull-ups").isEmpty == false)

@@ -119,6 +119,8 @@ struct CatalogIndex: Sendable {
     /// words, then the name and id. (An exact word in a long name ranks above a typo in a short one: "back"
     /// finds "... Behind The Back Wrist Curl" before "Hack Squat".)
     ///
+    /// Gym shorthand counts as the words it stands for (`shorthand`).
+    ///
     /// A name whose words do not all match is tried once more with spaces set aside: the query run together
     /// against the name run together from one of its words on, matched as one word (from 4 letters, the first
     /// letter as typed). "situp" finds "Sit-Up", "benchpress" "Barbell Bench Press", "pull up" "Pullups". Such a
@@ -127,6 +129,7 @@ struct CatalogIndex: Sendable {
     func hits(text: String?, muscle: String?, equipment: String?, category: String?) -> [Hit] {
         let phrase = text.map(Self.fold) ?? ""
         let tokens = Self.words(phrase)
+        let spelledOut = tokens.map { Self.shorthandWords[$0] }
         let joined = Array(tokens.joined())
         let muscle = muscle.map(Self.fold)
         let equipment = equipment.map(Self.fold)
@@ -140,9 +143,8 @@ struct CatalogIndex: Sendable {
             var score = 0
             if !tokens.isEmpty {
                 var matchedAll = true
-                for token in tokens {
-                    var best = 0
-                    for word in entry.words where best < 6 { best = max(best, Self.match(token, word, &scratch)) }
+                for (token, ways) in zip(tokens, spelledOut) {
+                    let best = Self.match(token, spelledOut: ways, words: entry.words, &scratch)
                     if best == 0 {
                         matchedAll = false
                         break
@@ -165,6 +167,42 @@ struct CatalogIndex: Sendable {
         }
         // Entries are in tie order, so a higher score first, then the position, is the ranking.
         return hits.sorted { $0.score != $1.score ? $0.score > $1.score : $0.entry < $1.entry }
+    }
+
+    /// Gym shorthand a query may use for words the catalog spells out, each with the ways it is spelled out there
+    /// (every word of one way must match the name): "db curl" finds the dumbbell curls, "rdl" the Romanian
+    /// deadlifts, "ohp" the military and shoulder presses.
+    static let shorthand: [String: [[String]]] = [
+        "db": [["dumbbell"]], "dbs": [["dumbbell"]], "bb": [["barbell"]], "kb": [["kettlebell"]], "kbs": [["kettlebell"]],
+        "bw": [["bodyweight"]], "dl": [["deadlift"]], "dls": [["deadlift"]],
+        "rdl": [["romanian", "deadlift"]], "rdls": [["romanian", "deadlift"]],
+        "sldl": [["stiff", "legged", "deadlift"]], "sldls": [["stiff", "legged", "deadlift"]],
+        "ohp": [["military", "press"], ["shoulder", "press"], ["overhead", "press"]],
+        "bp": [["bench", "press"]], "bulgarian": [["split", "squat"]], "pec": [["butterfly"]],
+    ]
+
+    /// `shorthand` as the index compares words.
+    static let shorthandWords: [[UInt32]: [[[UInt32]]]] = Dictionary(
+        uniqueKeysWithValues: shorthand.map { key, ways in
+            (key.unicodeScalars.map(\.value), ways.map { $0.map { $0.unicodeScalars.map(\.value) } })
+        })
+
+    /// How well a query token matches a name's words: its best match with any word, or, for shorthand, the best
+    /// of its spelled-out ways (each scoring as its worst-matched word).
+    static func match(_ token: [UInt32], spelledOut ways: [[[UInt32]]]?, words: [[UInt32]], _ scratch: inout EditScratch) -> Int {
+        var best = 0
+        for word in words where best < 6 { best = max(best, match(token, word, &scratch)) }
+        guard best < 6, let ways else { return best }
+        for way in ways where best < 6 {
+            var worst = 6
+            for part in way where worst > 0 {
+                var partBest = 0
+                for word in words where partBest < 6 { partBest = max(partBest, match(part, word, &scratch)) }
+                worst = min(worst, partBest)
+            }
+            best = max(best, worst)
+        }
+        return best
     }
 
     /// Rows reused across edit-distance computations of one search.

@@ -254,6 +254,36 @@ import TestSupport
         }
     }
 
+    /// A worker cancelled while its handler runs (a shutdown cut short) asks the handler to stop but keeps the
+    /// lease until it has: a handler that cannot stop at once finishes its work without another worker taking it.
+    @Test(arguments: TestDatabases.engines)
+    func aCancelledWorkerKeepsTheLeaseUntilItsHandlerStops(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: SystemClock())
+            let started = Mutex(false)
+            let definition = JobDefinition(kind: "busy", lease: 1.5) { _ in
+                started.withLock { $0 = true }
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 4) { continuation.resume() }
+                }
+            }
+            let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)
+            try await queue.enqueue(NewJob(id: "busy", kind: "busy"))
+            let running = Task { try await worker.runOnce() }
+            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            running.cancel()
+            var taken: LeasedJob?
+            while taken == nil, try await queue.job(id: "busy")?.status == .leased {
+                try await Task.sleep(for: .milliseconds(200))
+                try await queue.requeueExpiredLeases()
+                taken = try await queue.claim(worker: "thief", kinds: ["busy"], lease: 60)
+            }
+            _ = try? await running.value
+            #expect(taken == nil, "the lease was renewed until the handler returned")
+            #expect(try await queue.job(id: "busy")?.status == .done)
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func aLostLeaseCancelsTheHandler(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in

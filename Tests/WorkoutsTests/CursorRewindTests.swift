@@ -135,6 +135,26 @@ import TestSupport
         }
     }
 
+    /// Completions the cursor does not remember (here A's, whose event came after B's, as separate deliveries
+    /// may; likewise completions from before they were kept): deleting B's workout still finds A in the history,
+    /// instead of starting the routine over.
+    @Test(arguments: TestDatabases.engines)
+    func steppingBackFindsACompletionTheCursorDoesNotRemember(engine: SQLEngine) async throws {
+        try await Self.with(engine) { fixture in
+            let doneA = try await fixture.workout(key: "a")
+            let doneB = try await fixture.workout(key: "b")
+            #expect(doneB.sourceTemplateId == fixture.templates[0], "A's completion had not moved the cursor yet")
+            try await fixture.module.routines.advanceCursor(doneB)
+            try await fixture.module.routines.advanceCursor(doneA)
+            #expect(try await fixture.next().template.id == fixture.templates[1])
+            try await fixture.module.routines.rewindCursor(try await fixture.delete(doneB))
+            #expect(try await fixture.next().template.id == fixture.templates[0], "the slot B's workout was done in")
+            let routine = try await fixture.routine()
+            #expect(routine.lastCompletedTemplateId == fixture.templates[0])
+            #expect(routine.lastCompletedAt == doneA.completedAt)
+        }
+    }
+
     /// The slot a completion was done in moves with the list: A and B done, the list reordered to [C, B, A];
     /// deleting B's workout makes B (now at index 1) next, and deleting A's then starts over at C.
     @Test(arguments: TestDatabases.engines)

@@ -154,43 +154,51 @@ public final class JobWorker: Service, Sendable {
         }
     }
 
-    /// Runs the handler while renewing the job's lease every third of it. Throws the handler's error;
-    /// `JobAttemptEnded.leaseLost` when the lease was lost (the handler was then cancelled); or
-    /// `JobAttemptEnded.timedOut` when the handler, cancelled at its time limit, ended with an error. The lease is
-    /// renewed until the handler has returned, also after its time limit: a handler slow to heed the cancellation
-    /// must not find the job handed to another worker meanwhile.
+    /// Runs the handler while renewing the job's lease every third of it. Returns when the handler succeeded
+    /// (its work is then recorded as done, which the queue refuses should another worker hold the job). Throws the
+    /// handler's error, or why the attempt was cut short: `JobAttemptEnded.timedOut` (cancelled at its time limit)
+    /// or `.leaseLost` (cancelled when the lease could no longer be kept).
+    ///
+    /// The lease is renewed until the handler has returned, also after its time limit or a cancellation of this
+    /// task: a handler slow to stop must not find its job handed to another worker meanwhile. Only a handler
+    /// still running `stuckGrace` after its time limit is given up on: its lease is left to expire.
     private func runHoldingLease(_ job: LeasedJob, _ definition: JobDefinition) async throws {
-        // Unstructured, so the lease keeper can cancel it alone (task-local values, such as the graceful shutdown,
-        // are inherited); a cancellation of this task reaches it through the handler below.
+        // Both unstructured: the keeper cancels the handler alone, and a cancellation of this task (a shutdown cut
+        // short) reaches the handler below but not the keeper, which goes on renewing until the handler returns.
+        // Task-local values, such as the graceful shutdown, are inherited.
         let handler = Task { try await definition.handler(job) }
         let ended = AttemptEnd()
+        let keeper = Task { await self.holdLease(job, definition, handler: handler, ended: ended) }
         let result = await withTaskCancellationHandler {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.holdLease(job, definition, handler: handler, ended: ended) }
-                let result = await handler.result
-                group.cancelAll()
-                return result
-            }
+            await handler.result
         } onCancel: {
             handler.cancel()
         }
-        // The handler's own end decides, unless the lease was lost (then its work may be redone elsewhere, and
-        // recording it would be refused anyway).
-        let reason = ended.reason
-        if case .leaseLost? = reason { throw JobAttemptEnded.leaseLost }
-        if case .failure(let error) = result { throw reason ?? error }
+        keeper.cancel()
+        await keeper.value
+        if case .failure(let error) = result { throw ended.reason ?? error }
     }
 
+    /// How long after its time limit a handler that has not stopped keeps its lease.
+    static let stuckGrace: TimeInterval = 60
+
     /// Renews the lease every third of it until cancelled (once the handler has returned). At the time limit it
-    /// cancels the handler and goes on renewing; when the lease is lost (a renewal finds the job taken, or the
-    /// database could not be reached before the last renewal ran out) it cancels the handler and stops.
+    /// cancels the handler and goes on renewing, for `stuckGrace` at most. When the lease can no longer be kept (a
+    /// renewal finds the job taken, or the database could not be reached and the last renewal is about to run
+    /// out) it cancels the handler and stops.
     private func holdLease(
         _ job: LeasedJob, _ definition: JobDefinition, handler: Task<Void, any Error>, ended: AttemptEnd
     ) async {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int64(definition.timeout * 1000))
-        let beat = Duration.milliseconds(Int64(max(definition.lease / 3, 0.01) * 1000))
+        let givenUp = deadline + .milliseconds(Int64(Self.stuckGrace * 1000))
+        let beatSeconds = max(definition.lease / 3, 0.01)
+        let beat = Duration.milliseconds(Int64(beatSeconds * 1000))
         var heldUntil = job.leaseExpiresAt
+        func lose() {
+            ended.reason = .leaseLost
+            handler.cancel()
+        }
         while true {
             let timedOut = ended.reason != nil
             do {
@@ -202,23 +210,22 @@ public final class JobWorker: Service, Sendable {
                 ended.reason = .timedOut(definition.timeout)
                 handler.cancel()
             }
+            if clock.now >= givenUp {
+                logger.error(
+                    "job handler did not stop after its time limit; its lease is left to expire",
+                    metadata: ["event": "job_handler_stuck", "job_id": "\(job.id)", "kind": "\(job.kind)", "timeout": "\(definition.timeout)"])
+                return
+            }
             do {
-                guard let renewed = try await queue.renew(job, lease: definition.lease) else {
-                    ended.reason = .leaseLost
-                    handler.cancel()
-                    return
-                }
+                guard let renewed = try await queue.renew(job, lease: definition.lease) else { return lose() }
                 heldUntil = renewed.leaseExpiresAt
             } catch {
+                if Task.isCancelled { return }
                 logger.warning(
                     "job lease not renewed",
                     metadata: ["event": "job_lease_renewal_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "error": "\(error)"])
-                // Past the last renewal, another worker may have the job: this one stops.
-                if queue.clock.now() >= heldUntil {
-                    ended.reason = .leaseLost
-                    handler.cancel()
-                    return
-                }
+                // Stop before the last renewal runs out: past it, another worker may take the job.
+                if queue.clock.now().addingTimeInterval(beatSeconds) >= heldUntil { return lose() }
             }
         }
     }

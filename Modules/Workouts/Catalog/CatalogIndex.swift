@@ -188,7 +188,7 @@ struct CatalogIndex: Sendable {
         })
 
     /// How well a query token matches a name's words: its best match with any word, or, for shorthand, the best
-    /// of its spelled-out ways (each scoring as its worst-matched word).
+    /// of its spelled-out ways (each scoring as its worst-matched word, matched exactly or as a prefix).
     static func match(_ token: [UInt32], spelledOut ways: [[[UInt32]]]?, words: [[UInt32]], _ scratch: inout EditScratch) -> Int {
         var best = 0
         for word in words where best < 6 { best = max(best, match(token, word, &scratch)) }
@@ -196,8 +196,11 @@ struct CatalogIndex: Sendable {
         for way in ways where best < 6 {
             var worst = 6
             for part in way where worst > 0 {
+                // Spelled out, a word matches exactly or as a prefix: no typos on words the user did not type.
                 var partBest = 0
-                for word in words where partBest < 6 { partBest = max(partBest, match(part, word, &scratch)) }
+                for word in words where partBest < 6 {
+                    partBest = max(partBest, part == word ? 6 : word.count > part.count && word.starts(with: part) ? 4 : 0)
+                }
                 worst = min(worst, partBest)
             }
             best = max(best, worst)

@@ -487,8 +487,9 @@ struct RoutineService: Sendable {
 
     /// Steps the cursor back when the workout that last moved it is deleted, as if it had never been done: the
     /// slot it was done in is next again (when that slot has left the list, what is next stays next), and the
-    /// completion before it, of a workout still archived, is the routine's last. With none remembered, the routine
-    /// starts over at its first template. An older workout deleted is only forgotten, so that stepping back never
+    /// completion before it, of a workout still archived, is the routine's last (with none remembered, the newest
+    /// of the routine's workouts among the user's latest in the history). With none at all, the routine starts
+    /// over at its first template. An older workout deleted is only forgotten, so that stepping back never
     /// lands on it. Idempotent.
     func rewindCursor(_ event: WorkoutDeleted) async throws {
         guard let routineId = event.sourceRoutineId else { return }
@@ -514,7 +515,11 @@ struct RoutineService: Sendable {
                 recent.removeFirst()
             }
             stored.recent = recent
-            if let previous = recent.first {
+            // With none remembered (completions from before they were kept, or one whose event came after a newer
+            // one's), the newest of the routine's workouts in the recent history.
+            var previous = recent.first.map { (templateId: $0.templateId, completedAt: $0.completedAt) }
+            if previous == nil { previous = try await Self.newestArchived(of: routineId, userId: event.userId, sql: tx.sql) }
+            if let previous {
                 stored.routine.lastCompletedTemplateId = previous.templateId
                 stored.routine.lastCompletedAt = previous.completedAt
                 (stored.lastCompletedIndex, stored.nextPosition) = (nil, next ?? 0)
@@ -525,6 +530,32 @@ struct RoutineService: Sendable {
             }
             try await Self.save(stored, sql: tx.sql)
         }
+    }
+
+    /// How many of a user's newest archived workouts `newestArchived` looks through.
+    static let historyLookback = 200
+
+    /// The newest of the user's `historyLookback` newest archived workouts that was started from the routine from
+    /// one of its templates, or nil.
+    static func newestArchived(of routineId: String, userId: String, sql: any SQLDatabase) async throws -> (templateId: String, completedAt: Date)? {
+        struct Origin: Decodable {
+            var sourceTemplateId: String?
+            var sourceRoutineId: String?
+            var endTime: Date
+            enum CodingKeys: String, CodingKey {
+                case sourceTemplateId = "source_template_id"
+                case sourceRoutineId = "source_routine_id"
+                case endTime = "end_time"
+            }
+        }
+        let documents = try await sql.raw(
+            "SELECT document FROM workouts_history WHERE user_id = \(bind: userId) ORDER BY end_time DESC, id DESC LIMIT \(bind: Self.historyLookback)"
+        ).all(decodingColumn: "document", as: String.self)
+        for document in documents {
+            let origin = try JSONCoding.load(Origin.self, from: document)
+            if origin.sourceRoutineId == routineId, let templateId = origin.sourceTemplateId { return (templateId, origin.endTime) }
+        }
+        return nil
     }
 
     /// Whether the workout is still archived.

@@ -169,10 +169,10 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
             let runs = Mutex(0)
-            // Renewed every 1.33 s, a lease of 4 s leaves more than 2.5 s for a renewal held up on a busy machine.
-            let definition = JobDefinition(kind: "slow", lease: 4) { _ in
+            // Renewed every 1.67 s, a lease of 5 s leaves more than 3 s for a renewal held up on a busy machine.
+            let definition = JobDefinition(kind: "slow", lease: 5) { _ in
                 runs.withLock { $0 += 1 }
-                try await Task.sleep(for: .seconds(9))
+                try await Task.sleep(for: .seconds(11))
             }
             let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)
             try await queue.enqueue(NewJob(id: "slow", kind: "slow"))
@@ -180,7 +180,7 @@ import TestSupport
             // Another replica's watchdog and worker, all the while: the job is never theirs to take.
             var taken: LeasedJob?
             while runs.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
-            for _ in 0..<40 {
+            for _ in 0..<50 {
                 try await Task.sleep(for: .milliseconds(200))
                 try await queue.requeueExpiredLeases()
                 if let job = try await queue.claim(worker: "thief", kinds: ["slow"], lease: 60) { taken = job }
@@ -229,11 +229,12 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
             let started = Mutex(false)
-            let definition = JobDefinition(kind: "deaf", lease: 1.5, timeout: 0.2) { _ in
+            // A lease of 5 s (renewed every 1.67 s) leaves room for renewals held up on a busy machine.
+            let definition = JobDefinition(kind: "deaf", lease: 5, timeout: 0.2) { _ in
                 started.withLock { $0 = true }
                 // Work that cannot be interrupted, running well past the time limit and the lease.
                 await withCheckedContinuation { continuation in
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 4) { continuation.resume() }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 11) { continuation.resume() }
                 }
             }
             let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)
@@ -261,10 +262,10 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
             let started = Mutex(false)
-            let definition = JobDefinition(kind: "busy", lease: 1.5) { _ in
+            let definition = JobDefinition(kind: "busy", lease: 5) { _ in
                 started.withLock { $0 = true }
                 await withCheckedContinuation { continuation in
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 4) { continuation.resume() }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 11) { continuation.resume() }
                 }
             }
             let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)

@@ -455,12 +455,7 @@ struct RoutineService: Sendable {
         guard let routineId = event.sourceRoutineId, let templateId = event.sourceTemplateId else { return }
         let context = self.context
         try await context.database.transaction { tx in
-            guard
-                let text = try await tx.sql.raw(
-                    "SELECT document FROM workouts_routines WHERE id = \(bind: routineId) AND user_id = \(bind: event.userId)\(context.forUpdate)"
-                ).first(decodingColumn: "document", as: String.self)
-            else { return }
-            var stored = try JSONCoding.load(StoredRoutine.self, from: text)
+            guard var stored = try await Self.lockedForCursor(routineId, userId: event.userId, context: context, sql: tx.sql) else { return }
             if let last = stored.routine.lastCompletedAt, last >= event.completedAt { return }
             // A workout deleted before its completion reached the cursor never moves it (its deletion found the
             // cursor elsewhere, and had nothing to step back).
@@ -495,12 +490,7 @@ struct RoutineService: Sendable {
         guard let routineId = event.sourceRoutineId else { return }
         let context = self.context
         try await context.database.transaction { tx in
-            guard
-                let text = try await tx.sql.raw(
-                    "SELECT document FROM workouts_routines WHERE id = \(bind: routineId) AND user_id = \(bind: event.userId)\(context.forUpdate)"
-                ).first(decodingColumn: "document", as: String.self)
-            else { return }
-            var stored = try JSONCoding.load(StoredRoutine.self, from: text)
+            guard var stored = try await Self.lockedForCursor(routineId, userId: event.userId, context: context, sql: tx.sql) else { return }
             guard var recent = stored.recent, let index = recent.firstIndex(where: { $0.workoutId == event.workoutId }) else { return }
             let deleted = recent.remove(at: index)
             guard index == 0 else {
@@ -556,6 +546,14 @@ struct RoutineService: Sendable {
             if origin.sourceRoutineId == routineId, let templateId = origin.sourceTemplateId { return (templateId, origin.endTime) }
         }
         return nil
+    }
+
+    /// The routine, locked (PostgreSQL) for its cursor to move, or nil when it is gone (an event handler then has
+    /// nothing to do).
+    static func lockedForCursor(_ routineId: String, userId: String, context: WorkoutsContext, sql: any SQLDatabase) async throws -> StoredRoutine? {
+        try await sql.raw("SELECT document FROM workouts_routines WHERE id = \(bind: routineId) AND user_id = \(bind: userId)\(context.forUpdate)")
+            .first(decodingColumn: "document", as: String.self)
+            .map { try JSONCoding.load(StoredRoutine.self, from: $0) }
     }
 
     /// Whether the workout is still archived.

@@ -285,6 +285,54 @@ import TestSupport
         }
     }
 
+    /// A worker stopped while its handler runs (which stops at the cancellation) gives the job back as it was:
+    /// queued, due now, the attempt not counted.
+    @Test(arguments: TestDatabases.engines)
+    func aStoppedWorkerGivesItsJobBack(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: FakeWallClock())
+            let started = Mutex(false)
+            let definition = JobDefinition(kind: "k", lease: 60) { _ in
+                started.withLock { $0 = true }
+                try await Task.sleep(for: .seconds(60))
+            }
+            let metrics = ServerMetrics()
+            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
+            try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 1))
+            let running = Task { try await worker.runOnce() }
+            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            running.cancel()
+            #expect(try await running.value)
+            let record = try #require(try await queue.job(id: "j"))
+            #expect(record.status == .queued, "its only attempt was not used up")
+            #expect(record.attempts == 0)
+            #expect(metrics.exposition().contains(#"povver_jobs_total{kind="k",outcome="released"} 1"#))
+            #expect(try await queue.claim(worker: "next", kinds: ["k"], lease: 60) != nil)
+        }
+    }
+
+    /// A handler that ignores its cancellation for good is given up on a grace period after its time limit: the
+    /// attempt ends (recorded as timed out) and the worker is free again, the handler left running on its own.
+    @Test(arguments: TestDatabases.engines)
+    func aHandlerThatNeverStopsIsGivenUp(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: FakeWallClock())
+            let definition = JobDefinition(kind: "hung", lease: 60, timeout: 0.1) { _ in
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 15) { continuation.resume() }
+                }
+            }
+            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], stuckGrace: 0.5, logger: TestDatabases.logger)
+            try await queue.enqueue(NewJob(id: "hung", kind: "hung", maxAttempts: 3))
+            let started = ContinuousClock.now
+            #expect(try await worker.runOnce())
+            #expect(ContinuousClock.now - started < .seconds(10), "not held until the handler returns after 15 s")
+            let record = try #require(try await queue.job(id: "hung"))
+            #expect(record.status == .queued)
+            #expect(record.lastError == "ran past its time limit of 0.1 s")
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func aLostLeaseCancelsTheHandler(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in

@@ -152,6 +152,28 @@ import TestSupport
             let routine = try await fixture.routine()
             #expect(routine.lastCompletedTemplateId == fixture.templates[0])
             #expect(routine.lastCompletedAt == doneA.completedAt)
+            // Found in the history, A's workout is remembered from then on: deleting it steps back in turn.
+            try await fixture.module.routines.rewindCursor(try await fixture.delete(doneA))
+            #expect(try await fixture.routine().lastCompletedTemplateId == nil)
+            #expect(try await fixture.next().index == 0)
+        }
+    }
+
+    /// Looking back through the history takes only workouts done before the deleted one: a newer one is a
+    /// completion still on its way to the cursor, which must move it when it arrives.
+    @Test(arguments: TestDatabases.engines)
+    func lookingBackSkipsACompletionStillOnItsWay(engine: SQLEngine) async throws {
+        try await Self.with(engine) { fixture in
+            let doneA = try await fixture.workout(key: "a")
+            let doneB = try await fixture.workout(key: "b")
+            try await fixture.module.routines.advanceCursor(doneB)
+            let doneC = try await fixture.workout(key: "c")
+            try await fixture.module.routines.rewindCursor(try await fixture.delete(doneB))
+            #expect(try await fixture.routine().lastCompletedAt == doneA.completedAt)
+            try await fixture.module.routines.advanceCursor(doneC)
+            let stored = try await fixture.module.routines.stored(userId: "u", id: fixture.routineId, sql: fixture.module.context.database.sql)
+            #expect(stored.routine.lastCompletedAt == doneC.completedAt, "C's completion moved the cursor")
+            #expect(stored.recent?.map(\.workoutId) == [doneC.workoutId, doneA.workoutId])
         }
     }
 

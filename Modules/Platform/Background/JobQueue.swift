@@ -230,6 +230,24 @@ public struct JobQueue: Sendable {
         }
     }
 
+    /// Gives a job in hand back to the queue as it was before this attempt (its worker is stopping): due now, the
+    /// attempt not counted. Returns false (changing nothing) when the lease was lost meanwhile.
+    @discardableResult
+    public func release(_ job: LeasedJob) async throws -> Bool {
+        let now = clock.now().millisecondsSince1970
+        return try await database.transaction { tx in
+            let rows = try await tx.sql.raw(
+                """
+                UPDATE platform_jobs
+                SET status = 'queued', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = \(bind: now)
+                WHERE id = \(bind: job.id) AND status = 'leased' AND lease_owner = \(bind: job.leaseOwner) AND attempts = \(bind: job.attempt)
+                RETURNING id
+                """
+            ).all()
+            return !rows.isEmpty
+        }
+    }
+
     /// The watchdog: jobs whose lease expired go back to the queue (or to failed when out of attempts).
     /// Returns how many were re-queued or failed.
     @discardableResult

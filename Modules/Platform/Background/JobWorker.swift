@@ -61,6 +61,8 @@ public final class JobWorker: Service, Sendable {
     private let definitions: [String: JobDefinition]
     private let pollInterval: Duration
     private let watchdogInterval: TimeInterval
+    /// How long a handler that has not stopped after its time limit, or after its lease was lost, is waited for.
+    let stuckGrace: TimeInterval
     private let logger: Logger
     private let metrics: ServerMetrics?
     private let doorbell = Doorbell()
@@ -69,8 +71,9 @@ public final class JobWorker: Service, Sendable {
 
     public init(
         name: String, queue: JobQueue, definitions: [JobDefinition], pollInterval: Duration = .milliseconds(500),
-        watchdogInterval: TimeInterval = 30, logger: Logger, metrics: ServerMetrics? = nil
+        watchdogInterval: TimeInterval = 30, stuckGrace: TimeInterval = 60, logger: Logger, metrics: ServerMetrics? = nil
     ) {
+        self.stuckGrace = stuckGrace
         self.metrics = metrics
         self.name = name
         self.queue = queue
@@ -92,6 +95,13 @@ public final class JobWorker: Service, Sendable {
         let start = ContinuousClock.now
         do {
             try await runHoldingLease(job, definition)
+        } catch is CancellationError where Task.isCancelled {
+            // This worker was stopped (a shutdown cut short), not the job: it goes back to the queue as it was,
+            // without using up an attempt.
+            let released = try await queue.release(job)
+            metrics?.recordJob(kind: job.kind, outcome: released ? "released" : "lease_lost", duration: ContinuousClock.now - start)
+            logger.info("job released", metadata: ["event": "job_released", "job_id": "\(job.id)", "kind": "\(job.kind)"])
+            return true
         } catch {
             let recorded = try await queue.fail(job, error: String(describing: error), retry: definition.retry)
             let outcome = !recorded ? "lease_lost" : job.attempt >= job.maxAttempts ? "failed" : "retried"
@@ -160,51 +170,51 @@ public final class JobWorker: Service, Sendable {
     /// or `.leaseLost` (cancelled when the lease could no longer be kept).
     ///
     /// The lease is renewed until the handler has returned, also after its time limit or a cancellation of this
-    /// task: a handler slow to stop must not find its job handed to another worker meanwhile. Only a handler
-    /// still running `stuckGrace` after its time limit is given up on: its lease is left to expire.
+    /// task: a handler slow to stop must not find its job handed to another worker meanwhile. A handler still
+    /// running `stuckGrace` after its time limit, or after its lease was lost, is given up on: it is left running
+    /// on its own, the attempt ends, and the worker goes on with other jobs.
     private func runHoldingLease(_ job: LeasedJob, _ definition: JobDefinition) async throws {
-        // Both unstructured: the keeper cancels the handler alone, and a cancellation of this task (a shutdown cut
-        // short) reaches the handler below but not the keeper, which goes on renewing until the handler returns.
-        // Task-local values, such as the graceful shutdown, are inherited.
+        // All unstructured: the keeper cancels the handler alone, and a cancellation of this task (a shutdown cut
+        // short) reaches the handler but not the keeper, which goes on renewing until the handler returns (the
+        // watcher tells it). Task-local values, such as the graceful shutdown, are inherited.
         let handler = Task { try await definition.handler(job) }
         let ended = AttemptEnd()
         let keeper = Task { await self.holdLease(job, definition, handler: handler, ended: ended) }
-        let result = await withTaskCancellationHandler {
-            await handler.result
+        Task {
+            _ = await handler.result
+            keeper.cancel()
+        }
+        let gaveUp = await withTaskCancellationHandler {
+            await keeper.value
         } onCancel: {
             handler.cancel()
         }
-        keeper.cancel()
-        await keeper.value
-        if case .failure(let error) = result { throw ended.reason ?? error }
+        if gaveUp { throw ended.reason ?? JobAttemptEnded.timedOut(definition.timeout) }
+        if case .failure(let error) = await handler.result { throw ended.reason ?? error }
     }
 
-    /// How long after its time limit a handler that has not stopped keeps its lease.
-    static let stuckGrace: TimeInterval = 60
-
-    /// Renews the lease every third of it until cancelled (once the handler has returned). At the time limit it
-    /// cancels the handler and goes on renewing, for `stuckGrace` at most. When the lease can no longer be kept (a
-    /// renewal finds the job taken, or the database could not be reached and the last renewal is about to run
-    /// out) it cancels the handler and stops.
+    /// Renews the lease every third of it until cancelled (once the handler has returned), and returns false then.
+    /// At the time limit it cancels the handler and goes on renewing. When the lease can no longer be kept (a
+    /// renewal finds the job taken, or the database could not be reached and the last renewal is about to run out)
+    /// it cancels the handler and stops renewing. Returns true, giving the handler up, when it is still running
+    /// `stuckGrace` after either.
     private func holdLease(
         _ job: LeasedJob, _ definition: JobDefinition, handler: Task<Void, any Error>, ended: AttemptEnd
-    ) async {
+    ) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int64(definition.timeout * 1000))
-        let givenUp = deadline + .milliseconds(Int64(Self.stuckGrace * 1000))
+        let grace = Duration.milliseconds(Int64(stuckGrace * 1000))
+        var givenUp = deadline + grace
         let beatSeconds = max(definition.lease / 3, 0.01)
         let beat = Duration.milliseconds(Int64(beatSeconds * 1000))
         var heldUntil = job.leaseExpiresAt
-        func lose() {
-            ended.reason = .leaseLost
-            handler.cancel()
-        }
+        var renewing = true
         while true {
             let timedOut = ended.reason != nil
             do {
-                try await Task.sleep(until: timedOut ? clock.now + beat : min(clock.now + beat, deadline), clock: clock)
+                try await Task.sleep(until: min(clock.now + beat, timedOut ? givenUp : deadline), clock: clock)
             } catch {
-                return  // the handler returned
+                return false  // the handler returned
             }
             if !timedOut, clock.now >= deadline {
                 ended.reason = .timedOut(definition.timeout)
@@ -212,21 +222,28 @@ public final class JobWorker: Service, Sendable {
             }
             if clock.now >= givenUp {
                 logger.error(
-                    "job handler did not stop after its time limit; its lease is left to expire",
+                    "job handler did not stop; the attempt ends without it",
                     metadata: ["event": "job_handler_stuck", "job_id": "\(job.id)", "kind": "\(job.kind)", "timeout": "\(definition.timeout)"])
-                return
+                return true
             }
+            guard renewing else { continue }
             do {
-                guard let renewed = try await queue.renew(job, lease: definition.lease) else { return lose() }
-                heldUntil = renewed.leaseExpiresAt
+                if let renewed = try await queue.renew(job, lease: definition.lease) {
+                    heldUntil = renewed.leaseExpiresAt
+                    continue
+                }
             } catch {
-                if Task.isCancelled { return }
+                if Task.isCancelled { return false }
                 logger.warning(
                     "job lease not renewed",
                     metadata: ["event": "job_lease_renewal_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "error": "\(error)"])
                 // Stop before the last renewal runs out: past it, another worker may take the job.
-                if queue.clock.now().addingTimeInterval(beatSeconds) >= heldUntil { return lose() }
+                guard queue.clock.now().addingTimeInterval(beatSeconds) >= heldUntil else { continue }
             }
+            ended.reason = .leaseLost
+            handler.cancel()
+            renewing = false
+            givenUp = min(givenUp, clock.now + grace)
         }
     }
 

@@ -504,12 +504,16 @@ struct RoutineService: Sendable {
             while let newest = recent.first, try await !Self.archived(newest.workoutId, userId: event.userId, sql: tx.sql) {
                 recent.removeFirst()
             }
-            stored.recent = recent
             // With none remembered (completions from before they were kept, or one whose event came after a newer
             // one's), the newest of the routine's workouts in the recent history.
-            var previous = recent.first.map { (templateId: $0.templateId, completedAt: $0.completedAt) }
-            if previous == nil { previous = try await Self.newestArchived(of: routineId, userId: event.userId, sql: tx.sql) }
-            if let previous {
+            if recent.isEmpty,
+                let found = try await Self.newestArchived(of: routineId, userId: event.userId, before: deleted.completedAt, sql: tx.sql)
+            {
+                // Remembered from now on, so that deleting it steps back in turn.
+                recent = [found]
+            }
+            stored.recent = recent
+            if let previous = recent.first {
                 stored.routine.lastCompletedTemplateId = previous.templateId
                 stored.routine.lastCompletedAt = previous.completedAt
                 (stored.lastCompletedIndex, stored.nextPosition) = (nil, next ?? 0)
@@ -525,25 +529,33 @@ struct RoutineService: Sendable {
     /// How many of a user's newest archived workouts `newestArchived` looks through.
     static let historyLookback = 200
 
-    /// The newest of the user's `historyLookback` newest archived workouts that was started from the routine from
-    /// one of its templates, or nil.
-    static func newestArchived(of routineId: String, userId: String, sql: any SQLDatabase) async throws -> (templateId: String, completedAt: Date)? {
+    /// The newest of the user's `historyLookback` newest workouts archived before `before` that was started from
+    /// the routine from one of its templates, as a remembered completion whose slot is unknown, or nil. (A newer
+    /// one is a completion still on its way to the cursor, which moves it when it arrives.)
+    static func newestArchived(of routineId: String, userId: String, before: Date, sql: any SQLDatabase) async throws -> StoredRoutine.CursorStep? {
         struct Origin: Decodable {
+            var id: String
             var sourceTemplateId: String?
             var sourceRoutineId: String?
             var endTime: Date
             enum CodingKeys: String, CodingKey {
+                case id
                 case sourceTemplateId = "source_template_id"
                 case sourceRoutineId = "source_routine_id"
                 case endTime = "end_time"
             }
         }
         let documents = try await sql.raw(
-            "SELECT document FROM workouts_history WHERE user_id = \(bind: userId) ORDER BY end_time DESC, id DESC LIMIT \(bind: Self.historyLookback)"
+            """
+            SELECT document FROM workouts_history WHERE user_id = \(bind: userId) AND end_time < \(bind: before.millisecondsSince1970)
+            ORDER BY end_time DESC, id DESC LIMIT \(bind: Self.historyLookback)
+            """
         ).all(decodingColumn: "document", as: String.self)
         for document in documents {
             let origin = try JSONCoding.load(Origin.self, from: document)
-            if origin.sourceRoutineId == routineId, let templateId = origin.sourceTemplateId { return (templateId, origin.endTime) }
+            if origin.sourceRoutineId == routineId, let templateId = origin.sourceTemplateId {
+                return StoredRoutine.CursorStep(workoutId: origin.id, templateId: templateId, completedAt: origin.endTime, slot: nil)
+            }
         }
         return nil
     }

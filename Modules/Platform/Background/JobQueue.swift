@@ -172,20 +172,13 @@ public struct JobQueue: Sendable {
     public func renew(_ job: LeasedJob, lease: TimeInterval) async throws -> LeasedJob? {
         let now = clock.now()
         let expires = now.addingTimeInterval(lease)
-        return try await database.transaction { tx in
-            let rows = try await tx.sql.raw(
-                """
-                UPDATE platform_jobs
-                SET lease_expires_at = \(bind: expires.millisecondsSince1970), updated_at = \(bind: now.millisecondsSince1970)
-                WHERE id = \(bind: job.id) AND status = 'leased' AND lease_owner = \(bind: job.leaseOwner) AND attempts = \(bind: job.attempt)
-                RETURNING id
-                """
-            ).all()
-            guard !rows.isEmpty else { return nil }
-            var renewed = job
-            renewed.leaseExpiresAt = expires
-            return renewed
-        }
+        guard
+            try await updateHeld(
+                job, set: "lease_expires_at = \(bind: expires.millisecondsSince1970), updated_at = \(bind: now.millisecondsSince1970)")
+        else { return nil }
+        var renewed = job
+        renewed.leaseExpiresAt = expires
+        return renewed
     }
 
     /// Marks a leased job done. Returns false (and changes nothing) when the lease was lost meanwhile — the
@@ -193,17 +186,8 @@ public struct JobQueue: Sendable {
     @discardableResult
     public func complete(_ job: LeasedJob) async throws -> Bool {
         let now = clock.now().millisecondsSince1970
-        return try await database.transaction { tx in
-            let rows = try await tx.sql.raw(
-                """
-                UPDATE platform_jobs
-                SET status = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = \(bind: now), finished_at = \(bind: now)
-                WHERE id = \(bind: job.id) AND status = 'leased' AND lease_owner = \(bind: job.leaseOwner) AND attempts = \(bind: job.attempt)
-                RETURNING id
-                """
-            ).all()
-            return !rows.isEmpty
-        }
+        return try await updateHeld(
+            job, set: "status = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = \(bind: now), finished_at = \(bind: now)")
     }
 
     /// Records a failed attempt: the job is queued again after the policy's delay, or marked failed once it has
@@ -214,20 +198,14 @@ public struct JobQueue: Sendable {
         let exhausted = job.attempt >= job.maxAttempts
         let runAt = now.addingTimeInterval(retry.delay(afterAttempt: job.attempt))
         let message = String(error.prefix(2000))
-        return try await database.transaction { tx in
-            let rows = try await tx.sql.raw(
-                """
-                UPDATE platform_jobs
-                SET status = \(bind: exhausted ? "failed" : "queued"), lease_owner = NULL, lease_expires_at = NULL,
-                    run_at = \(bind: runAt.millisecondsSince1970), last_error = \(bind: message),
-                    updated_at = \(bind: now.millisecondsSince1970),
-                    finished_at = \(bind: exhausted ? now.millisecondsSince1970 : nil as Int64?)
-                WHERE id = \(bind: job.id) AND status = 'leased' AND lease_owner = \(bind: job.leaseOwner) AND attempts = \(bind: job.attempt)
-                RETURNING id
-                """
-            ).all()
-            return !rows.isEmpty
-        }
+        return try await updateHeld(
+            job,
+            set: """
+                status = \(bind: exhausted ? "failed" : "queued"), lease_owner = NULL, lease_expires_at = NULL,
+                run_at = \(bind: runAt.millisecondsSince1970), last_error = \(bind: message),
+                updated_at = \(bind: now.millisecondsSince1970),
+                finished_at = \(bind: exhausted ? now.millisecondsSince1970 : nil as Int64?)
+                """)
     }
 
     /// Gives a job in hand back to the queue as it was before this attempt (its worker is stopping): due now, the
@@ -235,11 +213,17 @@ public struct JobQueue: Sendable {
     @discardableResult
     public func release(_ job: LeasedJob) async throws -> Bool {
         let now = clock.now().millisecondsSince1970
-        return try await database.transaction { tx in
+        return try await updateHeld(
+            job, set: "status = 'queued', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = \(bind: now)")
+    }
+
+    /// Applies `set` to the job only while this attempt still holds it (leased, by its owner, at its attempt):
+    /// whatever a worker records after losing its lease changes nothing. Returns whether it held.
+    private func updateHeld(_ job: LeasedJob, set: SQLQueryString) async throws -> Bool {
+        try await database.transaction { tx in
             let rows = try await tx.sql.raw(
                 """
-                UPDATE platform_jobs
-                SET status = 'queued', attempts = attempts - 1, lease_owner = NULL, lease_expires_at = NULL, updated_at = \(bind: now)
+                UPDATE platform_jobs SET \(set)
                 WHERE id = \(bind: job.id) AND status = 'leased' AND lease_owner = \(bind: job.leaseOwner) AND attempts = \(bind: job.attempt)
                 RETURNING id
                 """

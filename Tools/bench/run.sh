@@ -14,13 +14,9 @@ swift build -c release --product povver-server --scratch-path .build-release >/d
 binary=.build-release/release/povver-server
 
 work=$(mktemp -d /tmp/povver-bench.XXXXXX)
-port=$((30000 + RANDOM % 20000))
-base="http://127.0.0.1:$port"
-POVVER_PORT=$port POVVER_DATABASE_URL="sqlite://$work/bench.sqlite" POVVER_SIGNING_KEY_FILE="$work/key.pem" \
-  POVVER_LOG_FORMAT=json LOG_LEVEL=warning POVVER_RATE_LIMITS=off "$binary" >"$work/server.log" 2>&1 &
-server=$!
-trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do curl -sf "$base/health" >/dev/null && break; sleep 0.1; done
+. Tools/bench/common.sh
+trap 'stop_server; rm -rf "$work"' EXIT
+start_server "$binary" "$work"
 
 rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$server/status"; }
 curl -sf -XPOST "$base/signUp" -H 'content-type: application/json' \
@@ -115,22 +111,11 @@ run "GET /getSubscriptionStatus (c=2)" -H "Authorization: Bearer $token" "$base/
 echo
 echo "getUser / health: $(python3 -c "print(f'{$user_rps / $health_rps * 100:.1f}%')")"
 echo "logSet / health: $(python3 -c "print(f'{$logset_rps / $health_rps * 100:.1f}%')")"
-# The machine's speed drifts between runs a minute apart (shared cores), so the ratio is also taken from
-# pairs run back to back: /health then logSet, 5 s each, five times; the median pair is reported. At 32
-# connections (the p99 target's) and at 64: a commit and its fdatasync are shared by the writes waiting for
-# them, so logSet's cost per request falls as more of them are in flight.
+# The ratio is also taken from back-to-back pairs (common.sh), at 32 connections (the p99 target's) and at 64:
+# a commit and its fdatasync are shared by the writes waiting for them, so logSet's cost per request falls as
+# more of them are in flight.
 for pair_connections in 32 64; do
-  ratios=""
-  for pair in 1 2 3 4 5; do
-    wrk -t2 -c"$pair_connections" -d5s "$base/health" >"$work/pair-h.txt" 2>&1
-    wrk -t2 -c"$pair_connections" -d5s --latency -s "$work/logset.lua" "$base/logSet" >"$work/pair-l.txt" 2>&1
-    h=$(awk '/Requests\/sec/ {print $2}' "$work/pair-h.txt")
-    l=$(awk '/Requests\/sec/ {print $2}' "$work/pair-l.txt")
-    p99=$(awk '$1 == "99%" {print $2}' "$work/pair-l.txt")
-    ratios+="$(python3 -c "print(f'{$l / $h * 100:.1f}')") "
-    echo "pair $pair (c=$pair_connections): /health $h req/s, logSet $l req/s (p99 $p99)"
-  done
-  echo "logSet / health, back-to-back pairs at c=$pair_connections: $ratios(median $(python3 -c "import statistics,sys; print(statistics.median(map(float, sys.argv[1:])))" $ratios)%)"
+  pairs 5 "$pair_connections" "$work/logset.lua" ""
 done
 for f in "$work"/*.txt; do grep -q "Non-2xx" "$f" && echo "warning: $(basename "$f" .txt): $(grep "Non-2xx" "$f" | sed "s/^ *//")"; done || true
 echo "RSS idle: $idle_rss; under getUser load: $(cat "$work/GET__getUser__Bearer_.txt.rss"); under signIn load: $(cat "$work/POST__signIn__bcrypt_cost_12_.txt.rss")"

@@ -2,6 +2,7 @@ import Contracts
 import Fakes
 import Foundation
 import Platform
+import SQLKit
 import Synchronization
 import Testing
 import TestSupport
@@ -368,6 +369,60 @@ import TestSupport
             #expect(metrics.exposition().contains(#"povver_jobs_total{kind="k",outcome="lease_lost"} 1"#))
             #expect(try await queue.complete(other))
             #expect(try await queue.job(id: "j")?.status == .done)
+        }
+    }
+
+    /// A renewal that hangs (the database holds it: a silent connection, a long lock) does not hold the lease
+    /// keeper: one beat before the lease would run out the handler is cancelled, while the renewal is still waiting,
+    /// so it has stopped before another worker could be given the job.
+    @Test(arguments: TestDatabases.engines)
+    func aHungRenewalCancelsTheHandlerBeforeTheLeaseRunsOut(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let queue = JobQueue(database: db, clock: SystemClock())
+            let started = Mutex(false)
+            let cancelledAt = Mutex<Date?>(nil)
+            // Renewed every 2 s; a hung renewal is given until 2 s before the lease runs out.
+            let definition = JobDefinition(kind: "k", lease: 6) { _ in
+                started.withLock { $0 = true }
+                do {
+                    try await Task.sleep(for: .seconds(60))
+                } catch {
+                    cancelledAt.withLock { $0 = Date() }
+                    throw error
+                }
+            }
+            let metrics = ServerMetrics()
+            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
+            try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 3))
+            let running = Task { try await worker.runOnce() }
+            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            let expiry = Date(
+                millisecondsSince1970: try #require(
+                    try await db.sql.raw("SELECT lease_expires_at FROM platform_jobs WHERE id = 'j'").first(decodingColumn: "lease_expires_at", as: Int64.self)))
+            // Another transaction takes the job's row and holds it (SQLite: the writer, PostgreSQL: the row's lock),
+            // so the first renewal waits.
+            let latch = WriteQueueTests.Latch()
+            defer { latch.open() }  // a failed expectation must not leave the database held
+            let holder = Task {
+                try await db.transaction { tx in
+                    try await tx.sql.raw("UPDATE platform_jobs SET updated_at = updated_at WHERE id = 'j'").run()
+                    await latch.wait()
+                }
+            }
+            var waited = 0
+            while cancelledAt.withLock({ $0 }) == nil, waited < 200 {
+                try await Task.sleep(for: .milliseconds(50))
+                waited += 1
+            }
+            let cancelled = try #require(cancelledAt.withLock { $0 }, "the handler was cancelled while the renewal hung")
+            #expect(cancelled < expiry, "cancelled at \(cancelled), before the lease ran out at \(expiry)")
+            latch.open()
+            try await holder.value
+            #expect(try await running.value)
+            #expect(metrics.exposition().contains(#"povver_jobs_total{kind="k",outcome="retried"} 1"#), "\(metrics.exposition())")
+            let record = try #require(try await queue.job(id: "j"))
+            #expect(record.status == .queued)
+            #expect(record.lastError == "the lease was lost")
         }
     }
 

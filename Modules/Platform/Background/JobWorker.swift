@@ -195,8 +195,8 @@ public final class JobWorker: Service, Sendable {
 
     /// Renews the lease every third of it until cancelled (once the handler has returned), and returns false then.
     /// At the time limit it cancels the handler and goes on renewing. When the lease can no longer be kept (a
-    /// renewal finds the job taken, or the database could not be reached and the last renewal is about to run out)
-    /// it cancels the handler and stops renewing. Returns true, giving the handler up, when it is still running
+    /// renewal finds the job taken, the database could not be reached and the last renewal is about to run out, or
+    /// a renewal has not answered by then) it cancels the handler and stops renewing. Returns true, giving the handler up, when it is still running
     /// `stuckGrace` after either.
     private func holdLease(
         _ job: LeasedJob, _ definition: JobDefinition, handler: Task<Void, any Error>, ended: AttemptEnd
@@ -227,24 +227,80 @@ public final class JobWorker: Service, Sendable {
                 return true
             }
             guard renewing else { continue }
-            do {
-                if let renewed = try await queue.renew(job, lease: definition.lease) {
-                    heldUntil = renewed.leaseExpiresAt
-                    continue
-                }
-            } catch {
+            // A renewal gets until one beat before the lease runs out to answer (at least half a beat). One that
+            // hangs longer (a silent connection, a wait for the pool or the writer) counts as the lease lost: past
+            // that moment another worker may take the job, and this handler must have been told to stop first.
+            let answerBy = max(heldUntil.timeIntervalSince(queue.clock.now()) - beatSeconds, beatSeconds / 2)
+            let renewal = Task { [queue] in try await queue.renew(job, lease: definition.lease) }
+            switch await Self.answer(of: renewal, within: answerBy) {
+            case .answered(.success(let renewed?)):
+                heldUntil = renewed.leaseExpiresAt
+                continue
+            case .answered(.success(nil)):
+                break  // the job was taken
+            case .answered(.failure(let error)):
                 if Task.isCancelled { return false }
                 logger.warning(
                     "job lease not renewed",
                     metadata: ["event": "job_lease_renewal_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "error": "\(error)"])
                 // Stop before the last renewal runs out: past it, another worker may take the job.
                 guard queue.clock.now().addingTimeInterval(beatSeconds) >= heldUntil else { continue }
+            case .cancelled:
+                return false  // the handler returned
+            case .late:
+                logger.warning(
+                    "job lease renewal did not answer in time",
+                    metadata: ["event": "job_lease_renewal_stuck", "job_id": "\(job.id)", "kind": "\(job.kind)", "waited": "\(answerBy)"])
             }
             ended.reason = .leaseLost
             handler.cancel()
             renewing = false
             givenUp = min(givenUp, clock.now + grace)
         }
+    }
+
+    /// How a renewal ended, as the keeper waited for it.
+    private enum Renewal {
+        case answered(Result<LeasedJob?, any Error>)
+        /// It had not answered within the time given; it goes on by itself.
+        case late
+        /// The keeper was cancelled (its handler returned) while it waited.
+        case cancelled
+    }
+
+    /// Waits for `renewal` at most `seconds`, or until this task is cancelled. A database call cannot be
+    /// interrupted, so a renewal that is late is left to finish (or hang) on its own.
+    private static func answer(of renewal: Task<LeasedJob?, any Error>, within seconds: TimeInterval) async -> Renewal {
+        let outcome = Mutex<(continuation: CheckedContinuation<Renewal, Never>?, ended: Renewal?)>((nil, nil))
+        let settle: @Sendable (Renewal) -> Void = { result in
+            let waiting = outcome.withLock { state -> CheckedContinuation<Renewal, Never>? in
+                guard state.ended == nil else { return nil }
+                state.ended = result
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            waiting?.resume(returning: result)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
+            settle(.late)
+        }
+        let watcher = Task { settle(.answered(await renewal.result)) }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let settled = outcome.withLock { state -> Renewal? in
+                    if let ended = state.ended { return ended }
+                    state.continuation = continuation
+                    return nil
+                }
+                if let settled { continuation.resume(returning: settled) }
+            }
+        } onCancel: {
+            settle(.cancelled)
+        }
+        timer.cancel()
+        _ = watcher  // ends with the renewal
+        return result
     }
 
     private func watchdogIfDue() async throws {

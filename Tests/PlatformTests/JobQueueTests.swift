@@ -170,8 +170,9 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
             let runs = Mutex(0)
-            // Renewed every 1.67 s, a lease of 5 s leaves more than 3 s for a renewal held up on a busy machine.
-            let definition = JobDefinition(kind: "slow", lease: 5) { _ in
+            // Renewed every 3 s, a lease of 9 s leaves 4.5 s for a renewal held up on a busy machine before it
+            // counts as hung.
+            let definition = JobDefinition(kind: "slow", lease: 9) { _ in
                 runs.withLock { $0 += 1 }
                 try await Task.sleep(for: .seconds(11))
             }
@@ -181,7 +182,7 @@ import TestSupport
             // Another replica's watchdog and worker, all the while: the job is never theirs to take.
             var taken: LeasedJob?
             while runs.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
-            for _ in 0..<50 {
+            for _ in 0..<55 {
                 try await Task.sleep(for: .milliseconds(200))
                 try await queue.requeueExpiredLeases()
                 if let job = try await queue.claim(worker: "thief", kinds: ["slow"], lease: 60) { taken = job }
@@ -230,8 +231,8 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
             let started = Mutex(false)
-            // A lease of 5 s (renewed every 1.67 s) leaves room for renewals held up on a busy machine.
-            let definition = JobDefinition(kind: "deaf", lease: 5, timeout: 0.2) { _ in
+            // A lease of 9 s (renewed every 3 s) leaves room for renewals held up on a busy machine.
+            let definition = JobDefinition(kind: "deaf", lease: 9, timeout: 0.2) { _ in
                 started.withLock { $0 = true }
                 // Work that cannot be interrupted, running well past the time limit and the lease.
                 await withCheckedContinuation { continuation in
@@ -263,7 +264,8 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
             let started = Mutex(false)
-            let definition = JobDefinition(kind: "busy", lease: 5) { _ in
+            // A lease of 9 s (renewed every 3 s) leaves room for renewals held up on a busy machine.
+            let definition = JobDefinition(kind: "busy", lease: 9) { _ in
                 started.withLock { $0 = true }
                 await withCheckedContinuation { continuation in
                     DispatchQueue.global().asyncAfter(deadline: .now() + 11) { continuation.resume() }
@@ -339,22 +341,7 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let clock = FakeWallClock()
             let queue = JobQueue(database: db, clock: clock)
-            let started = Mutex(false)
-            let cancelled = Mutex(false)
-            let definition = JobDefinition(kind: "k", lease: 0.3) { _ in
-                started.withLock { $0 = true }
-                do {
-                    try await Task.sleep(for: .seconds(60))
-                } catch {
-                    cancelled.withLock { $0 = true }
-                    throw error
-                }
-            }
-            let metrics = ServerMetrics()
-            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
-            try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 3))
-            let running = Task { try await worker.runOnce() }
-            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 0.3)
             // The worker stalled past its lease (as far as the rest of the system can tell), and another took the job.
             // (A renewal may slip in between advancing the clock and the watchdog: then advance again.)
             var requeued = 0
@@ -365,7 +352,7 @@ import TestSupport
             #expect(requeued == 1)
             let other = try #require(try await queue.claim(worker: "other", kinds: ["k"], lease: 60))
             #expect(try await running.value)
-            #expect(cancelled.withLock { $0 }, "the first holder's handler was cancelled at its next renewal")
+            #expect(job.cancelledAt != nil, "the first holder's handler was cancelled at its next renewal")
             #expect(metrics.exposition().contains(#"povver_jobs_total{kind="k",outcome="lease_lost"} 1"#))
             #expect(try await queue.complete(other))
             #expect(try await queue.job(id: "j")?.status == .done)
@@ -373,29 +360,15 @@ import TestSupport
     }
 
     /// A renewal that hangs (the database holds it: a silent connection, a long lock) does not hold the lease
-    /// keeper: one beat before the lease would run out the handler is cancelled, while the renewal is still waiting,
+    /// keeper: half a beat before the lease would run out the handler is cancelled, while the renewal still waits,
     /// so it has stopped before another worker could be given the job.
     @Test(arguments: TestDatabases.engines)
     func aHungRenewalCancelsTheHandlerBeforeTheLeaseRunsOut(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
-            let started = Mutex(false)
-            let cancelledAt = Mutex<Date?>(nil)
-            // Renewed every 2 s; a hung renewal is given until 2 s before the lease runs out.
-            let definition = JobDefinition(kind: "k", lease: 6) { _ in
-                started.withLock { $0 = true }
-                do {
-                    try await Task.sleep(for: .seconds(60))
-                } catch {
-                    cancelledAt.withLock { $0 = Date() }
-                    throw error
-                }
-            }
-            let metrics = ServerMetrics()
-            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
-            try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 3))
-            let running = Task { try await worker.runOnce() }
-            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            // Renewed every 5 s; a hung renewal is given until 2.5 s before the lease runs out (the slack a busy
+            // machine needs for the handler to hear of it).
+            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 15)
             let expiry = Date(
                 millisecondsSince1970: try #require(
                     try await db.sql.raw("SELECT lease_expires_at FROM platform_jobs WHERE id = 'j'").first(decodingColumn: "lease_expires_at", as: Int64.self)))
@@ -410,11 +383,11 @@ import TestSupport
                 }
             }
             var waited = 0
-            while cancelledAt.withLock({ $0 }) == nil, waited < 200 {
+            while job.cancelledAt == nil, waited < 600 {
                 try await Task.sleep(for: .milliseconds(50))
                 waited += 1
             }
-            let cancelled = try #require(cancelledAt.withLock { $0 }, "the handler was cancelled while the renewal hung")
+            let cancelled = try #require(job.cancelledAt, "the handler was cancelled while the renewal hung")
             #expect(cancelled < expiry, "cancelled at \(cancelled), before the lease ran out at \(expiry)")
             latch.open()
             try await holder.value
@@ -461,5 +434,34 @@ import TestSupport
             running.cancel()
             try await running.value
         }
+    }
+}
+
+/// Job "j" of kind "k", whose handler sleeps a minute unless it is cancelled, claimed by a worker and running.
+final class SleepingJob: Sendable {
+    private let started = Mutex(false)
+    private let cancelled = Mutex<Date?>(nil)
+
+    /// When the handler saw its cancellation, or nil.
+    var cancelledAt: Date? { cancelled.withLock { $0 } }
+
+    /// Enqueues the job and returns once its handler runs, with the worker's `runOnce` and its metrics.
+    static func start(queue: JobQueue, lease: TimeInterval) async throws -> (SleepingJob, Task<Bool, any Error>, ServerMetrics) {
+        let job = SleepingJob()
+        let definition = JobDefinition(kind: "k", lease: lease) { _ in
+            job.started.withLock { $0 = true }
+            do {
+                try await Task.sleep(for: .seconds(60))
+            } catch {
+                job.cancelled.withLock { $0 = Date() }
+                throw error
+            }
+        }
+        let metrics = ServerMetrics()
+        let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
+        try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 3))
+        let running = Task { try await worker.runOnce() }
+        while !job.started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        return (job, running, metrics)
     }
 }

@@ -227,10 +227,10 @@ public final class JobWorker: Service, Sendable {
                 return true
             }
             guard renewing else { continue }
-            // A renewal gets until one beat before the lease runs out to answer (at least half a beat). One that
-            // hangs longer (a silent connection, a wait for the pool or the writer) counts as the lease lost: past
-            // that moment another worker may take the job, and this handler must have been told to stop first.
-            let answerBy = max(heldUntil.timeIntervalSince(queue.clock.now()) - beatSeconds, beatSeconds / 2)
+            // A renewal gets until half a beat before the lease runs out to answer (at least half a beat). One
+            // that hangs longer (a silent connection, a wait for the pool or the writer) counts as the lease lost:
+            // past the lease another worker may take the job, and this handler must have been told to stop first.
+            let answerBy = max(heldUntil.timeIntervalSince(queue.clock.now()) - beatSeconds / 2, beatSeconds / 2)
             let renewal = Task { [queue] in try await queue.renew(job, lease: definition.lease) }
             switch await Self.answer(of: renewal, within: answerBy) {
             case .answered(.success(let renewed?)):

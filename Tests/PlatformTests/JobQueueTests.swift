@@ -341,7 +341,9 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let clock = FakeWallClock()
             let queue = JobQueue(database: db, clock: clock)
-            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 0.3)
+            // Renewed every second (real time), each renewal given a second to answer once the clock says the
+            // lease is over.
+            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 3)
             // The worker stalled past its lease (as far as the rest of the system can tell), and another took the job.
             // (A renewal may slip in between advancing the clock and the watchdog: then advance again.)
             var requeued = 0
@@ -360,15 +362,15 @@ import TestSupport
     }
 
     /// A renewal that hangs (the database holds it: a silent connection, a long lock) does not hold the lease
-    /// keeper: half a beat before the lease would run out the handler is cancelled, while the renewal still waits,
+    /// keeper: a beat before the lease would run out the handler is cancelled, while the renewal still waits,
     /// so it has stopped before another worker could be given the job.
     @Test(arguments: TestDatabases.engines)
     func aHungRenewalCancelsTheHandlerBeforeTheLeaseRunsOut(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
-            // Renewed every 5 s; a hung renewal is given until 2.5 s before the lease runs out (the slack a busy
+            // Renewed every 4 s; a hung renewal is given until 4 s before the lease runs out (the slack a busy
             // machine needs for the handler to hear of it).
-            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 15)
+            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 12)
             let expiry = Date(
                 millisecondsSince1970: try #require(
                     try await db.sql.raw("SELECT lease_expires_at FROM platform_jobs WHERE id = 'j'").first(decodingColumn: "lease_expires_at", as: Int64.self)))

@@ -195,9 +195,9 @@ public final class JobWorker: Service, Sendable {
 
     /// Renews the lease every third of it until cancelled (once the handler has returned), and returns false then.
     /// At the time limit it cancels the handler and goes on renewing. When the lease can no longer be kept (a
-    /// renewal finds the job taken, the database could not be reached and the last renewal is about to run out, or
-    /// a renewal has not answered by then) it cancels the handler and stops renewing. Returns true, giving the handler up, when it is still running
-    /// `stuckGrace` after either.
+    /// renewal finds the job taken, or the last renewal is about to run out while a renewal failed or has not
+    /// answered) it cancels the handler and stops renewing. Returns true, giving the handler up, when it is still
+    /// running `stuckGrace` after either.
     private func holdLease(
         _ job: LeasedJob, _ definition: JobDefinition, handler: Task<Void, any Error>, ended: AttemptEnd
     ) async -> Bool {
@@ -227,10 +227,12 @@ public final class JobWorker: Service, Sendable {
                 return true
             }
             guard renewing else { continue }
-            // A renewal gets until half a beat before the lease runs out to answer (at least half a beat). One
-            // that hangs longer (a silent connection, a wait for the pool or the writer) counts as the lease lost:
-            // past the lease another worker may take the job, and this handler must have been told to stop first.
-            let answerBy = max(heldUntil.timeIntervalSince(queue.clock.now()) - beatSeconds / 2, beatSeconds / 2)
+            // A renewal that does not answer (a silent connection, a lock held elsewhere) is given up as a failed
+            // one is: a beat before the lease runs out (with less than two beats of it left, once half of what is
+            // left has passed), so the handler is told to stop before another worker may take the job. With none
+            // left by this clock, the renewal gets a beat to say so.
+            let remaining = heldUntil.timeIntervalSince(queue.clock.now())
+            let answerBy = remaining > 0 ? max(remaining - beatSeconds, remaining / 2) : beatSeconds
             let renewal = Task { [queue] in try await queue.renew(job, lease: definition.lease) }
             switch await Self.answer(of: renewal, within: answerBy) {
             case .answered(.success(let renewed?)):

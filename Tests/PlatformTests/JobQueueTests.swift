@@ -170,7 +170,7 @@ import TestSupport
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: SystemClock())
             let runs = Mutex(0)
-            // Renewed every 3 s, a lease of 9 s leaves 4.5 s for a renewal held up on a busy machine before it
+            // Renewed every 3 s, a lease of 9 s leaves 3 s for a renewal held up on a busy machine before it
             // counts as hung.
             let definition = JobDefinition(kind: "slow", lease: 9) { _ in
                 runs.withLock { $0 += 1 }

@@ -2,11 +2,11 @@
 # temporary SQLite file, and the back-to-back /health and logSet pairs. Loopback only; every load is bounded by
 # its duration.
 
+server=""  # the pid of the server started last (stop_server is safe before any start)
+
 # start_server BINARY WORK_DIR [ENV…]: starts BINARY on WORK_DIR/bench.sqlite with rate limits off, extra
 # environment entries (NAME=value) after the directory, waits until /health answers, and sets `server` (its pid)
 # and `base` (its URL). Its log is WORK_DIR/server.log.
-server=""
-
 start_server() {
   local binary=$1 dir=$2
   shift 2

@@ -287,7 +287,7 @@ public final class JobWorker: Service, Sendable {
             try? await Task.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
             settle(.late)
         }
-        let watcher = Task { settle(.answered(await renewal.result)) }
+        Task { settle(.answered(await renewal.result)) }  // ends with the renewal
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let settled = outcome.withLock { state -> Renewal? in
@@ -301,7 +301,6 @@ public final class JobWorker: Service, Sendable {
             settle(.cancelled)
         }
         timer.cancel()
-        _ = watcher  // ends with the renewal
         return result
     }
 

@@ -348,5 +348,305 @@ class ScannerUnitTests(unittest.TestCase):
         self.assertEqual(list(ca.find_imports(src)), [])
 
 
+# Migrations shaped like the real ones (Modules/*/*Migrations.swift): multi-line
+# strings, an interpolated column type, indexes, IF NOT EXISTS, a quoted name.
+AUTH_MIGRATIONS = textwrap.dedent('''\
+    import Platform
+
+    enum AuthMigrations {
+        static let all: [Migration] = [
+            Migration(version: 1, name: "accounts") { _ in
+                [
+                    """
+                    CREATE TABLE auth_users (
+                        id TEXT PRIMARY KEY,
+                        email TEXT NOT NULL
+                    )
+                    """,
+                    """
+                    CREATE TABLE IF NOT EXISTS "auth_sessions" (
+                        id TEXT PRIMARY KEY,
+                        user_id TEXT NOT NULL REFERENCES auth_users (id) ON DELETE CASCADE,
+                        auth_time BIGINT NOT NULL
+                    )
+                    """,
+                    "CREATE UNIQUE INDEX auth_sessions_user ON auth_sessions (user_id)",
+                ]
+            },
+            Migration(version: 2, name: "status") { _ in
+                ["ALTER TABLE auth_users ADD COLUMN status TEXT NOT NULL DEFAULT 'active'"]
+            },
+        ]
+    }
+    ''')
+
+WORKOUTS_MIGRATIONS = textwrap.dedent('''\
+    import Platform
+    import SQLKit
+
+    enum WorkoutsMigrations {
+        static let all: [Migration] = [
+            Migration(version: 1, name: "history") { engine in
+                [
+                    """
+                    CREATE TABLE workouts_history (
+                        seq \\(engine.autoIncrementPrimaryKey),
+                        id TEXT NOT NULL UNIQUE,
+                        user_id TEXT NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX workouts_history_user ON workouts_history (user_id)",
+                ]
+            },
+            Migration(version: 2, name: "drop an index") { engine in
+                engine == .sqlite ? ["DROP INDEX IF EXISTS workouts_history_user"] : []
+            },
+        ]
+    }
+    ''')
+
+PLATFORM_MIGRATIONS = textwrap.dedent('''\
+    enum PlatformMigrations {
+        static let all: [Migration] = [
+            Migration(version: 1, name: "jobs") { _ in
+                ["CREATE TABLE platform_jobs (id TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id TEXT)"]
+            },
+        ]
+    }
+    ''')
+
+SUBSCRIPTION_MIGRATIONS = textwrap.dedent('''\
+    enum SubscriptionMigrations {
+        static let all: [Migration] = [
+            Migration(version: 1, name: "state") { _ in
+                ["CREATE TABLE subscription_state (user_id TEXT PRIMARY KEY, tier TEXT NOT NULL)"]
+            },
+        ]
+    }
+    ''')
+
+# Everyday SQL of a module, and look-alikes that are not table names.
+WORKOUTS_STORE = textwrap.dedent('''\
+    import Platform
+
+    struct HistoryStore {
+        static let kind = "platform.event:workouts.history"
+        static let tables = ["workouts_history"]
+
+        func load(_ sql: any SQLDatabase, userId: String) async throws {
+            // Never: SELECT * FROM auth_users -- user data comes through AccountDirectory.
+            /* ALTER TABLE subscription_state ADD COLUMN x */
+            _ = try await sql.raw(
+                """
+                SELECT h.id, h.user_id FROM workouts_history h
+                WHERE h.user_id = \\(bind: userId) AND h.seq > 0
+                """
+            ).all()
+            _ = try await sql.raw("DELETE FROM workouts_history WHERE user_id = \\(bind: userId)").run()
+            logger.info("history read", metadata: ["event": "subscription_updated", "claim": "auth_time"])
+            _ = "Sign in again for a fresh auth_time"
+            _ = "SELECT auth_time FROM workouts_history"
+            _ = "Account data lives in auth_users, ask Auth"
+            _ = "CREATE TABLE \\(name) AS SELECT 1"
+        }
+    }
+    ''')
+
+SEE_PROTOCOL = "go through a Contracts protocol or a domain event"
+
+
+class TableOwnershipTests(ScriptTestCase):
+    def setUp(self):
+        super().setUp()
+        self.write("Modules/Auth/AuthMigrations.swift", AUTH_MIGRATIONS)
+        self.write("Modules/Workouts/WorkoutsMigrations.swift", WORKOUTS_MIGRATIONS)
+        self.write("Modules/Platform/Storage/PlatformMigrations.swift", PLATFORM_MIGRATIONS)
+        self.write("Modules/Subscription/SubscriptionMigrations.swift", SUBSCRIPTION_MIGRATIONS)
+        self.write("Modules/Workouts/History/HistoryStore.swift", WORKOUTS_STORE)
+
+    def assertOnlyViolations(self, *lines):
+        r = self.run_script()
+        self.assertEqual(r.returncode, 1, "stdout:\n%s\nstderr:\n%s" % (r.stdout, r.stderr))
+        self.assertEqual(r.stdout.splitlines(), list(lines))
+        return r
+
+    def test_clean_modules_pass(self):
+        r = self.assertPasses()
+        self.assertEqual(r.stdout.strip(), "check-architecture: OK (9 targets, 15 files)")
+
+    def test_create_table_without_prefix(self):
+        self.write("Modules/Workouts/Notes.swift", textwrap.dedent('''\
+            let notes = Migration(version: 3, name: "notes") { _ in
+                [
+                    """
+                    CREATE TABLE IF NOT EXISTS "exercise_notes" (
+                        id TEXT PRIMARY KEY
+                    )
+                    """,
+                ]
+            }
+            '''))
+        self.assertOnlyViolations(
+            "Modules/Workouts/Notes.swift:4: Workouts creates table exercise_notes; "
+            "Workouts table names must start with workouts_")
+
+    def test_create_table_with_another_modules_prefix(self):
+        self.write("Modules/Workouts/Bad.swift",
+                   'let s = "CREATE TEMP TABLE analytics_volume (user_id TEXT)"\n')
+        self.assertOnlyViolations(
+            "Modules/Workouts/Bad.swift:1: Workouts creates table analytics_volume (the prefix of Analytics); "
+            "Workouts table names must start with workouts_")
+
+    def test_alter_table_of_another_module(self):
+        self.write("Modules/Subscription/Bad.swift", textwrap.dedent('''\
+            import Platform
+            let m = Migration(version: 2, name: "tier on users") { _ in
+                ["ALTER TABLE auth_users ADD COLUMN tier TEXT"]
+            }
+            '''))
+        self.assertOnlyViolations(
+            "Modules/Subscription/Bad.swift:3: Subscription alters table auth_users (the prefix of Auth); "
+            "Subscription table names must start with subscription_")
+
+    def test_indexes_drops_and_renames(self):
+        self.write("Modules/Workouts/Bad.swift", textwrap.dedent('''\
+            let a = "CREATE INDEX history_user ON workouts_history (user_id)"
+            let b = "CREATE UNIQUE INDEX IF NOT EXISTS workouts_x ON main.\\"subscription_state\\" (tier)"
+            let c = "DROP TABLE IF EXISTS workouts_old, auth_sessions"
+            let d = "ALTER TABLE workouts_history RENAME TO history"
+            let e = "DROP INDEX auth_sessions_user"
+            '''))
+        self.assertOnlyViolations(
+            "Modules/Workouts/Bad.swift:1: Workouts creates index history_user; "
+            "Workouts index names must start with workouts_",
+            "Modules/Workouts/Bad.swift:2: Workouts creates an index on table subscription_state "
+            "(the prefix of Subscription); Workouts table names must start with workouts_",
+            "Modules/Workouts/Bad.swift:3: Workouts drops table auth_sessions (the prefix of Auth); "
+            "Workouts table names must start with workouts_",
+            "Modules/Workouts/Bad.swift:4: Workouts renames a table to history; "
+            "Workouts table names must start with workouts_",
+            "Modules/Workouts/Bad.swift:5: Workouts drops index auth_sessions_user (the prefix of Auth); "
+            "Workouts index names must start with workouts_")
+
+    def test_cross_module_select(self):
+        self.write("Modules/Workouts/Bad.swift", textwrap.dedent('''\
+            func emails(_ sql: any SQLDatabase) async throws {
+                _ = try await sql.raw(
+                    """
+                    SELECT u.email, h.id
+                    FROM workouts_history h
+                    JOIN auth_users u ON u.id = h.user_id
+                    """
+                ).all()
+            }
+            '''))
+        self.assertOnlyViolations(
+            "Modules/Workouts/Bad.swift:6: Workouts SQL names auth_users, a table of domain module Auth; "
+            + SEE_PROTOCOL)
+
+    def test_other_ways_to_name_a_table(self):
+        cases = [
+            ('"INSERT INTO subscription_state (user_id, tier) VALUES (?, ?)"', "subscription_state"),
+            ('"UPDATE auth_users SET email = ?"', "auth_users"),
+            ('"DELETE FROM \\"auth_sessions\\" WHERE user_id = ?"', "auth_sessions"),
+            ('"SELECT h.id FROM workouts_history h, auth_users WHERE 1 = 1"', "auth_users"),
+            ('"SELECT auth_users.email FROM workouts_history"', "auth_users"),
+            ('"SELECT * FROM main.auth_users"', "auth_users"),
+            ('"CREATE TABLE workouts_x (user_id TEXT REFERENCES auth_users (id))"', "auth_users"),
+            ('"SELECT 1 WHERE EXISTS (SELECT 1 FROM subscription_state)"', "subscription_state"),
+            ('"select * from auth_users"', "auth_users"),
+            ('#"SELECT * FROM "auth_users""#', "auth_users"),
+            ('"SELECT * FROM auth_unknown_table"', "auth_unknown_table"),
+            ('erase(table: "auth_sessions")', "auth_sessions"),
+            ('["workouts_history", "subscription_state"]', "subscription_state"),
+            ('"SELECT * FROM workouts_history WHERE \\(raw("auth_users"))"', "auth_users"),
+        ]
+        for literal, table in cases:
+            with self.subTest(literal=literal):
+                self.write("Modules/Workouts/Bad.swift", "import Platform\nlet q = %s\n" % literal)
+                owner = "Auth" if table.startswith("auth_") else "Subscription"
+                self.assertOnlyViolations(
+                    "Modules/Workouts/Bad.swift:2: Workouts SQL names %s, a table of domain module %s; %s"
+                    % (table, owner, SEE_PROTOCOL))
+
+    def test_domain_module_names_platform_table(self):
+        self.write("Modules/Analytics/Bad.swift",
+                   'let q = "SELECT count(*) FROM platform_jobs WHERE kind = \'analytics.rollup\'"\n')
+        self.assertOnlyViolations(
+            "Modules/Analytics/Bad.swift:1: Analytics SQL names platform_jobs, a table of Platform; "
+            "use Platform's API")
+
+    def test_platform_names_domain_table(self):
+        self.write("Modules/Platform/Privacy/Export.swift",
+                   'let q = "SELECT * FROM workouts_history WHERE user_id = ?"\n')
+        self.assertOnlyViolations(
+            "Modules/Platform/Privacy/Export.swift:1: Platform SQL names workouts_history, "
+            "a table of domain module Workouts; Platform has no domain knowledge")
+
+    def test_contracts_and_fakes_own_no_tables(self):
+        self.write("Modules/Fakes/Bad.swift", 'let q = "CREATE TABLE fake_log (id TEXT)"\n')
+        self.write("Modules/Contracts/Bad.swift", 'let q = "SELECT * FROM auth_users"\n')
+        self.assertOnlyViolations(
+            "Modules/Contracts/Bad.swift:1: Contracts SQL names auth_users, a table of domain module Auth; "
+            "Contracts owns no tables",
+            "Modules/Fakes/Bad.swift:1: Fakes creates table fake_log; Fakes owns no tables")
+
+    def test_sql_in_comments_and_code_is_not_checked(self):
+        self.write("Modules/Workouts/Ok.swift", textwrap.dedent('''\
+            // CREATE TABLE notes (id TEXT)
+            /* SELECT * FROM auth_users
+               /* nested: ALTER TABLE subscription_state ADD COLUMN x */
+            */
+            /// Reads `auth_users` through AccountDirectory, never `FROM auth_users`.
+            let auth_users = 1
+            let url = "http://example.com/*"  // not a comment opener: SELECT * FROM auth_users
+            let kind = "platform.event:auth.deleted"
+            let prose = "Account data lives in auth_users, ask Auth"
+            '''))
+        self.assertPasses()
+
+    def test_line_numbers_after_multiline_strings_and_escapes(self):
+        self.write("Modules/Workouts/Bad.swift", textwrap.dedent('''\
+            let a = """
+                SELECT 1
+                FROM workouts_history
+                """
+            let b = "line\\none \\"quoted\\" \\(x) text"
+            let c = #"""
+                \\(not interpolated) "
+                """#
+            let d = """
+                SELECT h.id
+                FROM workouts_history h
+                WHERE h.user_id IN (SELECT id FROM auth_users)
+                """
+            '''))
+        self.assertOnlyViolations(
+            "Modules/Workouts/Bad.swift:12: Workouts SQL names auth_users, a table of domain module Auth; "
+            + SEE_PROTOCOL)
+
+    def test_every_violation_is_reported(self):
+        self.write("Modules/Workouts/Bad.swift",
+                   'let a = "CREATE TABLE notes (id TEXT)"\nlet b = "SELECT * FROM auth_users"\n')
+        self.write("Modules/Auth/Bad.swift", 'let c = "SELECT * FROM workouts_history"\n')
+        r = self.run_script()
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(len(r.stdout.splitlines()), 3, r.stdout)
+        self.assertIn("3 violations", r.stderr)
+
+
+class LiteralScannerTests(unittest.TestCase):
+    def test_literal_text_and_offsets(self):
+        src = 'let a = "A\\"B\\n\\(x + "y")C"\nlet b = """\n  q\n  """\n'
+        code, literals = ca.scan_swift(src)
+        self.assertEqual([l.text for l in literals], ['A"B \x01C', "y", "\n  q\n  "])
+        self.assertEqual([src[o] for o in literals[0].offsets], ["A", '"', "B", "n", "\\", "C"])
+        self.assertEqual(code, ca.strip_comments_and_strings(src))
+
+    def test_known_tables_come_from_create_table(self):
+        _, literals = ca.scan_swift(AUTH_MIGRATIONS + WORKOUTS_MIGRATIONS)
+        self.assertEqual(ca.created_tables(literals), {"auth_users", "auth_sessions", "workouts_history"})
+
+
 if __name__ == "__main__":
     unittest.main()

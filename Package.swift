@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "povver-auth", targets: ["povver-auth"]),
         .executable(name: "povver-subscription", targets: ["povver-subscription"]),
         .library(name: "PovverApp", targets: ["PovverApp"]),
+        .library(name: "PovverModules", targets: ["PovverModules"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/async-kit.git", from: "1.22.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -51,7 +55,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "AsyncKit", package: "async-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -77,6 +85,12 @@ let package = Package(
                 "Platform",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -94,6 +108,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
             ],
             path: "Modules/Subscription",
             resources: [.copy("Resources/AppleRootCA-G3.der")],
@@ -104,6 +119,7 @@ let package = Package(
             name: "Workouts",
             dependencies: [
                 "Contracts", "Platform", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
             ],
             path: "Modules/Workouts",
             resources: [.copy("Resources/exercise-catalog.json")],
@@ -115,17 +131,29 @@ let package = Package(
         // MARK: Apps
 
         .target(
+            name: "PovverModules",
+            dependencies: [
+                "Contracts", "Platform", "Auth", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Apps/PovverModules",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "PovverApp",
             dependencies: [
-                "Contracts", "Platform", "Fakes",
-                "Auth", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics",
+                "Contracts", "Platform", "PovverModules", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Apps/PovverApp",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "povver-server",
-            dependencies: ["PovverApp", "Platform"],
+            dependencies: ["PovverApp", "PovverModules", "Platform", .product(name: "Logging", package: "swift-log")],
             path: "Apps/povver-server",
             swiftSettings: swiftSettings
         ),
@@ -145,13 +173,13 @@ let package = Package(
 
         .target(
             name: "AuthTool",
-            dependencies: ["Contracts", "Platform", "Auth", "PovverApp", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Contracts", "Platform", "Auth", .product(name: "Logging", package: "swift-log")],
             path: "Apps/AuthTool",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "povver-auth",
-            dependencies: ["AuthTool", "PovverApp", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AuthTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             path: "Apps/povver-auth",
             swiftSettings: swiftSettings
         ),
@@ -159,7 +187,7 @@ let package = Package(
         .target(
             name: "SubscriptionTool",
             dependencies: [
-                "Auth", "Contracts", "Platform", "Subscription", "PovverApp", .product(name: "Logging", package: "swift-log"),
+                "Contracts", "Platform", "Subscription", .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Apps/SubscriptionTool",
@@ -167,7 +195,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "povver-subscription",
-            dependencies: ["SubscriptionTool", "PovverApp", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SubscriptionTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             path: "Apps/povver-subscription",
             swiftSettings: swiftSettings
         ),
@@ -179,14 +207,17 @@ let package = Package(
             dependencies: [
                 "Contracts", "Platform", "Fakes", .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "SQLKit", package: "sql-kit"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ContractsTests",
-            dependencies: ["Contracts", "Fakes", "Platform", "Auth", "PovverApp", "TestSupport", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics"],
+            dependencies: [
+                "Contracts", "Fakes", "Platform", "Auth", "TestSupport", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/ContractsTests",
             swiftSettings: swiftSettings
         ),
@@ -196,13 +227,17 @@ let package = Package(
                 "Contracts", "Platform", "Fakes", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/PlatformTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "AuthTests",
-            dependencies: ["Auth", "Contracts", "Platform", "Fakes", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "Auth", "Contracts", "Platform", "Fakes", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/AuthTests",
             swiftSettings: swiftSettings
         ),
@@ -224,9 +259,11 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "PovverApp", "Platform", "Contracts", "Auth", "AuthTool", "Subscription", "SubscriptionTool", "Fakes", "TestSupport",
+                "PovverApp", "PovverModules", "Platform", "Contracts", "Auth", "AuthTool", "Subscription", "SubscriptionTool", "Workouts", "Fakes",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/ServerTests",

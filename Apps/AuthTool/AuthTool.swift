@@ -3,19 +3,21 @@ import Contracts
 import Foundation
 import Logging
 import Platform
-import PovverApp
 
-/// `povver-auth`: accounts, the mail outbox, sessions and deletion, on the server's own composition (the same
-/// database, signing key and every module's eraser). Each command returns the text to print.
+/// `povver-auth`: accounts, the mail outbox, sessions and deletion, on a composition with Auth (the server's
+/// database and signing key). Deletion erases what every module of that composition keeps, so `delete` runs on
+/// every module. Each command returns the text to print.
 public struct AuthTool: Sendable {
-    let server: PovverServer
+    let composition: Composition
+    let auth: AuthModule
 
-    /// Wraps a built server (the CLI's `PovverServer.withAdminComposition`, or a test's).
-    public init(server: PovverServer) {
-        self.server = server
+    /// Works on `composition`, which must hold Auth (the CLI's `AdminComposition`, or a test's server).
+    public init(composition: Composition) throws {
+        self.composition = composition
+        self.auth = try composition.require(AuthModule.handle)
     }
 
-    var service: AuthService { server.auth.service }
+    var service: AuthService { auth.service }
 
     public func listUsers(limit: Int, email: String?) async throws -> String {
         let users = try await service.adminUsers(limit: limit, email: email)
@@ -40,14 +42,14 @@ public struct AuthTool: Sendable {
     }
 
     public func listOutbox(limit: Int, userId: String?) async throws -> String {
-        let mails = try await server.auth.outbox.list(limit: limit, userId: userId)
+        let mails = try await auth.outbox.list(limit: limit, userId: userId)
         return TextTable.render(
             ["id", "created", "status", "kind", "to", "subject"],
             mails.map { [$0.id, $0.createdAt.rfc3339, $0.status, $0.kind, $0.recipient, $0.subject] })
     }
 
     public func showOutbox(id: String) async throws -> String {
-        guard let mail = try await server.auth.outbox.mail(id: id) else { throw ServiceError(.notFound, "No message with id \(id).") }
+        guard let mail = try await auth.outbox.mail(id: id) else { throw ServiceError(.notFound, "No message with id \(id).") }
         return """
             id:        \(mail.id)
             status:    \(mail.status) (\(mail.attempts) attempt(s)\(mail.transport.map { ", \($0)" } ?? ""))\(mail.lastError.map { "\nerror:     \($0)" } ?? "")
@@ -72,14 +74,16 @@ public struct AuthTool: Sendable {
     /// has not, the job stays queued and is retried by a running server or by this command again.
     public func deleteUser(userId: String, wait: Duration = .seconds(60)) async throws -> String {
         let jobId = try await service.requestDeletion(userId: userId)
+        let jobs = composition.platform.jobs
+        let logger = composition.platform.logger
         let worker = JobWorker(
-            name: "povver-auth-\(UUID().uuidString.prefix(8))", queue: server.jobs,
-            definitions: [server.auth.deletionJob(erasers: server.erasers, logger: server.logger)], logger: server.logger)
+            name: "povver-auth-\(UUID().uuidString.prefix(8))", queue: jobs,
+            definitions: [auth.deletionJob(erasers: composition.erasers, logger: logger)], logger: logger)
         let deadline = ContinuousClock.now + wait
-        var job = try await server.jobs.job(id: jobId)
+        var job = try await jobs.job(id: jobId)
         while true {
             try await worker.drain(limit: 100)
-            job = try await server.jobs.job(id: jobId)
+            job = try await jobs.job(id: jobId)
             guard job?.status == .queued || job?.status == .leased, ContinuousClock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(200))
         }

@@ -1,120 +1,92 @@
-import Analytics
-import Auth
 import Contracts
-import Conversations
 import Foundation
 import Hummingbird
 import Logging
 import Platform
-import Recommendations
+import PovverModules
 import SQLKit
 import ServiceLifecycle
 import UnixSignals
-import Subscription
-import Workouts
 
-/// Everything a running server is made of, built by `PovverServer.build` and handed to `run` or to tests.
-/// Immutable once built (the router is only mutated inside `build`), hence safe to share.
-public struct PovverServer: @unchecked Sendable {
+/// Everything a running server is made of, built by `PovverServer.build` and handed to `run` or to tests: the
+/// composed modules, their routes behind the auth lanes, and the background services.
+public struct PovverServer: Sendable {
     public let config: AppConfig
-    public let database: Database
-    public let auth: AuthModule
-    public let subscription: SubscriptionModule
-    public let plugins: [ModulePlugin]
+    public let composition: Composition
     public let endpoints: [Endpoint]
-    public let router: Router<APIRequestContext>
     public let jobs: JobQueue
     public let worker: JobWorker
     public let dispatcher: OutboxDispatcher
     /// Deletes delivered events and finished jobs once they expire.
     public let retention: BackgroundRetention
-    public let metrics: ServerMetrics
-    public let logger: Logger
+    let lanes: AuthLaneMiddleware
 
-    /// Every module's eraser and Platform's, as account deletion runs them.
-    public var erasers: [any UserDataEraser] { Self.erasers(database: database, plugins: plugins) }
+    public var database: Database { composition.platform.database }
+    public var metrics: ServerMetrics { composition.platform.metrics }
+    public var logger: Logger { composition.platform.logger }
+    public var plugins: [ModulePlugin] { composition.plugins }
+    /// Platform's eraser and every composed module's, as account deletion runs them.
+    public var erasers: [any UserDataEraser] { composition.erasers.all }
 
-    static func erasers(database: Database, plugins: [ModulePlugin]) -> [any UserDataEraser] {
-        [PlatformUserDataEraser(database: database)] + plugins.map(\.eraser)
-    }
+    /// What the server itself consumes: its auth lanes verify tokens and check that service-lane users exist.
+    public static let consumes: (consumer: String, contracts: [AnyContractKey]) = (
+        "The HTTP server's auth lanes", [Contract.accessTokenVerifier.erased, Contract.accountDirectory.erased]
+    )
 
-    /// The migrations of Platform and every module, in apply order.
-    public var migrations: [(module: String, migrations: [Migration])] {
-        [Migrator.platformMigrations] + plugins.map { ($0.name, $0.migrations) }
-    }
-
-    /// Opens the database, migrates it, and wires every module, the HTTP routes and the background services.
-    /// `signingKey` overrides the key file (tests).
+    /// Opens the database and composes `modules` (default: those `POVVER_MODULES` names, every module when unset)
+    /// with their routes and the background services. A test passes its own list, substitutes included.
     public static func build(
-        config: AppConfig, logger: Logger, clock: any WallClock = SystemClock(), ids: any IDGenerator = RandomIDGenerator(),
-        signingKey: SigningKey? = nil
+        config: AppConfig, modules: [ModuleDefinition]? = nil, logger: Logger, clock: any WallClock = SystemClock(),
+        ids: any IDGenerator = RandomIDGenerator()
     ) async throws -> PovverServer {
+        let definitions = try modules ?? PovverModules.definitions(config.modules, environment: config.environment)
+        // Nothing is opened for a composition that cannot work.
+        _ = try Composition.order(definitions, rootConsumes: Self.consumes)
         let database = try await Database.open(config.database, logger: logger)
         do {
-            return try await build(
-                config: config, database: database, logger: logger, clock: clock, ids: ids,
-                signingKey: signingKey ?? SigningKey.loadOrCreate(path: config.signingKeyFile))
+            let platform = try PlatformServices.forProcess(config: config, database: database, logger: logger, clock: clock, ids: ids)
+            let composition = try await Composition.build(definitions, platform: platform, rootConsumes: Self.consumes)
+            return try PovverServer(config: config, composition: composition)
         } catch {
             await database.shutdown()
             throw error
         }
     }
 
-    static func build(
-        config: AppConfig, database: Database, logger: Logger, clock: any WallClock, ids: any IDGenerator, signingKey: SigningKey
-    ) async throws -> PovverServer {
-        let mailTransport: (any MailTransport)? = try config.smtp.map { try SMTPMailTransport(settings: $0) }
-        let appleClientSecret = try Self.appleClientSecret(config)
-        let auth = try await AuthModule(
-            database: database, signingKey: signingKey, accessTokenLifetime: TimeInterval(config.accessTokenTTL),
-            bcryptCost: config.bcryptCost, clock: clock, ids: ids, rateLimits: config.rateLimitsEnabled,
-            recentLoginSeconds: config.recentLoginSeconds,
-            identityProviders: IdentityProviderSettings(
-                googleClientIDs: config.googleClientIDs, googleJWKSURL: config.googleJWKSURL, appleClientIDs: config.appleClientIDs,
-                appleJWKSURL: config.appleJWKSURL),
-            mail: MailSettings(transport: mailTransport, from: config.mailFrom), appleClientSecret: appleClientSecret,
-            logger: logger)
-        let metrics = ServerMetrics()
-        let subscription = SubscriptionModule(
-            database: database, verifier: try SubscriptionModule.verifier(config: config), clock: clock, ids: ids, metrics: metrics, logger: logger)
-        let workouts = WorkoutsModule(database: database, clock: clock, ids: ids)
-        let plugins = [
-            auth.plugin, subscription.plugin, ConversationsModule().plugin, workouts.plugin,
-            RecommendationsModule().plugin, AnalyticsModule().plugin,
-        ]
-        let migrator = Migrator(database: database, logger: logger)
-        let allMigrations = [Migrator.platformMigrations] + plugins.map { ($0.name, $0.migrations) }
-        try await migrator.migrate(allMigrations)
-
-        let jobs = JobQueue(database: database, clock: clock)
-        let handlers = plugins.flatMap(\.eventHandlers)
-        // Account deletion runs every module's eraser, and Platform's (events and jobs of the user).
-        let erasers = Self.erasers(database: database, plugins: plugins)
+    init(config: AppConfig, composition: Composition) throws {
+        let platform = composition.platform
+        let database = platform.database
         let worker = JobWorker(
-            name: "worker-\(ids.makeID())", queue: jobs,
-            definitions: plugins.flatMap(\.jobs) + OutboxDispatcher.deliveryJobs(handlers: handlers, logger: logger) + [
-                auth.deletionJob(erasers: erasers, logger: logger)
-            ],
-            logger: logger, metrics: metrics)
-        let dispatcher = OutboxDispatcher(
-            database: database, queue: jobs, handlers: handlers, logger: logger, onDispatched: { worker.wake() })
-
+            name: "worker-\(platform.ids.makeID())", queue: platform.jobs, definitions: composition.jobs, logger: platform.logger,
+            metrics: platform.metrics)
+        let migrations = composition.migrations
+        let migrator = Migrator(database: database, logger: platform.logger)
         let operations = OperationsEndpoints.make(
             ready: {
                 guard database.acceptsWrites, (try? await database.sql.raw("SELECT 1").run()) != nil else { return false }
-                return (try? await migrator.isUpToDate(allMigrations)) ?? false
-            }, metrics: metrics)
-        let served = operations + plugins.flatMap(\.endpoints)
-        let endpoints = served + [OperationsEndpoints.openAPI(describing: served)]
-        let lanes = AuthLaneMiddleware(
-            verifier: auth.verifier, accounts: auth.accounts, serviceKeys: ServiceKeySet(keys: config.serviceAPIKeys))
-        let router = APIRouter.build(
-            endpoints: endpoints, lanes: lanes, metrics: metrics, ids: ids,
+                return (try? await migrator.isUpToDate(migrations)) ?? false
+            }, metrics: platform.metrics)
+        let served = operations + composition.endpoints
+        self.config = config
+        self.composition = composition
+        self.endpoints = served + [OperationsEndpoints.openAPI(describing: served)]
+        self.jobs = platform.jobs
+        self.worker = worker
+        self.dispatcher = OutboxDispatcher(
+            database: database, queue: platform.jobs, handlers: composition.eventHandlers, logger: platform.logger,
+            onDispatched: { worker.wake() })
+        self.retention = BackgroundRetention(database: database, clock: platform.clock)
+        self.lanes = AuthLaneMiddleware(
+            verifier: try composition.require(Contract.accessTokenVerifier, by: Self.consumes.consumer),
+            accounts: try composition.require(Contract.accountDirectory, by: Self.consumes.consumer),
+            serviceKeys: ServiceKeySet(keys: config.serviceAPIKeys))
+    }
+
+    /// The router: every served route behind the auth lanes; any other path answers the `NOT_FOUND` envelope.
+    public var router: Router<APIRequestContext> {
+        APIRouter.build(
+            endpoints: endpoints, lanes: lanes, metrics: metrics, ids: composition.platform.ids,
             settings: EndpointSettings(maxBodyBytes: config.maxBodyBytes, trustedProxies: config.trustedProxies))
-        return PovverServer(
-            config: config, database: database, auth: auth, subscription: subscription, plugins: plugins, endpoints: endpoints, router: router, jobs: jobs,
-            worker: worker, dispatcher: dispatcher, retention: BackgroundRetention(database: database, clock: clock), metrics: metrics,
-            logger: logger)
     }
 
     /// The HTTP application with the background services in its service group: the database closes last,
@@ -123,31 +95,16 @@ public struct PovverServer: @unchecked Sendable {
         Application(
             router: router,
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "povver"),
-            services: [DatabaseCloser(database: database), dispatcher, worker, retention.purger] + plugins.flatMap(\.services),
-            onServerRunning: { [logger, config] channel in
+            services: [DatabaseCloser(database: database), dispatcher, worker, retention.purger] + composition.services,
+            onServerRunning: { [logger, config, plugins] channel in
                 logger.info(
                     "server started",
                     metadata: [
                         "event": "server_started", "address": "\(channel.localAddress?.description ?? config.host)",
-                        "database": "\(config.database.engine.rawValue)",
+                        "database": "\(config.database.engine.rawValue)", "modules": "\(plugins.map(\.name).joined(separator: ","))",
                     ])
             },
             logger: logger)
-    }
-
-    /// Sign in with Apple's client-secret settings, when all three are set (none: Apple tokens are not kept).
-    static func appleClientSecret(_ config: AppConfig) throws -> AppleClientSecretSettings? {
-        let parts = [config.appleTeamID, config.appleKeyID, config.applePrivateKeyFile]
-        guard parts.contains(where: { $0 != nil }) else { return nil }
-        guard let teamID = config.appleTeamID, let keyID = config.appleKeyID, let file = config.applePrivateKeyFile else {
-            throw ServiceError(
-                .invalidArgument, "POVVER_APPLE_TEAM_ID, POVVER_APPLE_KEY_ID and POVVER_APPLE_PRIVATE_KEY_FILE go together.",
-                details: ["field": "POVVER_APPLE_TEAM_ID"])
-        }
-        guard let pem = FileManager.default.contents(atPath: file).map({ String(decoding: $0, as: UTF8.self) }) else {
-            throw ServiceError(.invalidArgument, "Cannot read POVVER_APPLE_PRIVATE_KEY_FILE at \(file).", details: ["field": "POVVER_APPLE_PRIVATE_KEY_FILE"])
-        }
-        return AppleClientSecretSettings(teamID: teamID, keyID: keyID, privateKeyPEM: pem, authBaseURL: config.appleAuthBaseURL)
     }
 
     /// Prepares every module (their caches), then serves until SIGTERM or SIGINT and shuts down gracefully:

@@ -1,28 +1,29 @@
-import Auth
 import Contracts
 import Foundation
 import Logging
 import Platform
-import PovverApp
 import Subscription
 import X509
 
-/// `povver-subscription`: overrides, status, the audit trail, and verifying signed App Store data, on the
-/// server's own composition (the same database, trusted roots and app identity). Each command returns the text
-/// to print.
+/// `povver-subscription`: overrides, status, the audit trail, and verifying signed App Store data, on a
+/// composition with Subscription and a provider of `AccountDirectory` (the server's database, trusted roots and
+/// app identity). Each command returns the text to print.
 public struct SubscriptionTool: Sendable {
-    let server: PovverServer
+    let subscription: SubscriptionModule
+    let accounts: any AccountDirectory
 
-    /// Wraps a built server (the CLI's `PovverServer.withAdminComposition`, or a test's).
-    public init(server: PovverServer) {
-        self.server = server
+    /// Works on `composition`, which must hold Subscription and an `AccountDirectory` (the CLI's
+    /// `AdminComposition`, or a test's server).
+    public init(composition: Composition) throws {
+        self.subscription = try composition.require(SubscriptionModule.handle)
+        self.accounts = try composition.require(Contract.accountDirectory)
     }
 
-    var service: SubscriptionService { server.subscription.service }
+    var service: SubscriptionService { subscription.service }
 
     /// Refuses ids that name no account, so a typo cannot grant premium to nobody.
     func requireAccount(_ userId: String) async throws {
-        guard try await server.auth.accounts.account(userId: userId) != nil else {
+        guard try await accounts.account(userId: userId) != nil else {
             throw ServiceError(.notFound, "No account with id \(userId).")
         }
     }

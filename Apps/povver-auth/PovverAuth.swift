@@ -3,7 +3,7 @@ import AuthTool
 import Foundation
 import Logging
 import Platform
-import PovverApp
+import PovverModules
 
 /// Admin tool for accounts; reads the server's environment (POVVER_DATABASE_URL, POVVER_SIGNING_KEY_FILE, …).
 @main
@@ -16,11 +16,12 @@ struct PovverAuth: AsyncParsableCommand {
         @Option(help: "Database URL (default: POVVER_DATABASE_URL or sqlite://./povver.sqlite).")
         var database: String?
 
-        func run(_ body: (AuthTool) async throws -> String) async throws {
+        /// `modules`: Auth alone, or every module for a deletion (which erases what each of them keeps).
+        func run(modules: [String] = ["auth"], _ body: (AuthTool) async throws -> String) async throws {
             do {
-                let text = try await PovverServer.withAdminComposition(
-                    environment: ProcessInfo.processInfo.environment, databaseURL: database, label: "povver-auth"
-                ) { try await body(AuthTool(server: $0)) }
+                let text = try await AdminComposition.with(
+                    modules: modules, environment: ProcessInfo.processInfo.environment, databaseURL: database, label: "povver-auth"
+                ) { try await body(AuthTool(composition: $0)) }
                 print(text, terminator: "")
             } catch {
                 // A failed command is not a usage mistake: one line and its own status, no usage text.
@@ -88,6 +89,6 @@ struct PovverAuth: AsyncParsableCommand {
         @OptionGroup var options: Options
         @Option(help: "User id.") var user: String
 
-        func run() async throws { try await options.run { try await $0.deleteUser(userId: user) } }
+        func run() async throws { try await options.run(modules: PovverModules.names) { try await $0.deleteUser(userId: user) } }
     }
 }

@@ -2,11 +2,17 @@ import Foundation
 import Logging
 import Platform
 import PovverApp
+import PovverModules
 
+// Configuration and the module list are checked before anything opens: a bad value or a module missing what
+// another consumes stops the start with one line naming it.
 let environment = ProcessInfo.processInfo.environment
 let config: AppConfig
+let modules: [ModuleDefinition]
 do {
     config = try AppConfig.fromEnvironment(environment, stdoutIsTerminal: LogSetup.stdoutIsTerminal)
+    modules = try PovverModules.definitions(config.modules, environment: environment)
+    _ = try Composition.order(modules, rootConsumes: PovverServer.consumes)
 } catch {
     FileHandle.standardError.write(Data("povver-server: \(error)\n".utf8))
     exit(64)
@@ -14,7 +20,7 @@ do {
 LogSetup.bootstrap(format: config.logFormat, level: environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info)
 let logger = Logger(label: "povver-server")
 do {
-    try await PovverServer.build(config: config, logger: logger).run()
+    try await PovverServer.build(config: config, modules: modules, logger: logger).run()
 } catch {
     logger.critical("server failed", metadata: ["event": "server_failed", "error": "\(error)"])
     exit(1)

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Platform
-import PovverApp
+import PovverModules
 import SubscriptionTool
 
 /// Admin tool for subscriptions; reads the server's environment (POVVER_DATABASE_URL, POVVER_APPSTORE_*, …).
@@ -18,9 +18,11 @@ struct PovverSubscription: AsyncParsableCommand {
 
         func run(_ body: (SubscriptionTool) async throws -> String) async throws {
             do {
-                let text = try await PovverServer.withAdminComposition(
-                    environment: ProcessInfo.processInfo.environment, databaseURL: database, label: "povver-subscription"
-                ) { try await body(SubscriptionTool(server: $0)) }
+                // Subscription, and Auth for its account directory (no command runs on an id that names no account).
+                let text = try await AdminComposition.with(
+                    modules: ["auth", "subscription"], environment: ProcessInfo.processInfo.environment, databaseURL: database,
+                    label: "povver-subscription"
+                ) { try await body(SubscriptionTool(composition: $0)) }
                 print(text, terminator: "")
             } catch {
                 // A failed command is not a usage mistake: one line and its own status, no usage text.

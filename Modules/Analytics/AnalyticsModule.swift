@@ -6,6 +6,11 @@ import Platform
 public struct AnalyticsModule: Sendable {
     public init() {}
 
+    /// Analytics in a composition; consumes nothing yet.
+    public static func definition() -> ModuleDefinition {
+        ModuleDefinition(name: "analytics") { _ in AnalyticsModule().plugin }
+    }
+
     public var plugin: ModulePlugin {
         ModulePlugin(name: "analytics", eraser: AnalyticsUserDataEraser())
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Contracts
 import Foundation
 import Logging
+import NIOPosix
 import Platform
 
 /// Auth plugged in: accounts, sessions, tokens, profiles, devices.
@@ -18,20 +19,20 @@ public struct AuthModule: Sendable {
         database: Database, signingKey: SigningKey, accessTokenLifetime: TimeInterval, bcryptCost: Int,
         clock: any WallClock, ids: any IDGenerator, rateLimits: Bool = true, recentLoginSeconds: Int = 300,
         identityProviders: IdentityProviderSettings? = nil, mail: MailSettings = MailSettings(transport: nil),
-        appleClientSecret: AppleClientSecretSettings? = nil, logger: Logger = Logger(label: "auth")
+        appleClientSecret: AppleClientSecretSettings? = nil, http: HTTPClient, threadPool: NIOThreadPool, logger: Logger = Logger(label: "auth")
     ) async throws {
         let tokens = await AccessTokens(signingKey: signingKey, lifetime: accessTokenLifetime, clock: clock, ids: ids)
         let statusCache = SessionStatusCache()
         self.tokens = tokens
         let identity = identityProviders.map {
-            ProviderTokenVerifier(settings: $0, database: database, clock: clock, client: HTTPClient.shared, logger: logger)
+            ProviderTokenVerifier(settings: $0, database: database, clock: clock, client: http, logger: logger)
         }
         let outbox = MailOutbox(database: database, clock: clock, ids: ids, from: mail.from)
         self.outbox = outbox
         self.mailSender = MailSender(outbox: outbox, transport: mail.transport ?? LogMailTransport(logger: logger), logger: logger)
-        let apple = try await appleClientSecret.asyncMap { try await AppleTokenClient(settings: $0, client: HTTPClient.shared, clock: clock) }
+        let apple = try await appleClientSecret.asyncMap { try await AppleTokenClient(settings: $0, client: http, clock: clock) }
         self.service = AuthService(
-            database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost), clock: clock, ids: ids, statusCache: statusCache,
+            database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost, threadPool: threadPool), clock: clock, ids: ids, statusCache: statusCache,
             rateLimits: rateLimits, identity: identity, recentLoginWindow: TimeInterval(recentLoginSeconds), outbox: outbox, apple: apple,
             sealer: TokenSealer(signingKey: signingKey), logger: logger)
         self.verifier = SQLAccessTokenVerifier(tokens: tokens, database: database, sessions: statusCache)
@@ -49,7 +50,7 @@ public struct AuthModule: Sendable {
     }
 
     /// The account-deletion job, given every module's eraser (the composition root collects them).
-    public func deletionJob(erasers: [any UserDataEraser], logger: Logger) -> JobDefinition {
+    public func deletionJob(erasers: UserDataErasers, logger: Logger) -> JobDefinition {
         AccountDeletion.job(service: service, erasers: erasers, logger: logger)
     }
 }

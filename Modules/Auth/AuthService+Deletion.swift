@@ -199,13 +199,13 @@ extension AuthService {
 enum AccountDeletion {
     struct Payload: Codable { var ticket: String }
 
-    static func job(service: AuthService, erasers: [any UserDataEraser], logger: Logger) -> JobDefinition {
+    static func job(service: AuthService, erasers: UserDataErasers, logger: Logger) -> JobDefinition {
         JobDefinition(
             // Renewed while it runs: a deletion whose worker died resumes a minute later; an erasure gets an hour.
             kind: AuthService.deletionJobKind, lease: 60, timeout: 3600, retry: RetryPolicy(base: 10, cap: 1800)
         ) { job in
             let payload = try JSONCoding.decode(Payload.self, from: job.payload)
-            try await service.runDeletion(ticket: payload.ticket, attempt: job.attempt, erasers: erasers)
+            try await service.runDeletion(ticket: payload.ticket, attempt: job.attempt, erasers: erasers.all)
         }
     }
 }

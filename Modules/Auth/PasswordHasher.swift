@@ -11,17 +11,19 @@ import Synchronization
 public struct PasswordHasher: Sendable {
     static let scheme = "bcrypt-sha256$"
     public let cost: Int
+    let threadPool: NIOThreadPool
     /// A real hash at this cost, made on first need, that unknown accounts are checked against.
     private let dummy = DummyHash()
 
-    public init(cost: Int) {
+    public init(cost: Int, threadPool: NIOThreadPool) {
         self.cost = cost
+        self.threadPool = threadPool
     }
 
     public func hash(_ password: String) async throws -> String {
         let input = Self.prehash(password)
         let cost = UInt8(clamping: self.cost)
-        return try await NIOThreadPool.singleton.runIfActive {
+        return try await threadPool.runIfActive {
             Self.scheme + Bcrypt.hash(input, cost: cost)
         }
     }
@@ -33,7 +35,7 @@ public struct PasswordHasher: Sendable {
         let target = stored.flatMap { $0.hasPrefix(Self.scheme) ? String($0.dropFirst(Self.scheme.count)) : nil }
         let dummy = self.dummy
         let cost = UInt8(clamping: self.cost)
-        return try await NIOThreadPool.singleton.runIfActive {
+        return try await threadPool.runIfActive {
             let matched = Bcrypt.verify(input, hash: target ?? dummy.hash(cost: cost))
             return matched && target != nil
         }

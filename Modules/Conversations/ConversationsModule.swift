@@ -4,7 +4,16 @@ import Platform
 /// Conversations: the AI coach: conversations, streaming, artifacts. Plugged in with its name and eraser; its tables, routes, handlers and jobs arrive with
 /// the issue that builds the module.
 public struct ConversationsModule: Sendable {
-    public init() {}
+    public let settings: ConversationsSettings
+
+    public init(settings: ConversationsSettings) {
+        self.settings = settings
+    }
+
+    /// Conversations in a composition; consumes nothing yet.
+    public static func definition(settings: ConversationsSettings) -> ModuleDefinition {
+        ModuleDefinition(name: "conversations") { _ in ConversationsModule(settings: settings).plugin }
+    }
 
     public var plugin: ModulePlugin {
         ModulePlugin(name: "conversations", eraser: ConversationsUserDataEraser())

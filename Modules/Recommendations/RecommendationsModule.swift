@@ -6,6 +6,11 @@ import Platform
 public struct RecommendationsModule: Sendable {
     public init() {}
 
+    /// Recommendations in a composition; consumes nothing yet.
+    public static func definition() -> ModuleDefinition {
+        ModuleDefinition(name: "recommendations") { _ in RecommendationsModule().plugin }
+    }
+
     public var plugin: ModulePlugin {
         ModulePlugin(name: "recommendations", eraser: RecommendationsUserDataEraser())
     }

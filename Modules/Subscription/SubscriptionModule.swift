@@ -23,29 +23,6 @@ public struct SubscriptionModule: Sendable {
 
     public static let migrations = SubscriptionMigrations.all
 
-    /// The verifier `POVVER_APPSTORE_*` describe: the configured roots (or the bundled Apple Root CA - G3) and the
-    /// app identity (none without `POVVER_APPSTORE_BUNDLE_ID`: everything signed is then refused).
-    public static func verifier(config: AppConfig) throws -> AppStoreDataVerifier {
-        let roots = try AppStoreTrustedRoots.load(paths: config.appStoreRootCerts)
-        guard let bundleID = config.appStoreBundleID else { return AppStoreDataVerifier(roots: roots, identity: nil) }
-        var appAppleID: Int64?
-        if let raw = config.appStoreAppAppleID {
-            guard let number = Int64(raw), number > 0 else {
-                throw ServiceError(
-                    .invalidArgument, "POVVER_APPSTORE_APP_APPLE_ID must be the app's numeric Apple id.",
-                    details: ["field": "POVVER_APPSTORE_APP_APPLE_ID"])
-            }
-            appAppleID = number
-        }
-        if config.appStoreEnvironment == "Production" && appAppleID == nil {
-            throw ServiceError(
-                .invalidArgument, "POVVER_APPSTORE_APP_APPLE_ID is required in the Production environment.",
-                details: ["field": "POVVER_APPSTORE_APP_APPLE_ID"])
-        }
-        return AppStoreDataVerifier(
-            roots: roots, identity: AppStoreAppIdentity(bundleID: bundleID, appAppleID: appAppleID, environment: config.appStoreEnvironment))
-    }
-
     /// A new account gets its row at once, so the webhook finds it by `appAccountToken` from the first purchase.
     var accountCreatedHandler: EventHandler {
         let service = self.service

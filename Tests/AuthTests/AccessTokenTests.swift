@@ -4,6 +4,7 @@ import Crypto
 import Fakes
 import Foundation
 import JWTKit
+import NIOPosix
 import Testing
 
 @Suite struct AccessTokenTests {
@@ -90,7 +91,7 @@ import Testing
 
 @Suite struct PasswordHasherTests {
     @Test func hashesVerifyAndAreSalted() async throws {
-        let hasher = PasswordHasher(cost: 4)
+        let hasher = PasswordHasher(cost: 4, threadPool: .singleton)
         let first = try await hasher.hash("correct horse battery staple")
         let second = try await hasher.hash("correct horse battery staple")
         #expect(first != second)
@@ -101,7 +102,7 @@ import Testing
     }
 
     @Test func longPassphrasesAreNotTruncated() async throws {
-        let hasher = PasswordHasher(cost: 4)
+        let hasher = PasswordHasher(cost: 4, threadPool: .singleton)
         let base = String(repeating: "a", count: 100)
         let hash = try await hasher.hash(base + "1")
         #expect(try await hasher.verify(base + "2", against: hash) == false, "bcrypt alone would ignore bytes past 72")

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Auth
+import NIOPosix
 import Contracts
 import Fakes
 import Foundation
@@ -30,14 +32,14 @@ final class FlakyEraser: UserDataEraser {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator())
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
             let user = try await auth.service.signUp(email: "crash@example.com", password: "secret1", name: nil, timeZone: nil)
             let userId = user.user.id
             let flaky = FlakyEraser()
             let queue = JobQueue(database: db, clock: clock)
             let worker = JobWorker(
                 name: "w", queue: queue,
-                definitions: [auth.deletionJob(erasers: [auth.eraser, flaky, PlatformUserDataEraser(database: db)], logger: TestDatabases.logger)],
+                definitions: [auth.deletionJob(erasers: UserDataErasers([auth.eraser, flaky, PlatformUserDataEraser(database: db)]), logger: TestDatabases.logger)],
                 logger: TestDatabases.logger)
             let jobId = try await auth.service.requestDeletion(userId: userId)
             #expect(try await auth.service.requestDeletion(userId: userId) == jobId, "one deletion per account")

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 @testable import Auth
+import NIOPosix
 import Contracts
 import Fakes
 import Foundation
@@ -42,7 +44,7 @@ import Testing
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
             let module = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: SequentialIDGenerator())
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: SequentialIDGenerator(), http: .shared, threadPool: .singleton)
             let start = clock.now().millisecondsSince1970
             for (id, status, age) in [("old", "pending", 25.0), ("young", "pending", 23.0), ("kept", "active", 48.0)] {
                 let created = start - Int64(age * 3_600_000)

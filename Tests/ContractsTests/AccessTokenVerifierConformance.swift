@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Auth
+import NIOPosix
 import Contracts
 import Fakes
 import Foundation
@@ -72,7 +74,7 @@ func accessTokenVerifierConformance(_ verifier: some AccessTokenVerifier, fixtur
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator())
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
             let fixture = TokenFixture(
                 clock: clock, lifetime: 900,
                 issue: { label in

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Auth
+import NIOPosix
 import Contracts
 import Fakes
 import Foundation
@@ -45,7 +47,7 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
     func live(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator())
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
             try await accountDirectoryConformance(
                 auth.accounts,
                 fixture: AccountFixture(

@@ -1,5 +1,7 @@
 import Analytics
+import AsyncHTTPClient
 import Auth
+import NIOPosix
 import Contracts
 import Conversations
 import Fakes
@@ -58,7 +60,7 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
     func auth(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator())
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
             try await userDataEraserConformance(
                 auth.eraser,
                 fixture: EraserFixture(

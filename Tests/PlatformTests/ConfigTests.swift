@@ -9,38 +9,52 @@ import Testing
         #expect(config.host == "127.0.0.1")
         #expect(config.port == 8080)
         #expect(config.database == .sqliteFile(path: "./povver.sqlite"))
-        #expect(config.signingKeyFile == "./povver-signing-key.pem")
-        #expect(config.recentLoginSeconds == 300)
         #expect(config.serviceAPIKeys.isEmpty)
-        #expect(config.appStoreEnvironment == "Production")
         #expect(config.mailTransport == "log")
         #expect(config.logFormat == .json)
+        #expect(config.modules == nil, "every module")
         #expect(try AppConfig.fromEnvironment([:], stdoutIsTerminal: true).logFormat == .text)
-        #expect(config.rateLimitsEnabled)
-        #expect(try AppConfig.fromEnvironment(["POVVER_RATE_LIMITS": "off"]).rateLimitsEnabled == false)
     }
 
     @Test func variablesAreRead() throws {
-        let config = try AppConfig.fromEnvironment([
+        let environment = [
             "POVVER_HOST": "0.0.0.0", "POVVER_PORT": "9000", "POVVER_DATABASE_URL": "postgres://a@b/c",
-            "POVVER_SERVICE_API_KEYS": "k1, k2,,", "POVVER_RECENT_LOGIN_SECONDS": "60", "POVVER_LOG_FORMAT": "text",
-            "POVVER_APPSTORE_ENVIRONMENT": "Sandbox",
-        ])
+            "POVVER_SERVICE_API_KEYS": "k1, k2,,", "POVVER_LOG_FORMAT": "text", "POVVER_MODULES": "Auth, subscription",
+        ]
+        let config = try AppConfig.fromEnvironment(environment)
         #expect(config.host == "0.0.0.0")
         #expect(config.port == 9000)
         #expect(config.database.engine == .postgres)
         #expect(config.serviceAPIKeys == ["k1", "k2"])
-        #expect(config.recentLoginSeconds == 60)
         #expect(config.logFormat == .text)
-        #expect(config.appStoreEnvironment == "Sandbox")
+        #expect(config.modules == ["auth", "subscription"])
+        #expect(config.environment == environment, "the modules read their own variables from it")
     }
 
     @Test func badValuesNameTheVariable() {
-        for (name, value) in [("POVVER_PORT", "eighty"), ("POVVER_PORT", "70000"), ("POVVER_LOG_FORMAT", "xml"), ("POVVER_APPSTORE_ENVIRONMENT", "Staging"), ("POVVER_RATE_LIMITS", "maybe")] {
+        for (name, value) in [
+            ("POVVER_PORT", "eighty"), ("POVVER_PORT", "70000"), ("POVVER_LOG_FORMAT", "xml"), ("POVVER_MAIL_TRANSPORT", "pigeon"),
+            ("POVVER_MAX_BODY_BYTES", "12"),
+        ] {
             #expect(performing: { try AppConfig.fromEnvironment([name: value]) }, throws: { error in
                 (error as? ServiceError)?.details["field"] == name
             })
         }
+    }
+
+    @Test func theEnvironmentReaderSaysWhatIsWrong() throws {
+        let reader = EnvironmentReader(["A": " 5 ", "B": "  ", "C": "x, y,,z", "D": "maybe"])
+        #expect(reader.value("A") == "5" && reader.value("B") == nil && reader.value("missing") == nil)
+        #expect(reader.list("C") == ["x", "y", "z"] && reader.list("B").isEmpty)
+        #expect(try reader.integer("A", default: 1, range: 1...9) == 5)
+        #expect(try reader.integer("B", default: 7, range: 1...9) == 7)
+        #expect(try reader.choice("B", default: "on", allowed: ["on", "off"]) == "on")
+        #expect(performing: { try reader.integer("A", default: 1, range: 6...9) }, throws: { error in
+            (error as? ServiceError)?.message == "A must be a whole number from 6 to 9."
+        })
+        #expect(performing: { try reader.choice("D", default: "on", allowed: ["on", "off", "auto"]) }, throws: { error in
+            (error as? ServiceError)?.message == "D must be on, off or auto." && (error as? ServiceError)?.details["field"] == "D"
+        })
     }
 }
 

@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Platform
 import PovverApp
+import PovverModules
 import TestSupport
 import Testing
 
@@ -19,7 +20,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ["POVVER_SIGNING_KEY_FILE": directory.appendingPathComponent("key.pem").path]
         do {
-            _ = try await PovverServer.withAdminComposition(
+            _ = try await AdminComposition.with(
+                modules: ["auth"],
                 environment: environment, databaseURL: "sqlite://\(directory.path)/typo.sqlite", label: "test") { _ in "ran" }
             Issue.record("the command ran on a new database")
         } catch let error as ServiceError {
@@ -32,7 +34,7 @@ import Testing
     func usersOutboxSessionsAndDelete(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await TestServer.with(engine, clock: clock) { server, client in
-            let tool = AuthTool(server: server)
+            let tool = try AuthTool(composition: server.composition)
             let signUp = try await client.call("signUp", ["email": "cli@example.com", "password": "password-1"])
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
             _ = try await client.call("signUp", ["email": "other@example.com", "password": "password-2"])

@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Auth
+import NIOPosix
 import Contracts
 import Fakes
 import Foundation
@@ -234,7 +236,7 @@ struct FailingTransport: MailTransport {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator())
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
             let logger = TestDatabases.logger
             _ = try await auth.service.signUp(email: "retry@example.com", password: "password-1", name: nil, timeZone: nil)
             try await auth.service.sendPasswordReset(email: "retry@example.com")

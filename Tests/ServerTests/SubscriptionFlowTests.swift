@@ -183,7 +183,7 @@ import TestSupport
     func subscriptionTool(engine: SQLEngine) async throws {
         let pki = try AppStoreTestPKI()
         try await Self.withServer(engine, trusting: pki) { server, client in
-            let tool = SubscriptionTool(server: server)
+            let tool = try SubscriptionTool(composition: server.composition)
             let signUp = try await client.call("signUp", ["email": "beta@example.com", "password": "password-1"])
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
             let token = try #require(signUp.accessToken)

@@ -7,14 +7,17 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverModules
+import Subscription
 import TestSupport
 
 /// The whole server, built by the composition root on a private database.
 enum TestServer {
     /// `live`: over a real socket on 127.0.0.1 (the peer address is known), instead of straight to the router.
+    /// `modules`: the composition (default: what `POVVER_MODULES` in `environment` names, every module when unset).
     static func with(
-        _ engine: SQLEngine, environment: [String: String] = [:], clock: any WallClock = SystemClock(), live: Bool = false,
-        _ body: @escaping @Sendable (PovverServer, any TestClientProtocol) async throws -> Void
+        _ engine: SQLEngine, environment: [String: String] = [:], modules: [ModuleDefinition]? = nil, clock: any WallClock = SystemClock(),
+        live: Bool = false, _ body: @escaping @Sendable (PovverServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let location = try await TestDatabases.makeLocation(engine)
         do {
@@ -22,7 +25,8 @@ enum TestServer {
                 ["POVVER_BCRYPT_COST": "4", "POVVER_SERVICE_API_KEYS": "test-service-key", "POVVER_PORT": "0"].merging(environment) { _, new in new })
             config.database = location
             // A server that refuses to start has closed its database; its file still goes.
-            let server = try await PovverServer.build(config: config, logger: TestDatabases.logger, clock: clock, signingKey: .generate())
+            let modules = try modules ?? PovverModules.definitions(config.modules, environment: config.environment, signingKey: .generate())
+            let server = try await PovverServer.build(config: config, modules: modules, logger: TestDatabases.logger, clock: clock)
             try await server.application().test(live ? .live : .router) { client in try await body(server, client) }
         } catch {
             try? await TestDatabases.dispose(location)
@@ -30,6 +34,13 @@ enum TestServer {
         }
         try await TestDatabases.dispose(location)
     }
+}
+
+extension PovverServer {
+    /// The composed Auth module (tests read its outbox and service).
+    var auth: AuthModule { get throws { try composition.require(AuthModule.handle) } }
+    /// The composed Subscription module.
+    var subscription: SubscriptionModule { get throws { try composition.require(SubscriptionModule.handle) } }
 }
 
 /// JSON helpers for the envelope.

@@ -1,0 +1,36 @@
+import Analytics
+import Auth
+import Conversations
+import Platform
+import Recommendations
+import Subscription
+import Workouts
+
+/// Every module of Povver by name, as definitions a composition takes. Each reads its own settings from the
+/// environment here, so a bad value stops the start (naming the variable) before the database opens.
+public enum PovverModules {
+    /// In the order the full server composes them.
+    public static let names = ["auth", "subscription", "conversations", "workouts", "recommendations", "analytics"]
+
+    /// The definitions of `names` (every module when nil: `POVVER_MODULES` unset), in the full server's order.
+    /// Throws `CompositionError.unknownModule` for a name that is no module. `signingKey` overrides Auth's key file (tests).
+    public static func definitions(
+        _ names: [String]? = nil, environment: [String: String], signingKey: SigningKey? = nil
+    ) throws -> [ModuleDefinition] {
+        let wanted = names ?? Self.names
+        for name in wanted where !Self.names.contains(name) { throw CompositionError.unknownModule(name, known: Self.names) }
+        return try Self.names.filter(wanted.contains).map { try definition($0, environment: environment, signingKey: signingKey) }
+    }
+
+    static func definition(_ name: String, environment: [String: String], signingKey: SigningKey?) throws -> ModuleDefinition {
+        switch name {
+        case "auth": AuthModule.definition(settings: try AuthSettings(environment: environment), signingKey: signingKey)
+        case "subscription": SubscriptionModule.definition(settings: try SubscriptionSettings(environment: environment))
+        case "conversations": ConversationsModule.definition(settings: try ConversationsSettings(environment: environment))
+        case "workouts": WorkoutsModule.definition()
+        case "recommendations": RecommendationsModule.definition()
+        case "analytics": AnalyticsModule.definition()
+        default: throw CompositionError.unknownModule(name, known: Self.names)
+        }
+    }
+}

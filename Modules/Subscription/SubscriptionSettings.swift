@@ -1,0 +1,39 @@
+import Foundation
+import Platform
+
+/// Subscription's own settings (`POVVER_APPSTORE_*`), read from the environment. A bad value throws
+/// `INVALID_ARGUMENT` naming the variable.
+public struct SubscriptionSettings: Sendable {
+    /// The app's bundle id; none: the webhook and sync refuse everything with `FAILED_PRECONDITION`.
+    public var bundleID: String?
+    public var appAppleID: Int64?
+    /// `Production` or `Sandbox`.
+    public var environment: String
+    /// Trusted App Store roots (files); none: the bundled Apple Root CA - G3.
+    public var rootCertificateFiles: [String]
+
+    public init(environment: [String: String]) throws {
+        let reader = EnvironmentReader(environment)
+        bundleID = reader.value("POVVER_APPSTORE_BUNDLE_ID")
+        self.environment = try reader.choice("POVVER_APPSTORE_ENVIRONMENT", default: "Production", allowed: ["Production", "Sandbox"])
+        rootCertificateFiles = reader.list("POVVER_APPSTORE_ROOT_CERTS")
+        if let raw = reader.value("POVVER_APPSTORE_APP_APPLE_ID") {
+            guard let number = Int64(raw), number > 0 else {
+                throw EnvironmentReader.invalid("POVVER_APPSTORE_APP_APPLE_ID", "POVVER_APPSTORE_APP_APPLE_ID must be the app's numeric Apple id.")
+            }
+            appAppleID = number
+        }
+        if bundleID != nil, self.environment == "Production", appAppleID == nil {
+            throw EnvironmentReader.invalid(
+                "POVVER_APPSTORE_APP_APPLE_ID", "POVVER_APPSTORE_APP_APPLE_ID is required in the Production environment.")
+        }
+    }
+
+    /// The verifier these settings describe: the configured roots (or the bundled Apple Root CA - G3) and the app
+    /// identity (none without a bundle id: everything signed is then refused). An unreadable root stops the start.
+    public func verifier() throws -> AppStoreDataVerifier {
+        let roots = try AppStoreTrustedRoots.load(paths: rootCertificateFiles)
+        guard let bundleID else { return AppStoreDataVerifier(roots: roots, identity: nil) }
+        return AppStoreDataVerifier(roots: roots, identity: AppStoreAppIdentity(bundleID: bundleID, appAppleID: appAppleID, environment: environment))
+    }
+}

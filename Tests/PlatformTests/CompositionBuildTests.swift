@@ -1,0 +1,45 @@
+import AsyncHTTPClient
+import Contracts
+import Fakes
+import NIOPosix
+import Platform
+import TestSupport
+import Testing
+
+/// Building a composition: each module gets what it consumes, declared contracts must be delivered, and only the
+/// composed modules' tables are created.
+@Suite struct CompositionBuildTests {
+    static func platform(_ database: Database) -> PlatformServices {
+        PlatformServices(
+            database: database, clock: FakeWallClock(), ids: RandomIDGenerator(), logger: TestDatabases.logger, metrics: ServerMetrics(),
+            http: .shared, threadPool: .singleton, mail: MailService(transport: LogMailTransport(logger: TestDatabases.logger), from: "t@example.com"))
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func consumersGetTheirProvidersContractsAndOnlyComposedTablesAreMade(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let gate = FakePremiumGate(premium: ["u1"])
+            let table = Migration(version: 1, name: "coach tables") { _ in ["CREATE TABLE coach_notes (user_id TEXT NOT NULL)"] }
+            let coach = ModuleDefinition(name: "coach", consumes: [Contract.premiumGate.erased]) { context in
+                let premium = try context.require(Contract.premiumGate)
+                #expect(try await premium.isPremium(userId: "u1"))
+                return ModulePlugin(name: "coach", migrations: [table], eraser: FakeUserDataEraser(module: "coach"))
+            }
+            let composition = try await Composition.build(
+                [coach, .substitute("fake-subscription", providing: [ProvidedContract(Contract.premiumGate, gate)])], platform: Self.platform(db))
+            #expect(composition.plugins.map(\.name) == ["fake-subscription", "coach"])
+            #expect(composition.erasers.all.map(\.module) == ["platform", "coach"])
+            #expect(try await TestDatabases.tables(in: db, prefix: "coach_", withColumn: "user_id") == ["coach_notes"])
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func aModuleThatDoesNotDeliverWhatItDeclaresFailsTheBuild(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let liar = ModuleDefinition(name: "liar", provides: [Contract.trainingLog.erased]) { _ in ModulePlugin(name: "liar") }
+            await #expect(throws: CompositionError.undeliveredContract(module: "liar", contract: Contract.trainingLog.erased)) {
+                _ = try await Composition.build([liar], platform: Self.platform(db))
+            }
+        }
+    }
+}

@@ -32,18 +32,19 @@ struct SubscriptionHarness: Sendable {
 
     var service: SubscriptionService { module.service }
 
-    /// A notification about `userId`'s subscription `otid`, signed `at` seconds from now.
+    /// A notification about `userId`'s subscription `otid`, signed `at` seconds from the harness clock's now (fixed, so
+    /// offsets keep their order however slowly the test runs).
     func notification(
         _ type: String, subtype: String? = nil, userId: String?, otid: String = "otid-1", at offset: TimeInterval = 0, offerType: Int? = nil,
         expiresIn: TimeInterval = 30 * 86_400, autoRenew: Bool? = true, graceEndsIn: TimeInterval? = nil, uuid: String = UUID().uuidString
     ) -> String {
-        let signedDate = Date().addingTimeInterval(offset)
+        let signedDate = clock.now().addingTimeInterval(offset)
         let transaction = AppStoreTestPKI.transaction(
-            originalTransactionId: otid, appAccountToken: userId.map(AppAccountToken.forUser), expires: Date().addingTimeInterval(expiresIn),
+            originalTransactionId: otid, appAccountToken: userId.map(AppAccountToken.forUser), expires: clock.now().addingTimeInterval(expiresIn),
             signedDate: signedDate, offerType: offerType)
         let renewal = autoRenew.map {
             AppStoreTestPKI.renewal(
-                originalTransactionId: otid, autoRenew: $0, signedDate: signedDate, gracePeriodExpires: graceEndsIn.map { Date().addingTimeInterval($0) })
+                originalTransactionId: otid, autoRenew: $0, signedDate: signedDate, gracePeriodExpires: graceEndsIn.map { clock.now().addingTimeInterval($0) })
         }
         return pki.notification(type: type, subtype: subtype, uuid: uuid, signedDate: signedDate, transaction: transaction, renewal: renewal)
     }
@@ -52,8 +53,8 @@ struct SubscriptionHarness: Sendable {
     func transaction(userId: String, otid: String = "otid-1", at offset: TimeInterval = 0, expiresIn: TimeInterval = 30 * 86_400, offerType: Int? = nil, revoked: Bool = false) -> String {
         pki.sign(
             payload: AppStoreTestPKI.transaction(
-                originalTransactionId: otid, appAccountToken: AppAccountToken.forUser(userId), expires: Date().addingTimeInterval(expiresIn),
-                signedDate: Date().addingTimeInterval(offset), offerType: offerType, revoked: revoked ? Date() : nil))
+                originalTransactionId: otid, appAccountToken: AppAccountToken.forUser(userId), expires: clock.now().addingTimeInterval(expiresIn),
+                signedDate: clock.now().addingTimeInterval(offset), offerType: offerType, revoked: revoked ? clock.now() : nil))
     }
 
     @discardableResult

@@ -30,7 +30,7 @@ public struct PovverServer: Sendable {
 
     /// What the server itself consumes: its auth lanes verify tokens and check that service-lane users exist.
     public static let consumes: (consumer: String, contracts: [AnyContractKey]) = (
-        "The HTTP server's auth lanes", [Contract.accessTokenVerifier.erased, Contract.accountDirectory.erased]
+        "the HTTP server's auth lanes", [Contract.accessTokenVerifier.erased, Contract.accountDirectory.erased]
     )
 
     /// Opens the database and composes `modules` (default: those `POVVER_MODULES` names, every module when unset)

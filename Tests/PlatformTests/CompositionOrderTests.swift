@@ -22,11 +22,11 @@ import Testing
     @Test func whatCannotBeComposedIsRefusedNamingIt() {
         let gate = Self.module("subscription", provides: [Contract.premiumGate.erased])
         let coach = Self.module("coach", consumes: [Contract.premiumGate.erased])
-        #expect(throws: CompositionError.missingContract(consumer: "The module coach", contract: Contract.premiumGate.erased)) {
+        #expect(throws: CompositionError.missingContract(consumer: "the module coach", contract: Contract.premiumGate.erased)) {
             try Composition.order([coach])
         }
-        #expect(throws: CompositionError.missingContract(consumer: "The auth lanes", contract: Contract.accountDirectory.erased)) {
-            try Composition.order([gate], rootConsumes: ("The auth lanes", [Contract.accountDirectory.erased]))
+        #expect(throws: CompositionError.missingContract(consumer: "the auth lanes", contract: Contract.accountDirectory.erased)) {
+            try Composition.order([gate], rootConsumes: ("the auth lanes", [Contract.accountDirectory.erased]))
         }
         #expect(throws: CompositionError.duplicateProvider(contract: Contract.premiumGate.erased, modules: ["subscription", "fake"])) {
             try Composition.order([gate, Self.module("fake", provides: [Contract.premiumGate.erased])])
@@ -36,8 +36,8 @@ import Testing
         let b = Self.module("b", provides: [Contract.trainingLog.erased], consumes: [Contract.planLibrary.erased])
         #expect(throws: CompositionError.cycle(["a", "b"])) { try Composition.order([a, b]) }
         #expect(
-            "\(CompositionError.missingContract(consumer: "The module coach", contract: Contract.premiumGate.erased))"
-                == "The module coach consumes PremiumGate, which no module of this composition provides: add the subscription module "
+            "\(CompositionError.missingContract(consumer: "the module coach", contract: Contract.premiumGate.erased))"
+                == "No module of this composition provides PremiumGate, which is consumed by the module coach: add the subscription module "
                 + "(POVVER_MODULES) or a substitute providing PremiumGate.")
     }
 }

@@ -128,7 +128,7 @@ import Workouts
         // A module that consumes the premium gate in a composition without Subscription.
         let coach = ModuleDefinition(name: "coach", consumes: [Contract.premiumGate.erased]) { _ in ModulePlugin(name: "coach") }
         #expect(performing: { try Composition.order([coach]) }, throws: { error in
-            (error as? CompositionError) == .missingContract(consumer: "The module coach", contract: Contract.premiumGate.erased)
+            (error as? CompositionError) == .missingContract(consumer: "the module coach", contract: Contract.premiumGate.erased)
                 && "\(error)".contains("add the subscription module")
         })
     }

@@ -28,7 +28,7 @@ public struct Composition: Sendable {
     }
 
     /// A contract some module of the composition provides, for the composition root and the admin CLIs.
-    public func require<Value>(_ key: ContractKey<Value>, by consumer: String = "This command") throws -> Value {
+    public func require<Value>(_ key: ContractKey<Value>, by consumer: String = "this command") throws -> Value {
         try contracts.require(key, by: consumer)
     }
 
@@ -80,7 +80,7 @@ public struct Composition: Sendable {
         }
         for definition in definitions {
             for key in definition.consumes where providers[key] == nil {
-                throw CompositionError.missingContract(consumer: "The module \(definition.name)", contract: key)
+                throw CompositionError.missingContract(consumer: "the module \(definition.name)", contract: key)
             }
         }
         if let rootConsumes {

@@ -18,16 +18,16 @@ public enum CompositionError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .missingContract(let consumer, let contract):
-            "\(consumer) consumes \(contract.name), which no module of this composition provides: add the \(contract.providedBy) module "
-                + "(POVVER_MODULES) or a substitute providing \(contract.name)."
+            "No module of this composition provides \(contract.name), which is consumed by \(consumer): add the \(contract.providedBy) "
+                + "module (POVVER_MODULES) or a substitute providing \(contract.name)."
         case .duplicateProvider(let contract, let modules):
             "\(contract.name) is provided by more than one module: \(modules.joined(separator: ", "))."
         case .duplicateModule(let name):
-            "The module \(name) is listed twice."
+            "the module \(name) is listed twice."
         case .cycle(let modules):
             "These modules consume each other's contracts, so none can be built first: \(modules.joined(separator: ", "))."
         case .undeliveredContract(let module, let contract):
-            "The module \(module) declares that it provides \(contract.name) but did not."
+            "the module \(module) declares that it provides \(contract.name) but did not."
         case .unknownModule(let name, let known):
             "POVVER_MODULES names \(name), which is no module; the modules are \(known.joined(separator: ", "))."
         }

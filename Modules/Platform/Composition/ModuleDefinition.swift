@@ -43,6 +43,6 @@ public struct ModuleContext: Sendable {
 
     /// A contract the module declared it consumes.
     public func require<Value>(_ key: ContractKey<Value>) throws -> Value {
-        try contracts.require(key, by: "The module \(module)")
+        try contracts.require(key, by: "the module \(module)")
     }
 }

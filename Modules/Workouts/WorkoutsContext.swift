@@ -3,12 +3,13 @@ import Foundation
 import Platform
 import SQLKit
 
-/// What every Workouts service shares: storage, time, ids and the catalog.
+/// What every Workouts service shares: storage, time, ids, the catalog and the idempotency records.
 struct WorkoutsContext: Sendable {
     let database: Database
     let clock: any WallClock
     let ids: any IDGenerator
     let catalog: SQLExerciseCatalog
+    let idempotency: IdempotencyStore
 
     /// ` FOR UPDATE` on PostgreSQL (row lock inside a transaction); SQLite already has the single writer.
     var forUpdate: SQLQueryString { database.engine == .postgres ? " FOR UPDATE" : "" }

@@ -128,7 +128,7 @@ struct HistoryService: Sendable {
         let context = self.context
         let catalogFound = try await WorkoutsContext.deferringUnknownExercise { try await context.exercises(references) }
         let request = Edit(workoutId: id, changes: changes)
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "updateWorkout", request: request) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "updateWorkout", request: request) { tx in
             var workout = try await context.document(
                 CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: tx.sql, lock: true, what: "workout")
             let catalog = try catalogFound.get()
@@ -242,7 +242,7 @@ struct HistoryService: Sendable {
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
         let context = self.context
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "deleteWorkout", request: ["workout_id": id]) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteWorkout", request: ["workout_id": id]) { tx in
             if context.database.engine == .postgres {
                 // The header first, as every path that deletes a workout's rows takes it (the eraser, the purge of
                 // ended workouts): deleting the archive and the sets before waiting for it would deadlock with them.

@@ -277,7 +277,7 @@ struct RoutineService: Sendable {
         let description = try WorkoutsValidation.description(draft.description)
         let frequency = try Self.frequency(draft.frequency)
         let context = self.context
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "createRoutine", request: draft) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "createRoutine", request: draft) { tx in
             try await Self.checkTemplates(draft.templateIds, userId: userId, sql: tx.sql, engine: context.database.engine)
             let routine = try await Self.insert(
                 userId: userId, name: name, description: description, templateIds: draft.templateIds, frequency: frequency,
@@ -339,7 +339,7 @@ struct RoutineService: Sendable {
         let templateIds = changes.templateIds
         let context = self.context
         let request = VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes)
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "patchRoutine", request: request) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "patchRoutine", request: request) { tx in
             // Templates before the routine: deleteTemplate locks in that order too, so the two never deadlock. A
             // template that is gone is reported after the version check: deleting a template takes it out of the
             // routine and bumps its version, so a client still showing it is told the routine changed (CONFLICT).
@@ -374,7 +374,7 @@ struct RoutineService: Sendable {
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<RoutineAnswer> {
         let context = self.context
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "deleteRoutine", request: ["routine_id": id]) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteRoutine", request: ["routine_id": id]) { tx in
             let stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
             let wasActive = try await self.activeRoutineId(userId: userId, sql: tx.sql) == id
             try await tx.sql.raw("DELETE FROM workouts_routines WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
@@ -389,7 +389,7 @@ struct RoutineService: Sendable {
     func setActive(userId: String, routineId: String?, key: String? = nil) async throws -> IdempotentAnswer<ActiveRoutineOutput> {
         let context = self.context
         let request = ActiveRoutineOutput(activeRoutineId: routineId)
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "setActiveRoutine", request: request) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "setActiveRoutine", request: request) { tx in
             // Locked (PostgreSQL), so a concurrent deleteRoutine either runs first (NOT_FOUND here) or waits and
             // then clears the setting this writes.
             if let routineId { _ = try await self.stored(userId: userId, id: routineId, sql: tx.sql, lock: true) }

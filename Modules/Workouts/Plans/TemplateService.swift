@@ -153,7 +153,7 @@ struct TemplateService: Sendable {
             let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY id\(context.forUpdate)")
                 .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
             for var routine in routines where routine.routine.templateIds.contains(id) {
-                routine.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
+                routine.cursor.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
                 routine.routine.version += 1
                 routine.routine.updatedAt = context.clock.now()
                 try await RoutineService.save(routine, sql: tx.sql)

@@ -51,26 +51,9 @@ public struct WorkoutsModule: Sendable {
         context.idempotency.purger(name: "idempotency_purge", logger: Logger(label: "workouts.idempotency"))
     }
 
-    /// Advances a routine's cursor when a workout started from it completes.
-    var cursorHandler: EventHandler {
-        let routines = self.routines
-        return .on(WorkoutCompleted.self, name: "workouts.advance_routine_cursor") { event, _ in
-            try await routines.advanceCursor(event)
-        }
-    }
-
-    /// Steps a routine's cursor back when the workout that last moved it is deleted.
-    var cursorRewindHandler: EventHandler {
-        let routines = self.routines
-        return .on(WorkoutDeleted.self, name: "workouts.rewind_routine_cursor") { event, _ in
-            try await routines.rewindCursor(event)
-        }
-    }
-
     public var plugin: ModulePlugin {
         ModulePlugin(
             name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(),
-            eventHandlers: [cursorHandler, cursorRewindHandler],
             services: [idempotencyPurger, endedWorkoutRetention.purger], eraser: eraser, prepare: { [catalog] in await catalog.prepare() })
     }
 }

@@ -237,7 +237,7 @@ import TestSupport
             let first = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s1"], token: token)
             #expect(first.data["source_template_id"] as? String == a)
             try await Self.logEverySetAndComplete(client, first.data, key: "1", token: token)
-            #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: a, token: token))
+            #expect(try await Self.lastCompleted(client, routineId: routineId, token: token) == a)
             #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == b)
 
             let second = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s2"], token: token)
@@ -245,7 +245,7 @@ import TestSupport
             #expect(try await client.call("deleteTemplate", ["template_id": b], token: token).status == .ok)
             #expect(try await client.call("getRoutine", ["routine_id": routineId], token: token).data["template_ids"] as? [String] == [a, c])
             try await Self.logEverySetAndComplete(client, second.data, key: "2", token: token)
-            #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: b, token: token))
+            #expect(try await Self.lastCompleted(client, routineId: routineId, token: token) == b)
 
             let next = try await client.call("getNextWorkout", ["routine_id": routineId], token: token)
             #expect((next.data["template"] as? [String: Any])?["id"] as? String == c, "B's slot is now C's")
@@ -253,8 +253,8 @@ import TestSupport
         }
     }
 
-    /// Routine [A, B, C]: A and B done, then B's workout deleted through `deleteWorkout`. The outbox steps the
-    /// cursor back: B is next again, A the last completed.
+    /// Routine [A, B, C]: A and B done, then B's workout deleted through `deleteWorkout`, which steps the cursor
+    /// back before it answers: B is next again, A the last completed.
     @Test(arguments: TestDatabases.engines)
     func deletingTheLastWorkoutOfARoutineStepsItsCursorBack(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
@@ -265,12 +265,12 @@ import TestSupport
                 let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
                 #expect(started.data["source_template_id"] as? String == template)
                 try await Self.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
-                #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: template, token: token))
+                #expect(try await Self.lastCompleted(client, routineId: routineId, token: token) == template)
                 workoutIds.append(try #require(started.data["id"] as? String))
             }
             #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == templates[2])
             #expect(try await client.call("deleteWorkout", ["workout_id": workoutIds[1], "idempotency_key": "d1"], token: token).status == .ok)
-            #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: templates[0], token: token))
+            #expect(try await Self.lastCompleted(client, routineId: routineId, token: token) == templates[0])
             #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == templates[1])
         }
     }
@@ -317,7 +317,7 @@ import TestSupport
                 let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
                 #expect(started.data["source_template_id"] as? String == template)
                 try await Self.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
-                #expect(try await Self.waitForCursor(client, routineId: routineId, lastCompleted: template, token: token))
+                #expect(try await Self.lastCompleted(client, routineId: routineId, token: token) == template)
             }
             #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == d)
 
@@ -369,13 +369,7 @@ import TestSupport
                 let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
                 #expect(started.data["source_template_id"] as? String == template)
                 try await Self.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
-                var advanced = false
-                for _ in 0..<200 where !advanced {
-                    // Before the cursor moves, the next template is the one just done (each differs from what follows it).
-                    advanced = try await Self.nextTemplate(client, routineId: routineId, token: token) == next
-                    if !advanced { try await Task.sleep(for: .milliseconds(25)) }
-                }
-                #expect(advanced, "workout \(index): the cursor reached \(next)")
+                #expect(try await Self.nextTemplate(client, routineId: routineId, token: token) == next, "workout \(index): the cursor moved on to \(next)")
             }
             let patched = try await client.call("patchRoutine", ["routine_id": routineId, "template_ids": [a, b, c]], token: token)
             #expect(patched.status == .ok, "\(patched.json)")
@@ -1156,15 +1150,9 @@ extension WorkoutsContractFixesTests {
         #expect(completed.status == .ok, "completeActiveWorkout: \(completed.json)")
     }
 
-    /// Waits (up to five seconds) for the routine's cursor, advanced through the outbox, to record
-    /// `lastCompleted`.
-    static func waitForCursor(_ client: any TestClientProtocol, routineId: String, lastCompleted: String, token: String) async throws -> Bool {
-        for _ in 0..<200 {
-            let routine = try await client.call("getRoutine", ["routine_id": routineId], token: token)
-            if routine.data["last_completed_template_id"] as? String == lastCompleted { return true }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        return false
+    /// The template the routine's cursor records as last completed.
+    static func lastCompleted(_ client: any TestClientProtocol, routineId: String, token: String) async throws -> String? {
+        try await client.call("getRoutine", ["routine_id": routineId], token: token).data["last_completed_template_id"] as? String
     }
 
     static func nextTemplate(_ client: any TestClientProtocol, routineId: String, token: String) async throws -> String? {

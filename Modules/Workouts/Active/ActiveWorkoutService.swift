@@ -206,9 +206,11 @@ struct ActiveWorkoutService: Sendable {
         var workoutId: String
     }
 
-    /// Archives the workout with its analytics and publishes `WorkoutCompleted`, all in one transaction.
+    /// Archives the workout with its analytics, moves on the cursor of the routine it was started from and
+    /// publishes `WorkoutCompleted`, all in one transaction.
     func complete(userId: String, workoutId: String, key: String?) async throws -> IdempotentAnswer<CompletedWorkout> {
         let context = self.context
+        let routines = self.routines
         return try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "completeActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
             workout, tx in
             let now = workout.updatedAt  // this write's time: the archive ends when the active row last changed
@@ -236,6 +238,7 @@ struct ActiveWorkoutService: Sendable {
                         \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
                 """
             ).run()
+            try await routines.advanceCursor(after: archived, sql: tx.sql)
             try await tx.publish(
                 WorkoutCompleted(
                     userId: userId, workoutId: archived.id, sourceTemplateId: archived.sourceTemplateId, sourceRoutineId: archived.sourceRoutineId,

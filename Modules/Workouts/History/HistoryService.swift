@@ -237,7 +237,8 @@ struct HistoryService: Sendable {
         }
     }
 
-    /// Deletes the archived workout and publishes `WorkoutDeleted`; answers it as it was. Idempotent under `key`
+    /// Deletes the archived workout, steps back the cursor of its routine if it last moved it, and publishes
+    /// `WorkoutDeleted`, all in one transaction; answers it as it was. Idempotent under `key`
     /// (a retry after the answer was lost gets it again, not `NOT_FOUND`).
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
@@ -260,6 +261,7 @@ struct HistoryService: Sendable {
             try await tx.sql.raw("DELETE FROM workouts_active WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
             let now = context.clock.now()
             let deleted = try JSONCoding.load(CompletedWorkout.self, from: document)
+            try await RoutineService(context: context).rewindCursor(after: deleted, sql: tx.sql)
             try await tx.publish(
                 WorkoutDeleted(userId: userId, workoutId: id, sourceRoutineId: deleted.sourceRoutineId, deletedAt: now),
                 id: "workout-deleted:\(id)", occurredAt: now)

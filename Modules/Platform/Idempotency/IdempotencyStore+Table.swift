@@ -28,6 +28,6 @@ extension IdempotencyStore {
 
     /// A migration of its own that creates the table (`tableStatements`).
     public static func migration(version: Int, table: String) -> Migration {
-        Migration(version: version, name: "idempotency records in \(table)") { engine in tableStatements(table, engine: engine) }
+        Migration(version: version, name: "idempotency records in \(table)") { engine in Self.tableStatements(table, engine: engine) }
     }
 }

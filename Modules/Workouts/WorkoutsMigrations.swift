@@ -146,7 +146,7 @@ enum WorkoutsMigrations {
         Migration(version: 4, name: "idempotent answers as sent") { _ in
             ["ALTER TABLE workouts_idempotency ADD COLUMN response_format INTEGER NOT NULL DEFAULT 1"]
         },
-        // Records expire (`IdempotencyRetention`); the purge finds the oldest by this index.
+        // Records expire (`IdempotencyStore.purgeExpired`); the purge finds the oldest by this index.
         Migration(version: 5, name: "idempotency records expire") { _ in
             ["CREATE INDEX workouts_idempotency_created ON workouts_idempotency (created_at)"]
         },

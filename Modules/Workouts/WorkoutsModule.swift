@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Logging
 import Platform
 import SQLKit
 
@@ -16,12 +17,13 @@ public struct WorkoutsModule: Sendable {
     public let planLibrary: SQLPlanLibrary
     public let trainingLog: SQLTrainingLog
     public let activeWorkoutControl: SQLActiveWorkoutControl
-    let idempotencyRetention: IdempotencyRetention
     let endedWorkoutRetention: EndedWorkoutRetention
 
     public init(database: Database, clock: any WallClock, ids: any IDGenerator) {
         let catalog = SQLExerciseCatalog(database: database)
-        let context = WorkoutsContext(database: database, clock: clock, ids: ids, catalog: catalog)
+        let context = WorkoutsContext(
+            database: database, clock: clock, ids: ids, catalog: catalog,
+            idempotency: IdempotencyStore(table: "workouts_idempotency", lockClass: Self.idempotencyLockClass, database: database, clock: clock))
         self.context = context
         self.catalog = catalog
         self.templates = TemplateService(context: context)
@@ -32,33 +34,27 @@ public struct WorkoutsModule: Sendable {
         self.planLibrary = SQLPlanLibrary(templates: templates, routines: routines)
         self.trainingLog = SQLTrainingLog(history: history)
         self.activeWorkoutControl = SQLActiveWorkoutControl(active: active)
-        self.idempotencyRetention = IdempotencyRetention(database: database, clock: clock)
         self.endedWorkoutRetention = EndedWorkoutRetention(database: database, clock: clock)
     }
 
     public static let migrations = WorkoutsMigrations.all
 
-    /// Advances a routine's cursor when a workout started from it completes.
-    var cursorHandler: EventHandler {
-        let routines = self.routines
-        return .on(WorkoutCompleted.self, name: "workouts.advance_routine_cursor") { event, _ in
-            try await routines.advanceCursor(event)
-        }
-    }
+    /// The advisory lock class of Workouts' idempotency keys (`IdempotencyStore.lockClass`), as it was before the
+    /// store moved to Platform: replicas of both versions must wait for each other during a rolling deploy.
+    static let idempotencyLockClass: Int32 = 74102
 
-    /// Steps a routine's cursor back when the workout that last moved it is deleted.
-    var cursorRewindHandler: EventHandler {
-        let routines = self.routines
-        return .on(WorkoutDeleted.self, name: "workouts.rewind_routine_cursor") { event, _ in
-            try await routines.rewindCursor(event)
-        }
+    /// Purges idempotency records older than seven days. After that the same key counts as new, which changes
+    /// nothing that matters: logging a set again writes the same values into the same set; a late retry of a
+    /// start while that workout is still running gets `CONFLICT` with its id, and one for a finished workout would
+    /// start an empty one, as any new request does.
+    var idempotencyPurger: PeriodicTask {
+        context.idempotency.purger(name: "idempotency_purge", logger: Logger(label: "workouts.idempotency"))
     }
 
     public var plugin: ModulePlugin {
         ModulePlugin(
             name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(),
-            eventHandlers: [cursorHandler, cursorRewindHandler],
-            services: [idempotencyRetention.purger, endedWorkoutRetention.purger], eraser: eraser, prepare: { [catalog] in await catalog.prepare() })
+            services: [idempotencyPurger, endedWorkoutRetention.purger], eraser: eraser, prepare: { [catalog] in await catalog.prepare() })
     }
 }
 

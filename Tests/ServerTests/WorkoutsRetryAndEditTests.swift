@@ -22,7 +22,7 @@ import TestSupport
         // Every write a millisecond after the one before, so a repeat that wrote again would show a new time.
         try await TestServer.with(engine, clock: AlwaysAdvancingClock()) { _, client in
             let token = try await client.newUser("retries@example.com")
-            let (templates, routineId) = try await WorkoutsContractFixesTests.routine(client, of: [Self.squat, Self.bench], token: token)
+            let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.squat, Self.bench], token: token)
 
             func expectRepeat(_ name: String, _ body: [String: Any], changed: [String: Any]) async throws -> Reply {
                 let first = try await client.call(name, body, token: token)
@@ -64,16 +64,16 @@ import TestSupport
             // A workout, archived, edited and deleted.
             let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s1"], token: token)
             #expect(started.status == .ok, "startActiveWorkout: \(started.json)")
-            try await WorkoutsContractFixesTests.logEverySetAndComplete(client, started.data, key: "w1", token: token)
+            try await WorkoutsHTTP.logEverySetAndComplete(client, started.data, key: "w1", token: token)
             let workoutId = try #require(started.data["id"] as? String)
             let edit: [String: Any] = [
                 "workout_id": workoutId, "idempotency_key": "uw",
                 "exercises": [["exercise_id": Self.curl, "sets": [["weight_kg": 20, "reps": 10]]]],
             ]
             let edited = try await expectRepeat("updateWorkout", edit, changed: ["name": "Arms"])
-            let editedIds = try WorkoutsContractFixesTests.exercise(edited.data)
+            let editedIds = try WorkoutsHTTP.exercise(edited.data)
             let stored = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
-            #expect(try WorkoutsContractFixesTests.exercise(stored.data) == editedIds, "the repeat built no new exercise: \(stored.json)")
+            #expect(try WorkoutsHTTP.exercise(stored.data) == editedIds, "the repeat built no new exercise: \(stored.json)")
             #expect(stored.data["updated_at"] as? String == edited.data["updated_at"] as? String)
 
             let deletedWorkout = try await expectRepeat(
@@ -120,7 +120,7 @@ import TestSupport
     func racingRetriesOfAChangeOrADeleteBothGetTheFirstAnswer(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("racing-retries@example.com")
-            let (templates, routineId) = try await WorkoutsContractFixesTests.routine(client, of: [Self.squat, Self.bench, Self.curl], token: token)
+            let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.squat, Self.bench, Self.curl], token: token)
             let requests: [(String, [String: Any])] = [
                 ("patchTemplate", ["template_id": templates[0], "expected_version": 1, "name": "Renamed", "idempotency_key": "race-patch"]),
                 ("patchRoutine", ["routine_id": routineId, "expected_version": 1, "name": "Renamed", "idempotency_key": "race-routine"]),
@@ -175,11 +175,11 @@ import TestSupport
                 ], token: token)
             let templateId = try #require(created.data["id"] as? String, "createTemplate: \(created.json)")
             let started = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s"], token: token)
-            try await WorkoutsContractFixesTests.logEverySetAndComplete(client, started.data, key: "e", token: token)
+            try await WorkoutsHTTP.logEverySetAndComplete(client, started.data, key: "e", token: token)
             let workoutId = try #require(started.data["id"] as? String)
             let before = try await client.call("getWorkout", ["workout_id": workoutId], token: token).data
-            let bench = try WorkoutsContractFixesTests.exercise(before, at: 0)
-            let squat = try WorkoutsContractFixesTests.exercise(before, at: 1)
+            let bench = try WorkoutsHTTP.exercise(before, at: 0)
+            let squat = try WorkoutsHTTP.exercise(before, at: 1)
             let benchSets = try #require((before["exercises"] as? [[String: Any]])?[0]["sets"] as? [[String: Any]])
             let endTime = try #require(before["end_time"] as? String)
             try #require(benchSets[0]["completed_at"] as? String != endTime, "a set done before the end")
@@ -253,7 +253,7 @@ import TestSupport
             let after = try await client.call("getWorkout", ["workout_id": workoutId], token: token).data
             let exercises = try #require(after["exercises"] as? [[String: Any]])
             #expect(exercises.count == 2)
-            let keptBench = try WorkoutsContractFixesTests.exercise(after, at: 0)
+            let keptBench = try WorkoutsHTTP.exercise(after, at: 0)
             #expect(keptBench.instanceId == bench.instanceId)
             #expect(Array(keptBench.setIds.prefix(2)) == bench.setIds, "the sets sent with their ids keep them")
             #expect(keptBench.setIds.count == 3 && !bench.setIds.contains(keptBench.setIds[2]) && !squat.setIds.contains(keptBench.setIds[2]))
@@ -266,7 +266,7 @@ import TestSupport
             #expect(sets[1]["reps"] as? Int == 4)
             #expect(sets[2]["completed_at"] as? String == endTime && sets[2]["target_reps"] is NSNull, "a new set: done at the end, no plan")
             #expect(sets.map { $0["set_index"] as? Int } == [0, 1, 2])
-            let curl = try WorkoutsContractFixesTests.exercise(after, at: 1)
+            let curl = try WorkoutsHTTP.exercise(after, at: 1)
             #expect(curl.instanceId != bench.instanceId && curl.instanceId != squat.instanceId)
             #expect(exercises[1]["exercise_id"] as? String == Self.curl)
             let totals = try #require((after["analytics"] as? [String: Any])?["totals"] as? [String: Any])
@@ -296,7 +296,7 @@ import TestSupport
                 ["workout_id": workoutId, "exercises": [["instance_id": curl.instanceId, "exercise_id": Self.squat, "sets": [["id": curl.setIds[0], "weight_kg": 15, "reps": 12]]]]],
                 token: token)
             #expect(switched.status == .ok, "\(switched.json)")
-            #expect(try WorkoutsContractFixesTests.exercise(switched.data) == curl)
+            #expect(try WorkoutsHTTP.exercise(switched.data) == curl)
             let switchedExercise = try #require((switched.data["exercises"] as? [[String: Any]])?.first)
             #expect(switchedExercise["exercise_id"] as? String == Self.squat)
             #expect(switchedExercise["name"] as? String == names[1], "the squat's name from the catalog")

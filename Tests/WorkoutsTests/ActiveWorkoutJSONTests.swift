@@ -59,7 +59,7 @@ import Testing
                 workoutId: logged.workoutId, exerciseInstanceId: logged.exerciseInstanceId, setId: logged.set.id,
                 weightKg: logged.set.weightKg ?? 0, reps: logged.set.reps ?? 0, rir: logged.set.rir)
             let earlier = SHA256.hash(data: Data("logSet\n\(try JSONCoding.encodeToString(request))".utf8)).hexString
-            #expect(try WorkoutsContext.requestFingerprint(operation: "logSet", request: request) == earlier)
+            #expect(try IdempotencyStore.requestFingerprint(operation: "logSet", request: request) == earlier)
         }
     }
 
@@ -98,7 +98,7 @@ import Testing
             try await db.sql.raw(
                 """
                 INSERT INTO workouts_idempotency (user_id, idempotency_key, operation, request_hash, response, created_at)
-                VALUES ('u', 'old', 'logSet', \(bind: try WorkoutsContext.requestFingerprint(operation: "logSet", request: request)),
+                VALUES ('u', 'old', 'logSet', \(bind: try IdempotencyStore.requestFingerprint(operation: "logSet", request: request)),
                         \(bind: try JSONCoding.store(legacy)), 0)
                 """
             ).run()

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 @testable import Workouts
 
-/// Idempotency records expire after seven days (`IdempotencyRetention`), so the table does not grow by one row
+/// Idempotency records expire after seven days (`IdempotencyStore.purgeExpired`), so the table does not grow by one row
 /// per logged set forever; younger records keep answering their repeats.
 @Suite struct IdempotencyRetentionTests {
     static func keys(_ db: Database) async throws -> [String] {
@@ -38,9 +38,9 @@ import TestSupport
             let young = try await log(3, key: "young")
             clock.advance(by: 86_400 + 1)  // the first five records are now older than seven days
 
-            #expect(try await module.idempotencyRetention.purgeExpired(chunk: 2) == 5, "three chunks: 2, 2, 1")
+            #expect(try await module.context.idempotency.purgeExpired(chunk: 2) == 5, "three chunks: 2, 2, 1")
             #expect(try await Self.keys(db) == ["young"])
-            #expect(try await module.idempotencyRetention.purgeExpired() == 0)
+            #expect(try await module.context.idempotency.purgeExpired() == 0)
 
             // The young key still answers its repeat with the first answer and changes nothing.
             let version = try #require(try await module.active.active(userId: "u")).version
@@ -77,7 +77,7 @@ import TestSupport
             for index in 1..<4 { try await log(index, key: "behind-\(index)") }
             clock.set(start.addingTimeInterval(8 * 86_400))
 
-            #expect(try await module.idempotencyRetention.purgeExpired(chunk: 2) == 5)
+            #expect(try await module.context.idempotency.purgeExpired(chunk: 2) == 5)
             #expect(try await Self.keys(db) == ["ahead"])
             if engine == .sqlite {
                 let indexes = try await db.sql.raw("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'workouts_idempotency'")

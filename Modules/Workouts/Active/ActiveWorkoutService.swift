@@ -20,8 +20,8 @@ struct ActiveWorkoutService: Sendable {
         let context = self.context
         let routines = self.routines
         let name = try request.name.map { try WorkoutsValidation.name($0) }
-        let key = try IdempotencyKey.check(idempotencyKey)
-        let fingerprint = try WorkoutsContext.requestFingerprint(operation: "startActiveWorkout", request: request)
+        let key = try IdempotencyStore.checkKey(idempotencyKey)
+        let fingerprint = try IdempotencyStore.requestFingerprint(operation: "startActiveWorkout", request: request)
         return try await context.database.transaction { tx in
             if context.database.engine == .postgres {
                 // Starts of one user run one after another (SQLite's single writer already does this): with no
@@ -30,7 +30,7 @@ struct ActiveWorkoutService: Sendable {
                 // same key instead of the first answer.
                 try await tx.sql.run(Self.lockStarts(SQLValue(userId)))
             }
-            return try await context.idempotent(tx, userId: userId, key: key, operation: "startActiveWorkout", fingerprint: fingerprint) {
+            return try await context.idempotency.run(in: tx, userId: userId, key: key, operation: "startActiveWorkout", fingerprint: fingerprint) {
                 if let existing = try await tx.sql.raw(
                     "SELECT id FROM workouts_active WHERE user_id = \(bind: userId) AND status = 'in_progress'\(context.forUpdate)"
                 ).first(decodingColumn: "id", as: String.self) {
@@ -110,11 +110,11 @@ struct ActiveWorkoutService: Sendable {
     ) async throws -> IdempotentAnswer<R> {
         let context = self.context
         let cache = self.cache
-        let key = try IdempotencyKey.check(key)
+        let key = try IdempotencyStore.checkKey(key)
         guard WorkoutsValidation.couldBeStored(workoutId) else {
             throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": workoutId])
         }
-        let fingerprint = try WorkoutsContext.requestFingerprint(operation: operation, request: request)
+        let fingerprint = try IdempotencyStore.requestFingerprint(operation: operation, request: request)
         return try await context.database.transaction(batchable: true) { tx in
             if context.database.engine == .postgres {
                 // SQLite's single writer already orders all of this. First the key, as every keyed write of
@@ -122,7 +122,7 @@ struct ActiveWorkoutService: Sendable {
                 // key reused at the same moment for another write is answered CONFLICT naming it (not a failure on
                 // the key's row). Then the workout, before looking the key up: a retry racing its original waits
                 // for it and then finds its answer, and writes with other keys queue on the row.
-                if let key { try await tx.sql.run(WorkoutsContext.lockKey(SQLValue(userId), SQLValue(key))) }
+                if let key { try await context.idempotency.lockKey(in: tx, userId: userId, key: key) }
                 try await tx.sql.run(Self.lockWorkout(SQLValue(workoutId), SQLValue(userId)))
             }
             // The header comes with the key's stored answer, if any, in one read; without the workout (or a key)
@@ -131,8 +131,8 @@ struct ActiveWorkoutService: Sendable {
             if let key {
                 headerRow = try await tx.sql.first(ActiveWorkoutStorage.headerAndStoredAnswer(SQLValue(key), SQLValue(workoutId), SQLValue(userId)))
             }
-            return try await context.idempotent(
-                tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint, prefetched: headerRow, keyLocked: true
+            return try await context.idempotency.run(
+                in: tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint, prefetched: headerRow, keyLocked: true
             ) {
                 var workout = try await Self.load(
                     workoutId, userId: userId, header: try headerRow.map(ActiveWorkoutStorage.Header.init(row:)), cache: cache, context: context,
@@ -206,9 +206,11 @@ struct ActiveWorkoutService: Sendable {
         var workoutId: String
     }
 
-    /// Archives the workout with its analytics and publishes `WorkoutCompleted`, all in one transaction.
+    /// Archives the workout with its analytics, moves on the cursor of the routine it was started from and
+    /// publishes `WorkoutCompleted`, all in one transaction.
     func complete(userId: String, workoutId: String, key: String?) async throws -> IdempotentAnswer<CompletedWorkout> {
         let context = self.context
+        let routines = self.routines
         return try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "completeActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
             workout, tx in
             let now = workout.updatedAt  // this write's time: the archive ends when the active row last changed
@@ -236,6 +238,7 @@ struct ActiveWorkoutService: Sendable {
                         \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
                 """
             ).run()
+            try await routines.advanceCursor(after: archived, sql: tx.sql)
             try await tx.publish(
                 WorkoutCompleted(
                     userId: userId, workoutId: archived.id, sourceTemplateId: archived.sourceTemplateId, sourceRoutineId: archived.sourceRoutineId,

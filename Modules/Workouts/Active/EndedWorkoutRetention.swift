@@ -13,7 +13,7 @@ import SQLKit
 /// refused as finished (its history document says so); a cancelled one is then unknown (`NOT_FOUND`), as
 /// nothing else keeps it. The history (`workouts_history`) is not touched.
 struct EndedWorkoutRetention: Sendable {
-    static let period: TimeInterval = IdempotencyRetention.period
+    static let period: TimeInterval = IdempotencyStore.retentionPeriod
     /// Workouts removed per transaction (each with its exercise and set rows, about 60 rows a workout).
     static let chunk = 200
 

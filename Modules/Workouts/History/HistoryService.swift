@@ -128,7 +128,7 @@ struct HistoryService: Sendable {
         let context = self.context
         let catalogFound = try await WorkoutsContext.deferringUnknownExercise { try await context.exercises(references) }
         let request = Edit(workoutId: id, changes: changes)
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "updateWorkout", request: request) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "updateWorkout", request: request) { tx in
             var workout = try await context.document(
                 CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: tx.sql, lock: true, what: "workout")
             let catalog = try catalogFound.get()
@@ -237,12 +237,13 @@ struct HistoryService: Sendable {
         }
     }
 
-    /// Deletes the archived workout and publishes `WorkoutDeleted`; answers it as it was. Idempotent under `key`
+    /// Deletes the archived workout, steps back the cursor of its routine if it last moved it, and publishes
+    /// `WorkoutDeleted`, all in one transaction; answers it as it was. Idempotent under `key`
     /// (a retry after the answer was lost gets it again, not `NOT_FOUND`).
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
         let context = self.context
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "deleteWorkout", request: ["workout_id": id]) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteWorkout", request: ["workout_id": id]) { tx in
             if context.database.engine == .postgres {
                 // The header first, as every path that deletes a workout's rows takes it (the eraser, the purge of
                 // ended workouts): deleting the archive and the sets before waiting for it would deadlock with them.
@@ -260,6 +261,7 @@ struct HistoryService: Sendable {
             try await tx.sql.raw("DELETE FROM workouts_active WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
             let now = context.clock.now()
             let deleted = try JSONCoding.load(CompletedWorkout.self, from: document)
+            try await RoutineService(context: context).rewindCursor(after: deleted, sql: tx.sql)
             try await tx.publish(
                 WorkoutDeleted(userId: userId, workoutId: id, sourceRoutineId: deleted.sourceRoutineId, deletedAt: now),
                 id: "workout-deleted:\(id)", occurredAt: now)

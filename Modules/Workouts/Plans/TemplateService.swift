@@ -56,7 +56,7 @@ struct TemplateService: Sendable {
         let name = try WorkoutsValidation.name(draft.name)
         let description = try WorkoutsValidation.description(draft.description)
         let context = self.context
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "createTemplate", request: draft) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "createTemplate", request: draft) { tx in
             try await Self.insert(userId: userId, name: name, description: description, exercises: exercises, context: context, sql: tx.sql)
         }
     }
@@ -106,7 +106,7 @@ struct TemplateService: Sendable {
         let exercisesResolved = resolved
         let context = self.context
         let request = VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes)
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "patchTemplate", request: request) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "patchTemplate", request: request) { tx in
             var template = try await context.document(
                 WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
             let exercises = try exercisesResolved?.get()
@@ -145,7 +145,7 @@ struct TemplateService: Sendable {
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<WorkoutTemplate> {
         let context = self.context
-        return try await context.idempotentWrite(userId: userId, key: key, operation: "deleteTemplate", request: ["template_id": id]) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteTemplate", request: ["template_id": id]) { tx in
             let template = try await context.document(
                 WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
             try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
@@ -153,7 +153,7 @@ struct TemplateService: Sendable {
             let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY id\(context.forUpdate)")
                 .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
             for var routine in routines where routine.routine.templateIds.contains(id) {
-                routine.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
+                routine.cursor.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
                 routine.routine.version += 1
                 routine.routine.updatedAt = context.clock.now()
                 try await RoutineService.save(routine, sql: tx.sql)

@@ -3,120 +3,49 @@ import Foundation
 import Testing
 @testable import Workouts
 
-@Suite struct WorkoutAnalyzerTests {
-    @Test func epleyEstimatesOneRepMax() {
-        #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 100, reps: 1) == 100)
-        #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 100, reps: 10) == 133.3)
-        #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 60, reps: 5) == 70)
-        #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 0, reps: 10) == nil)
-        #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 80, reps: 0) == nil)
-    }
-
-    @Test func analyticsCountOnlyLoggedSets() {
-        let done = Date()
-        let exercises = [
-            WorkoutExercise(instanceId: "i1", exerciseId: "bench", name: "Bench", sets: [
-                WorkoutSet(id: "s1", setIndex: 0, weightKg: 100, reps: 5, completedAt: done),
-                WorkoutSet(id: "s2", setIndex: 1, weightKg: 100, reps: 3, completedAt: done),
-                WorkoutSet(id: "s3", setIndex: 2, targetReps: 5),
-            ]),
-            WorkoutExercise(instanceId: "i2", exerciseId: "curl", name: "Curl", sets: [WorkoutSet(id: "s4", setIndex: 0, weightKg: 12.5, reps: 10, completedAt: done)]),
-            WorkoutExercise(instanceId: "i3", exerciseId: "row", name: "Row", sets: [WorkoutSet(id: "s5", setIndex: 0)]),
-        ]
-        let catalog = [
-            "bench": Exercise(id: "bench", name: "Bench", category: "strength", primaryMuscles: ["chest"], secondaryMuscles: ["triceps"]),
-            "curl": Exercise(id: "curl", name: "Curl", category: "strength", primaryMuscles: ["biceps"]),
-        ]
-        let analytics = WorkoutAnalyzer.analyze(exercises, catalog: catalog)
-        #expect(analytics.totals == WorkoutTotals(sets: 3, reps: 18, volume: 925))
-        #expect(analytics.exercises.map(\.exerciseId) == ["bench", "curl"])
-        #expect(analytics.exercises[0].volume == 800)
-        #expect(analytics.exercises[0].bestE1rm == 116.7)
-        #expect(analytics.muscles == [MuscleAnalytics(muscle: "chest", sets: 2, volume: 800), MuscleAnalytics(muscle: "biceps", sets: 1, volume: 125)])
-    }
-
-    /// Each level rounds its own exact sum once, so a muscle's volume and the totals agree whatever the
-    /// exercises' volumes round to.
-    @Test func volumesRoundOncePerLevel() {
-        let done = Date()
-        let exercises = ["press", "fly"].map { id in
-            WorkoutExercise(instanceId: "i-\(id)", exerciseId: id, name: id, sets: [WorkoutSet(id: "s-\(id)", setIndex: 0, weightKg: 11.25, reps: 3, completedAt: done)])
-        }
-        let catalog = [
-            "press": Exercise(id: "press", name: "Press", category: "strength", primaryMuscles: ["chest"]),
-            "fly": Exercise(id: "fly", name: "Fly", category: "strength", primaryMuscles: ["chest"]),
-        ]
-        let analytics = WorkoutAnalyzer.analyze(exercises, catalog: catalog)
-        #expect(analytics.exercises.map(\.volume) == [33.8, 33.8])
-        #expect(analytics.muscles == [MuscleAnalytics(muscle: "chest", sets: 2, volume: 67.5)])
-        #expect(analytics.totals.volume == 67.5)
-    }
-
-    @Test func templateAnalyticsEstimateDurationAndMuscles() {
-        let exercises = [
-            TemplateExercise(exerciseId: "bench", name: "Bench", sets: Array(repeating: TemplateSet(targetReps: 8), count: 4)),
-            TemplateExercise(exerciseId: "curl", name: "Curl", sets: Array(repeating: TemplateSet(targetReps: 12), count: 2)),
-            TemplateExercise(exerciseId: "squat", name: "Squat", sets: []),  // no sets planned: trains nothing
-        ]
-        let catalog = [
-            "bench": Exercise(id: "bench", name: "Bench", category: "strength", primaryMuscles: ["chest"]),
-            "curl": Exercise(id: "curl", name: "Curl", category: "strength", primaryMuscles: ["biceps"]),
-            "squat": Exercise(id: "squat", name: "Squat", category: "strength", primaryMuscles: ["quadriceps"]),
-        ]
-        let analytics = TemplateAnalyzer.analyze(exercises, catalog: catalog)
-        #expect(analytics.totalSets == 6)
-        #expect(analytics.estimatedDurationMinutes == 20)
-        #expect(analytics.muscles == ["chest", "biceps"])
-    }
-}
-
 @Suite struct RoutineCursorTests {
-    func stored(_ ids: [String], last: String?, index: Int?) -> StoredRoutine {
-        StoredRoutine(
-            routine: Routine(
-                id: "r", userId: "u", name: "R", description: nil, templateIds: ids, frequency: nil, lastCompletedTemplateId: last,
-                lastCompletedAt: last == nil ? nil : Date(), version: 1, createdAt: Date(), updatedAt: Date()),
-            lastCompletedIndex: index)
+    func cursor(_ ids: [String], last: String?, index: Int?) -> RoutineCursor {
+        RoutineCursor(templateIds: ids, lastCompletedTemplateId: last, lastCompletedAt: last == nil ? nil : Date(), lastCompletedIndex: index)
     }
 
     @Test func startsAtTheFirstTemplate() {
-        #expect(RoutineService.nextIndex(stored(["a", "b", "c"], last: nil, index: nil)) == 0)
-        #expect(RoutineService.nextIndex(stored([], last: nil, index: nil)) == nil)
+        #expect(cursor(["a", "b", "c"], last: nil, index: nil).nextIndex == 0)
+        #expect(cursor([], last: nil, index: nil).nextIndex == nil)
     }
 
     @Test func advancesAndWrapsAround() {
-        #expect(RoutineService.nextIndex(stored(["a", "b", "c"], last: "a", index: 0)) == 1)
-        #expect(RoutineService.nextIndex(stored(["a", "b", "c"], last: "c", index: 2)) == 0)
+        #expect(cursor(["a", "b", "c"], last: "a", index: 0).nextIndex == 1)
+        #expect(cursor(["a", "b", "c"], last: "c", index: 2).nextIndex == 0)
     }
 
     @Test func followsAReorderedTemplate() {
         #expect(next(after: "a", at: 0, in: ["a", "b", "c"], then: [["c", "a", "b"]]) == "b")
         // A routine from before positions were kept goes on after the template's first occurrence.
-        #expect(RoutineService.nextIndex(stored(["c", "a", "b"], last: "a", index: nil)) == 2)
+        #expect(cursor(["c", "a", "b"], last: "a", index: nil).nextIndex == 2)
     }
 
     /// A stored position that no longer holds the last completed template names the template that is next,
     /// even when that template is listed elsewhere too.
     @Test func aPositionThatIsNotTheCompletedTemplateIsNext() {
-        #expect(RoutineService.nextIndex(stored(["a", "b", "c"], last: "a", index: 2)) == 2)
+        #expect(cursor(["a", "b", "c"], last: "a", index: 2).nextIndex == 2)
     }
 
     @Test func removedTemplateHandsOverToItsSuccessor() {
         // b was completed at position 1 and then removed: c now sits at position 1 and is next.
-        #expect(RoutineService.nextIndex(stored(["a", "c"], last: "b", index: 1)) == 1)
-        #expect(RoutineService.nextIndex(stored(["a"], last: "b", index: 1)) == 0)
+        #expect(cursor(["a", "c"], last: "b", index: 1).nextIndex == 1)
+        #expect(cursor(["a"], last: "b", index: 1).nextIndex == 0)
     }
 
     @Test func repeatedTemplatesUseTheStoredPosition() {
-        #expect(RoutineService.nextIndex(stored(["a", "b", "a", "c"], last: "a", index: 2)) == 3)
-        #expect(RoutineService.nextIndex(stored(["a", "b", "a", "c"], last: "a", index: 0)) == 1)
+        #expect(cursor(["a", "b", "a", "c"], last: "a", index: 2).nextIndex == 3)
+        #expect(cursor(["a", "b", "a", "c"], last: "a", index: 0).nextIndex == 1)
     }
 
     /// The template `nextIndex` names after the routine's templates were replaced, one list after another.
     func next(after last: String, at index: Int, in ids: [String], then lists: [[String]]) -> String? {
-        var routine = stored(ids, last: last, index: index)
+        var routine = cursor(ids, last: last, index: index)
         for list in lists { routine.replaceTemplates(with: list) }
-        return RoutineService.nextIndex(routine).map { routine.routine.templateIds[$0] }
+        return routine.nextIndex.map { routine.templateIds[$0] }
     }
 
     @Test func successiveRemovalsKeepTheCycle() {
@@ -170,9 +99,9 @@ import Testing
                         answers[left, default: []].insert(next)
                     }
                     for (left, expected) in answers {
-                        var routine = stored(ids, last: ids[completed], index: completed)
+                        var routine = cursor(ids, last: ids[completed], index: completed)
                         routine.replaceTemplates(with: left)
-                        let actual = RoutineService.nextIndex(routine).map { routine.routine.templateIds[$0] }
+                        let actual = routine.nextIndex.map { routine.templateIds[$0] }
                         #expect(actual.map(expected.contains) == true, "\(ids), completed at \(completed), now \(left): \(actual ?? "nil"), expected one of \(expected.sorted())")
                     }
                 }
@@ -196,9 +125,9 @@ import Testing
                         }
                     }
                     for (lists, expected) in answers {
-                        var routine = stored(ids, last: ids[completed], index: completed)
+                        var routine = cursor(ids, last: ids[completed], index: completed)
                         for list in lists { routine.replaceTemplates(with: list) }
-                        let actual = RoutineService.nextIndex(routine).map { routine.routine.templateIds[$0] }
+                        let actual = routine.nextIndex.map { routine.templateIds[$0] }
                         #expect(actual.map(expected.contains) == true, "\(ids), completed at \(completed), then \(lists): \(actual ?? "nil"), expected one of \(expected.sorted())")
                     }
                 }
@@ -225,13 +154,13 @@ import Testing
             let ids = (0..<count).map { "t\($0)" }
             for completed in 0..<count {
                 for order in permutations(Array(0..<count)) {
-                    var routine = stored(ids, last: ids[completed], index: completed)
+                    var routine = cursor(ids, last: ids[completed], index: completed)
                     var removed = Set<Int>()
                     for position in order.dropLast() {
                         removed.insert(position)
                         routine.replaceTemplates(with: ids.indices.filter { !removed.contains($0) }.map { ids[$0] })
                         let expected = (1...count).lazy.map { (completed + $0) % count }.first { !removed.contains($0) }.map { ids[$0] }
-                        let actual = RoutineService.nextIndex(routine).map { routine.routine.templateIds[$0] }
+                        let actual = routine.nextIndex.map { routine.templateIds[$0] }
                         #expect(actual == expected, "\(ids), completed \(ids[completed]), removed \(removed.sorted())")
                     }
                 }
@@ -244,7 +173,7 @@ import Testing
             let ids = (0..<count).map { "t\($0)" }
             for last in ids + ["gone"] {
                 for index in [nil] + Array(0..<8) {
-                    let next = RoutineService.nextIndex(stored(ids, last: last, index: index))
+                    let next = cursor(ids, last: last, index: index).nextIndex
                     #expect(next.map { (0..<count).contains($0) } == true)
                 }
             }

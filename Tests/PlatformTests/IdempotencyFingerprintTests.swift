@@ -1,10 +1,10 @@
 import Foundation
-import Platform
 import Testing
-@testable import Workouts
+
+@testable import Platform
 
 /// The idempotency fingerprint: a retry that differs only in how it writes zero is the same request.
-@Suite struct FingerprintTests {
+@Suite struct IdempotencyFingerprintTests {
     @Test func negativeZerosLoseTheirSignOutsideStrings() {
         let cases: [(String, String)] = [
             (#"{"a":-0,"b":[-0.0,-0e5,-0.000E-2],"c":-0}"#, #"{"a":0,"b":[0.0,0e5,0.000E-2],"c":0}"#),
@@ -14,16 +14,16 @@ import Testing
             ("-0", "0"), ("[]", "[]"),
         ]
         for (text, expected) in cases {
-            #expect(WorkoutsContext.withoutNegativeZeros(Array(text.utf8)) == Array(expected.utf8), "\(text)")
+            #expect(IdempotencyStore.withoutNegativeZeros(Array(text.utf8)) == Array(expected.utf8), "\(text)")
         }
     }
 
     struct Body: Codable { var name: String; var weights: [Double?] }
 
     @Test func aRequestWritingMinusZeroHasTheFingerprintOfZero() throws {
-        let zero = try WorkoutsContext.requestFingerprint(operation: "op", request: Body(name: "-0", weights: [0, nil, 2.5]))
-        #expect(try WorkoutsContext.requestFingerprint(operation: "op", request: Body(name: "-0", weights: [-0.0, nil, 2.5])) == zero)
-        #expect(try WorkoutsContext.requestFingerprint(operation: "op", request: Body(name: "0", weights: [0, nil, 2.5])) != zero)
-        #expect(try WorkoutsContext.requestFingerprint(operation: "op", request: Body(name: "-0", weights: [0, nil, -2.5])) != zero)
+        let zero = try IdempotencyStore.requestFingerprint(operation: "op", request: Body(name: "-0", weights: [0, nil, 2.5]))
+        #expect(try IdempotencyStore.requestFingerprint(operation: "op", request: Body(name: "-0", weights: [-0.0, nil, 2.5])) == zero)
+        #expect(try IdempotencyStore.requestFingerprint(operation: "op", request: Body(name: "0", weights: [0, nil, 2.5])) != zero)
+        #expect(try IdempotencyStore.requestFingerprint(operation: "op", request: Body(name: "-0", weights: [0, nil, -2.5])) != zero)
     }
 }

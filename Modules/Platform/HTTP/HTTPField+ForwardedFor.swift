@@ -1,0 +1,5 @@
+import HTTPTypes
+
+extension HTTPField.Name {
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+}

@@ -1,16 +1,34 @@
 @testable import Auth
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct SessionStatusCacheTests {
-    @Test func openSessionsAreRememberedBriefly() async throws {
-        let cache = SessionStatusCache(lifetime: .seconds(2))
+    @Test func openSessionsAreRememberedBriefly() {
+        let clock = ManualClock()
+        let cache = SessionStatusCache(lifetime: .seconds(2), clock: clock)
         #expect(!cache.isKnownOpen(sessionId: "s1", userId: "u1"))
         cache.rememberOpen(sessionId: "s1", userId: "u1")
         #expect(cache.isKnownOpen(sessionId: "s1", userId: "u1"))
         #expect(!cache.isKnownOpen(sessionId: "s1", userId: "u2"), "a session belongs to one user")
-        try await Task.sleep(for: .milliseconds(2200))
+        clock.advance(by: .milliseconds(1999))
+        #expect(cache.isKnownOpen(sessionId: "s1", userId: "u1"), "remembered for its whole lifetime")
+        clock.advance(by: .milliseconds(1))
         #expect(!cache.isKnownOpen(sessionId: "s1", userId: "u1"), "expired entries send the check back to the database")
+    }
+
+    /// A revocation here keeps the session from being cached as open for ten lifetimes (a stale read racing it),
+    /// and no longer.
+    @Test func aRevocationIsRememberedForTenLifetimes() {
+        let clock = ManualClock()
+        let cache = SessionStatusCache(lifetime: .seconds(1), clock: clock)
+        cache.revoke(sessionId: "s1")
+        clock.advance(by: .milliseconds(9999))
+        cache.rememberOpen(sessionId: "s1", userId: "u1")
+        #expect(!cache.isKnownOpen(sessionId: "s1", userId: "u1"))
+        clock.advance(by: .milliseconds(1))
+        cache.rememberOpen(sessionId: "s1", userId: "u1")
+        #expect(cache.isKnownOpen(sessionId: "s1", userId: "u1"))
     }
 
     @Test func revocationsHereTakeEffectAtOnce() {

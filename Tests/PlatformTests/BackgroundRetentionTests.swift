@@ -75,4 +75,28 @@ import TestSupport
             #expect(try await dispatcher.dispatchPending() == 1)
         }
     }
+
+    /// The purger runs at start and then every ten minutes on its clock.
+    @Test(arguments: TestDatabases.engines)
+    func thePurgerRunsAtStartAndEveryTenMinutes(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let wall = FakeWallClock()
+            let clock = ManualClock()
+            let queue = JobQueue(database: db, clock: wall)
+            let retention = BackgroundRetention(database: db, clock: wall, durationClock: clock)
+            try await Self.job("j-first", ending: .done, queue: queue)
+            wall.advance(by: BackgroundRetention.period + 1)
+            let running = Task { try await retention.purger.run() }
+            try await eventually("purged at start, then waiting") { try await Self.jobs(db).isEmpty && clock.sleepers.count == 1 }
+
+            try await Self.job("j-second", ending: .done, queue: queue)
+            wall.advance(by: BackgroundRetention.period + 1)
+            clock.advance(by: .seconds(599))
+            #expect(try await Self.jobs(db) == ["j-second"], "not purged again before ten minutes")
+            clock.advance(by: .seconds(1))
+            try await eventually("purged again ten minutes on") { try await Self.jobs(db).isEmpty && clock.sleepers.count == 1 }
+            running.cancel()
+            try await finished(running)
+        }
+    }
 }

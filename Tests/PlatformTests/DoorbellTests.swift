@@ -2,114 +2,100 @@ import Contracts
 @testable import Platform
 import ServiceLifecycleTestKit
 import Testing
+import TestSupport
 
-/// The bell's waits are parked, so each test bounds them from above with a long interval: a wait that returns
-/// well before it was woken by what the test did, not by the interval.
+/// The bell's interval runs on a manual clock: a wait that ends while the clock stands still was ended by what
+/// the test did (a ring, a cancellation, a shutdown), not by its interval, and one that ends only once the clock
+/// reached its interval waited all of it.
 @Suite struct DoorbellTests {
     static let long = Duration.seconds(60)
 
-    /// How long `wait(upTo: long)` took once `wake` ran while it waited.
-    static func waitWoken(_ bell: Doorbell, by wake: () -> Void) async throws -> Duration {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let waiting = Task { await bell.wait(upTo: long) }
-        try await waitUntil { bell.waiting == 1 }
-        wake()
-        await waiting.value
-        return clock.now - start
+    /// Starts `wait(upTo:)` and returns once it is parked (its interval's sleep begun).
+    static func parkedWait(_ bell: Doorbell, on clock: ManualClock, upTo interval: Duration = long) async throws -> Task<Void, Never> {
+        let waiting = Task { await bell.wait(upTo: interval) }
+        try await eventually("the wait parked") { bell.waiting == 1 && clock.sleepers.count == 1 }
+        return waiting
     }
 
-    static func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw ServiceError(.internalError, "nothing came to wait") }
-            try await Task.sleep(for: .milliseconds(1))
-        }
+    /// Checks that `waiting` goes on until the clock reaches `interval` past now, and ends then.
+    static func expectWaitsOut(_ waiting: Task<Void, Never>, _ interval: Duration, on clock: ManualClock) async throws {
+        let end = clock.now.advanced(by: interval)
+        #expect(clock.sleepers.map(\.deadline) == [end])
+        clock.advance(by: interval - .milliseconds(1))
+        #expect(clock.sleepers.map(\.deadline) == [end], "still waiting a millisecond before its interval is over")
+        clock.advance(by: .milliseconds(1))
+        try await finished(waiting, "the wait ended with its interval")
     }
 
     @Test func aRingWakesTheWaitAndIsUsedUpByIt() async throws {
-        let bell = Doorbell()
-        let took = try await Self.waitWoken(bell) { bell.ring() }
-        #expect(took < .seconds(30))
+        let clock = ManualClock()
+        let bell = Doorbell(clock: clock)
+        let waiting = try await Self.parkedWait(bell, on: clock)
+        bell.ring()
+        try await finished(waiting, "the ring woke the wait")
         #expect(bell.waiting == 0)
+        try await eventually("the interval's sleep ended with it") { clock.sleepers.isEmpty }
         // The ring woke that wait; it is not kept for the next one, which waits its whole interval.
-        let clock = ContinuousClock()
-        let start = clock.now
-        await bell.wait(upTo: .milliseconds(50))
-        #expect(clock.now - start >= .milliseconds(50))
+        let next = try await Self.parkedWait(bell, on: clock, upTo: .milliseconds(50))
+        try await Self.expectWaitsOut(next, .milliseconds(50), on: clock)
     }
 
     @Test func aRingWhileNobodyWaitsIsKeptForTheNextWait() async throws {
-        let bell = Doorbell()
+        let clock = ManualClock()
+        let bell = Doorbell(clock: clock)
         bell.ring()
         bell.ring()
-        let clock = ContinuousClock()
-        let start = clock.now
-        await bell.wait(upTo: Self.long)
-        #expect(clock.now - start < .seconds(30))
+        try await finished(Task { await bell.wait(upTo: Self.long) }, "the kept ring let the wait through")
         // Two rings before it are one: the wait after that one waits.
-        let second = clock.now
-        await bell.wait(upTo: .milliseconds(50))
-        #expect(clock.now - second >= .milliseconds(50))
+        let next = try await Self.parkedWait(bell, on: clock, upTo: .milliseconds(50))
+        try await Self.expectWaitsOut(next, .milliseconds(50), on: clock)
     }
 
     @Test func withoutARingTheWaitEndsAfterItsInterval() async throws {
-        let bell = Doorbell()
-        let clock = ContinuousClock()
-        let start = clock.now
-        await bell.wait(upTo: .milliseconds(80))
-        let took = clock.now - start
-        #expect(took >= .milliseconds(80))
-        #expect(took < .seconds(30))
+        let clock = ManualClock()
+        let bell = Doorbell(clock: clock)
+        let waiting = try await Self.parkedWait(bell, on: clock, upTo: .milliseconds(80))
+        try await Self.expectWaitsOut(waiting, .milliseconds(80), on: clock)
         #expect(bell.waiting == 0)
     }
 
     @Test func aRingWakesEveryLoopWaiting() async throws {
-        let bell = Doorbell()
-        let clock = ContinuousClock()
-        let start = clock.now
+        let clock = ManualClock()
+        let bell = Doorbell(clock: clock)
         let first = Task { await bell.wait(upTo: Self.long) }
         let second = Task { await bell.wait(upTo: Self.long) }
-        try await Self.waitUntil { bell.waiting == 2 }
+        try await eventually("both waits parked") { bell.waiting == 2 && clock.sleepers.count == 2 }
         bell.ring()
-        await first.value
-        await second.value
-        #expect(clock.now - start < .seconds(30))
+        try await finished(first)
+        try await finished(second)
         #expect(bell.waiting == 0)
     }
 
     @Test func cancellingTheTaskEndsItsWait() async throws {
-        let bell = Doorbell()
-        let waiting = Task { await bell.wait(upTo: Self.long) }
-        try await Self.waitUntil { bell.waiting == 1 }
-        let clock = ContinuousClock()
-        let start = clock.now
+        let clock = ManualClock()
+        let bell = Doorbell(clock: clock)
+        let waiting = try await Self.parkedWait(bell, on: clock)
         waiting.cancel()
-        await waiting.value
-        #expect(clock.now - start < .seconds(30))
+        try await finished(waiting, "the cancellation ended the wait")
         #expect(bell.waiting == 0)
         // A task cancelled before it waits does not wait at all.
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             await bell.wait(upTo: Self.long)
         }
-        await cancelled.value
-        #expect(clock.now - start < .seconds(30))
+        try await finished(cancelled, "a cancelled task did not wait")
     }
 
     @Test func gracefulShutdownEndsTheWait() async throws {
-        let bell = Doorbell()
-        let clock = ContinuousClock()
+        let clock = ManualClock()
+        let bell = Doorbell(clock: clock)
         try await testGracefulShutdown { trigger in
-            let start = clock.now
             let waiting = Task { await bell.wait(upTo: Self.long) }
-            try await Self.waitUntil { bell.waiting == 1 }
+            try await eventually("the wait parked") { bell.waiting == 1 && clock.sleepers.count == 1 }
             trigger.triggerGracefulShutdown()
-            await waiting.value
-            #expect(clock.now - start < .seconds(30))
+            try await finished(waiting, "the shutdown ended the wait")
             // Once shutting down, a wait returns at once.
-            await bell.wait(upTo: Self.long)
-            #expect(clock.now - start < .seconds(30))
+            try await finished(Task { await bell.wait(upTo: Self.long) }, "a wait while shutting down returned")
         }
     }
 }

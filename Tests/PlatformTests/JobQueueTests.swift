@@ -168,26 +168,24 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func aJobRunningPastItsLeaseKeepsItWhileItRuns(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
-            let queue = JobQueue(database: db, clock: SystemClock())
+            let wall = FakeWallClock()
+            let clock = ManualClock(moving: wall)
+            let queue = JobQueue(database: db, clock: wall)
             let runs = Mutex(0)
-            // Renewed every 3 s, a lease of 9 s leaves 3 s for a renewal held up on a busy machine before it
-            // counts as hung.
+            let release = WriteQueueTests.Latch()
+            defer { release.open() }
             let definition = JobDefinition(kind: "slow", lease: 9) { _ in
                 runs.withLock { $0 += 1 }
-                try await Task.sleep(for: .seconds(11))
+                await release.wait()
             }
-            let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)
+            let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger)
             try await queue.enqueue(NewJob(id: "slow", kind: "slow"))
             let running = Task { try await worker.runOnce() }
-            // Another replica's watchdog and worker, all the while: the job is never theirs to take.
-            var taken: LeasedJob?
-            while runs.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(20)) }
-            for _ in 0..<55 {
-                try await Task.sleep(for: .milliseconds(200))
-                try await queue.requeueExpiredLeases()
-                if let job = try await queue.claim(worker: "thief", kinds: ["slow"], lease: 60) { taken = job }
-            }
-            #expect(try await running.value)
+            let keeper = try await LeaseKeeper.ofTheJobInHand(on: clock) { runs.withLock { $0 } == 1 }
+            // Another replica's watchdog and worker, every second for well over two leases: the job is never theirs.
+            let taken = try await keeper.othersTryToTake(kind: "slow", for: 25, queue: queue)
+            release.open()
+            #expect(try await finished(running))
             #expect(taken == nil, "the lease was renewed while the handler ran")
             #expect(runs.withLock { $0 } == 1)
             let record = try #require(try await queue.job(id: "slow"))
@@ -199,22 +197,29 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func anAttemptPastItsTimeLimitIsCancelledAndRetried(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
-            let queue = JobQueue(database: db, clock: FakeWallClock())
+            let wall = FakeWallClock()
+            let clock = ManualClock(moving: wall)
+            let queue = JobQueue(database: db, clock: wall)
+            let started = Mutex(false)
             let cancelled = Mutex(false)
             let definition = JobDefinition(kind: "stuck", lease: 60, timeout: 0.3) { _ in
+                started.withLock { $0 = true }
                 do {
-                    try await Task.sleep(for: .seconds(60))
+                    try await workUntilCancelled()
                 } catch {
                     cancelled.withLock { $0 = Task.isCancelled }
                     throw error
                 }
             }
             let metrics = ServerMetrics()
-            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
+            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger, metrics: metrics)
             try await queue.enqueue(NewJob(id: "stuck", kind: "stuck", maxAttempts: 3))
-            let started = ContinuousClock.now
-            #expect(try await worker.runOnce())
-            #expect(ContinuousClock.now - started < .seconds(30))
+            let running = Task { try await worker.runOnce() }
+            _ = try await LeaseKeeper.ofTheJobInHand(on: clock) { started.withLock { $0 } }
+            clock.advance(by: .milliseconds(299))
+            #expect(!cancelled.withLock { $0 }, "not cancelled before its time limit")
+            clock.advance(by: .milliseconds(1))
+            #expect(try await finished(running, "the attempt ended at its time limit"))
             #expect(cancelled.withLock { $0 })
             let record = try #require(try await queue.job(id: "stuck"))
             #expect(record.status == .queued)
@@ -229,28 +234,29 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func aHandlerSlowToStopAtItsTimeLimitKeepsTheLease(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
-            let queue = JobQueue(database: db, clock: SystemClock())
+            let wall = FakeWallClock()
+            let clock = ManualClock(moving: wall)
+            let queue = JobQueue(database: db, clock: wall)
             let started = Mutex(false)
-            // A lease of 9 s (renewed every 3 s) leaves room for renewals held up on a busy machine.
+            let askedToStop = Mutex(false)
+            let release = WriteQueueTests.Latch()
+            defer { release.open() }
             let definition = JobDefinition(kind: "deaf", lease: 9, timeout: 0.2) { _ in
                 started.withLock { $0 = true }
                 // Work that cannot be interrupted, running well past the time limit and the lease.
-                await withCheckedContinuation { continuation in
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 11) { continuation.resume() }
-                }
+                await release.wait()
+                askedToStop.withLock { $0 = Task.isCancelled }
             }
-            let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)
+            let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger)
             try await queue.enqueue(NewJob(id: "deaf", kind: "deaf", maxAttempts: 3))
             let running = Task { try await worker.runOnce() }
-            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-            var taken: LeasedJob?
-            while taken == nil, try await queue.job(id: "deaf")?.status == .leased {
-                try await Task.sleep(for: .milliseconds(200))
-                try await queue.requeueExpiredLeases()
-                taken = try await queue.claim(worker: "thief", kinds: ["deaf"], lease: 60)
-            }
-            #expect(try await running.value)
+            let keeper = try await LeaseKeeper.ofTheJobInHand(on: clock) { started.withLock { $0 } }
+            let taken = try await keeper.othersTryToTake(kind: "deaf", for: 25, queue: queue)
+            #expect(try await queue.job(id: "deaf")?.status == .leased)
+            release.open()
+            #expect(try await finished(running))
             #expect(taken == nil, "the lease was renewed until the handler returned")
+            #expect(askedToStop.withLock { $0 }, "the handler was cancelled at its time limit")
             let record = try #require(try await queue.job(id: "deaf"))
             #expect(record.status == .done)
             #expect(record.attempts == 1)
@@ -262,27 +268,25 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func aCancelledWorkerKeepsTheLeaseUntilItsHandlerStops(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
-            let queue = JobQueue(database: db, clock: SystemClock())
+            let wall = FakeWallClock()
+            let clock = ManualClock(moving: wall)
+            let queue = JobQueue(database: db, clock: wall)
             let started = Mutex(false)
-            // A lease of 9 s (renewed every 3 s) leaves room for renewals held up on a busy machine.
+            let release = WriteQueueTests.Latch()
+            defer { release.open() }
             let definition = JobDefinition(kind: "busy", lease: 9) { _ in
                 started.withLock { $0 = true }
-                await withCheckedContinuation { continuation in
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 11) { continuation.resume() }
-                }
+                await release.wait()
             }
-            let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], logger: TestDatabases.logger)
+            let worker = JobWorker(name: "holder", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger)
             try await queue.enqueue(NewJob(id: "busy", kind: "busy"))
             let running = Task { try await worker.runOnce() }
-            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            let keeper = try await LeaseKeeper.ofTheJobInHand(on: clock) { started.withLock { $0 } }
             running.cancel()
-            var taken: LeasedJob?
-            while taken == nil, try await queue.job(id: "busy")?.status == .leased {
-                try await Task.sleep(for: .milliseconds(200))
-                try await queue.requeueExpiredLeases()
-                taken = try await queue.claim(worker: "thief", kinds: ["busy"], lease: 60)
-            }
-            _ = try? await running.value
+            let taken = try await keeper.othersTryToTake(kind: "busy", for: 25, queue: queue)
+            #expect(try await queue.job(id: "busy")?.status == .leased)
+            release.open()
+            _ = try? await finished(running)
             #expect(taken == nil, "the lease was renewed until the handler returned")
             #expect(try await queue.job(id: "busy")?.status == .done)
         }
@@ -294,18 +298,19 @@ import TestSupport
     func aStoppedWorkerGivesItsJobBack(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
             let queue = JobQueue(database: db, clock: FakeWallClock())
+            let clock = ManualClock()
             let started = Mutex(false)
             let definition = JobDefinition(kind: "k", lease: 60) { _ in
                 started.withLock { $0 = true }
-                try await Task.sleep(for: .seconds(60))
+                try await workUntilCancelled()
             }
             let metrics = ServerMetrics()
-            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
+            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger, metrics: metrics)
             try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 1))
             let running = Task { try await worker.runOnce() }
-            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            _ = try await LeaseKeeper.ofTheJobInHand(on: clock) { started.withLock { $0 } }
             running.cancel()
-            #expect(try await running.value)
+            #expect(try await finished(running))
             let record = try #require(try await queue.job(id: "j"))
             #expect(record.status == .queued, "its only attempt was not used up")
             #expect(record.attempts == 0)
@@ -319,19 +324,29 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func aHandlerThatNeverStopsIsGivenUp(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
-            let queue = JobQueue(database: db, clock: FakeWallClock())
+            let wall = FakeWallClock()
+            let clock = ManualClock(moving: wall)
+            let queue = JobQueue(database: db, clock: wall)
+            let started = Mutex(false)
+            let release = WriteQueueTests.Latch()
+            defer { release.open() }  // the handler, left running, ends with the test
             let definition = JobDefinition(kind: "hung", lease: 60, timeout: 0.1) { _ in
-                await withCheckedContinuation { continuation in
-                    // Far longer than the attempt takes even on a loaded machine (its five writes once took 10.9 s
-                    // in a full parallel run).
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 40) { continuation.resume() }
-                }
+                started.withLock { $0 = true }
+                await release.wait()
             }
-            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], stuckGrace: 0.5, logger: TestDatabases.logger)
+            let worker = JobWorker(
+                name: "w", queue: queue, definitions: [definition], stuckGrace: 0.5, clock: clock, logger: TestDatabases.logger)
             try await queue.enqueue(NewJob(id: "hung", kind: "hung", maxAttempts: 3))
-            let started = ContinuousClock.now
-            #expect(try await worker.runOnce())
-            #expect(ContinuousClock.now - started < .seconds(25), "not held until the handler returns after 40 s")
+            let running = Task { try await worker.runOnce() }
+            let keeper = try await LeaseKeeper.ofTheJobInHand(on: clock) { started.withLock { $0 } }
+            // At the time limit the handler is cancelled (and does not stop); the keeper then waits out the grace.
+            clock.advance(by: .milliseconds(100))
+            _ = try await keeper.sleepsAgain()
+            clock.advance(by: .milliseconds(499))
+            _ = try await keeper.sleepsAgain()
+            #expect(try await queue.job(id: "hung")?.status == .leased, "not given up before the grace is over")
+            clock.advance(by: .milliseconds(1))
+            #expect(try await finished(running, "the attempt ended without its handler"))
             let record = try #require(try await queue.job(id: "hung"))
             #expect(record.status == .queued)
             #expect(record.lastError == "ran past its time limit of 0.1 s")
@@ -341,21 +356,19 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func aLostLeaseCancelsTheHandler(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
-            let clock = FakeWallClock()
-            let queue = JobQueue(database: db, clock: clock)
-            // Renewed every second (real time), each renewal given a second to answer once the clock says the
-            // lease is over.
-            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 3)
-            // The worker stalled past its lease (as far as the rest of the system can tell), and another took the job.
-            // (A renewal may slip in between advancing the clock and the watchdog: then advance again.)
-            var requeued = 0
-            for _ in 0..<10 where requeued == 0 {
-                clock.advance(by: 10)
-                requeued = try await queue.requeueExpiredLeases()
-            }
-            #expect(requeued == 1)
+            let wall = FakeWallClock()
+            let clock = ManualClock(moving: wall)
+            let queue = JobQueue(database: db, clock: wall)
+            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 60, clock: clock)
+            // The worker stalled past its lease (its clock stood still while the rest of the system's went on), and
+            // another took the job.
+            wall.advance(by: 61)
+            #expect(try await queue.requeueExpiredLeases() == 1)
             let other = try #require(try await queue.claim(worker: "other", kinds: ["k"], lease: 60))
-            #expect(try await running.value)
+            #expect(job.cancelledAt == nil)
+            // Its next renewal, a beat on, finds the job taken.
+            clock.advance(by: .seconds(20))
+            #expect(try await finished(running))
             #expect(job.cancelledAt != nil, "the first holder's handler was cancelled at its next renewal")
             #expect(metrics.exposition().contains(#"povver_jobs_total{kind="k",outcome="lease_lost"} 1"#))
             #expect(try await queue.complete(other))
@@ -369,33 +382,43 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func aHungRenewalCancelsTheHandlerBeforeTheLeaseRunsOut(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
-            let queue = JobQueue(database: db, clock: SystemClock())
-            // Renewed every 4 s; a hung renewal is given until 4 s before the lease runs out (the slack a busy
-            // machine needs for the handler to hear of it).
-            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 12)
+            let wall = FakeWallClock()
+            let clock = ManualClock(moving: wall)
+            let queue = JobQueue(database: db, clock: wall)
+            // Renewed every 4 s.
+            let (job, running, metrics) = try await SleepingJob.start(queue: queue, lease: 12, clock: clock)
+            let keeper = try #require(clock.sleepers.first)
             let expiry = Date(
                 millisecondsSince1970: try #require(
                     try await db.sql.raw("SELECT lease_expires_at FROM platform_jobs WHERE id = 'j'").first(decodingColumn: "lease_expires_at", as: Int64.self)))
             // Another transaction takes the job's row and holds it (SQLite: the writer, PostgreSQL: the row's lock),
-            // so the first renewal waits.
+            // so the next renewal waits.
             let latch = WriteQueueTests.Latch()
             defer { latch.open() }  // a failed expectation must not leave the database held
+            let held = Mutex(false)
             let holder = Task {
                 try await db.transaction { tx in
                     try await tx.sql.raw("UPDATE platform_jobs SET updated_at = updated_at WHERE id = 'j'").run()
+                    held.withLock { $0 = true }
                     await latch.wait()
                 }
             }
-            var waited = 0
-            while job.cancelledAt == nil, waited < 600 {
-                try await Task.sleep(for: .milliseconds(50))
-                waited += 1
+            try await eventually("the row is held") { held.withLock { $0 } }
+            clock.advance(by: .seconds(4))
+            // The keeper waits for the renewal's answer; only the time it gives it sleeps.
+            try await eventually("the renewal's time to answer began") {
+                let sleepers = clock.sleepers
+                return sleepers.count == 1 && sleepers[0].task != keeper.task
             }
-            let cancelled = try #require(job.cancelledAt, "the handler was cancelled while the renewal hung")
+            #expect(job.cancelledAt == nil)
+            let answerBy = try #require(clock.sleepers.first).deadline
+            clock.advance(to: answerBy)
+            try await eventually("the handler was cancelled while the renewal hung") { job.cancelledAt != nil }
+            let cancelled = try #require(job.cancelledAt)
             #expect(cancelled < expiry, "cancelled at \(cancelled), before the lease ran out at \(expiry)")
             latch.open()
             try await holder.value
-            #expect(try await running.value)
+            #expect(try await finished(running))
             #expect(metrics.exposition().contains(#"povver_jobs_total{kind="k",outcome="retried"} 1"#), "\(metrics.exposition())")
             let record = try #require(try await queue.job(id: "j"))
             #expect(record.status == .queued)
@@ -406,66 +429,106 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func theWatchdogRunsWhileAJobIsInHand(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in
-            let queue = JobQueue(database: db, clock: SystemClock())
-            let release = Mutex(false)
+            let wall = FakeWallClock()
+            let clock = ManualClock(moving: wall)
+            let queue = JobQueue(database: db, clock: wall)
+            let release = WriteQueueTests.Latch()
+            defer { release.open() }
             let started = Mutex(false)
             let definition = JobDefinition(kind: "long", lease: 60) { _ in
                 started.withLock { $0 = true }
-                while !release.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+                await release.wait()
             }
-            // A job another worker held when it died, with a short lease.
+            // A job another worker held when it died.
             try await queue.enqueue(NewJob(id: "orphan", kind: "other"))
-            _ = try #require(try await queue.claim(worker: "dead", kinds: ["other"], lease: 0.3))
+            _ = try #require(try await queue.claim(worker: "dead", kinds: ["other"], lease: 30))
             try await queue.enqueue(NewJob(id: "long", kind: "long"))
-            let worker = JobWorker(
-                name: "w", queue: queue, definitions: [definition], watchdogInterval: 0.1, logger: TestDatabases.logger)
+            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], watchdogInterval: 30, clock: clock, logger: TestDatabases.logger)
             let running = Task { try await worker.run() }
-            while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-            var requeued = false
-            for _ in 0..<100 where !requeued {
-                try await Task.sleep(for: .milliseconds(50))
-                requeued = try await queue.job(id: "orphan")?.status == .queued
+            // The worker holds its own job (its keeper sleeps) and its watchdog waits for its next round.
+            try await eventually("the job in hand and the watchdog's wait") { started.withLock { $0 } && clock.sleepers.count == 2 }
+            #expect(try await queue.job(id: "orphan")?.status == .leased)
+            clock.advance(by: .seconds(31))
+            try await eventually("re-queued while the worker's own job was still running") {
+                try await queue.job(id: "orphan")?.status == .queued
             }
-            #expect(requeued, "re-queued while the worker's own job was still running")
             #expect(try await queue.job(id: "long")?.status == .leased)
-            release.withLock { $0 = true }
-            var done = false
-            for _ in 0..<100 where !done {
-                try await Task.sleep(for: .milliseconds(50))
-                done = try await queue.job(id: "long")?.status == .done
-            }
-            #expect(done)
+            release.open()
+            try await eventually("the job in hand done") { try await queue.job(id: "long")?.status == .done }
             running.cancel()
-            try await running.value
+            try await finished(running)
         }
     }
 }
 
-/// Job "j" of kind "k", whose handler sleeps a minute unless it is cancelled, claimed by a worker and running.
+/// Suspends until the task is cancelled, then throws `CancellationError`: a handler that works until stopped.
+func workUntilCancelled() async throws {
+    let (stream, continuation) = AsyncStream<Never>.makeStream()
+    for await _ in stream {}  // ends when the task is cancelled
+    continuation.finish()
+    throw CancellationError()
+}
+
+/// The lease keeper of the one job a worker (on a manual clock) has in hand: tests move time and wait for it to
+/// have done what that time asked of it (renewed, cancelled, given up), instead of sleeping through leases.
+struct LeaseKeeper {
+    let clock: ManualClock
+    /// The keeper's task, as the clock sees it: its sleeps are told from the renewals' timers by it.
+    let task: Int
+
+    /// Returns once the handler runs (`started`) and the keeper sleeps: then the only task sleeping on `clock`.
+    static func ofTheJobInHand(on clock: ManualClock, started: () -> Bool) async throws -> LeaseKeeper {
+        try await eventually("the handler runs and its lease keeper sleeps") { started() && clock.sleepers.count == 1 }
+        return LeaseKeeper(clock: clock, task: try #require(clock.sleepers.first).task)
+    }
+
+    /// Returns once the keeper sleeps (at once if the clock has not reached its wake-up), with its deadline.
+    func sleepsAgain() async throws -> ManualClock.Instant {
+        try await eventually("the lease keeper sleeps again") { clock.sleepers.contains { $0.task == task } }
+        return try #require(clock.sleepers.first { $0.task == task }).deadline
+    }
+
+    /// Moves time on a second at a time for `seconds`, and after each second (once the keeper has renewed, if
+    /// that second was its beat) lets another replica's watchdog and worker try to take a job of `kind`.
+    /// Returns what they took.
+    func othersTryToTake(kind: String, for seconds: Int, queue: JobQueue) async throws -> LeasedJob? {
+        var taken: LeasedJob?
+        for _ in 0..<seconds {
+            clock.advance(by: .seconds(1))
+            _ = try await sleepsAgain()
+            try await queue.requeueExpiredLeases()
+            if let job = try await queue.claim(worker: "thief", kinds: [kind], lease: 60) { taken = job }
+        }
+        return taken
+    }
+}
+
+/// Job "j" of kind "k", whose handler works until it is cancelled, claimed by a worker on `clock` and running.
 final class SleepingJob: Sendable {
     private let started = Mutex(false)
     private let cancelled = Mutex<Date?>(nil)
 
-    /// When the handler saw its cancellation, or nil.
+    /// When (by the queue's clock) the handler saw its cancellation, or nil.
     var cancelledAt: Date? { cancelled.withLock { $0 } }
 
-    /// Enqueues the job and returns once its handler runs, with the worker's `runOnce` and its metrics.
-    static func start(queue: JobQueue, lease: TimeInterval) async throws -> (SleepingJob, Task<Bool, any Error>, ServerMetrics) {
+    /// Enqueues the job and returns once its handler runs and its lease keeper sleeps (the only sleeper on
+    /// `clock`), with the worker's `runOnce` and its metrics.
+    static func start(queue: JobQueue, lease: TimeInterval, clock: ManualClock) async throws -> (SleepingJob, Task<Bool, any Error>, ServerMetrics) {
         let job = SleepingJob()
         let definition = JobDefinition(kind: "k", lease: lease) { _ in
             job.started.withLock { $0 = true }
             do {
-                try await Task.sleep(for: .seconds(60))
+                try await workUntilCancelled()
             } catch {
-                job.cancelled.withLock { $0 = Date() }
+                job.cancelled.withLock { $0 = queue.clock.now() }
                 throw error
             }
         }
         let metrics = ServerMetrics()
-        let worker = JobWorker(name: "w", queue: queue, definitions: [definition], logger: TestDatabases.logger, metrics: metrics)
+        let worker = JobWorker(name: "w", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger, metrics: metrics)
         try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 3))
         let running = Task { try await worker.runOnce() }
-        while !job.started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        _ = try await LeaseKeeper.ofTheJobInHand(on: clock) { job.started.withLock { $0 } }
         return (job, running, metrics)
     }
 }

@@ -262,4 +262,38 @@ struct SetLogged: DomainEvent, Equatable {
             #expect(other.calls.withLock { $0 } == 5)
         }
     }
+
+    /// The dispatcher's loop waits between polls on its clock: a commit that publishes wakes it at once, without
+    /// the clock moving, and it registers its handlers again once an hour has passed on that clock.
+    @Test(arguments: TestDatabases.engines)
+    func theDispatcherWakesForACommitAndRegistersHourly(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let wall = FakeWallClock()
+            let clock = ManualClock(moving: wall)
+            let queue = JobQueue(database: db, clock: wall)
+            let recorder = Recorder()
+            let dispatcher = OutboxDispatcher(
+                database: db, queue: queue, handlers: [recorder.handler()], pollInterval: .seconds(3600), clock: clock, logger: TestDatabases.logger)
+            let seenAt = { @Sendable () async throws -> Int64? in
+                try await db.sql.raw("SELECT seen_at FROM platform_event_handlers WHERE name = 'recorder'").first(decodingColumn: "seen_at", as: Int64.self)
+            }
+            let running = Task { try await dispatcher.run() }
+            try await eventually("registered, and waiting") { clock.sleepers.count == 1 }
+            let registered = wall.now().millisecondsSince1970
+            #expect(try await seenAt() == registered)
+
+            try await db.transaction { tx in try await tx.publish(SetLogged(setId: "s1"), id: "e1", occurredAt: Date()) }
+            try await eventually("dispatched at the commit") { try await Self.status("event:e1:recorder", in: db) == "queued" }
+            try await eventually("waiting again") { clock.sleepers.count == 1 }
+            #expect(clock.now == ManualClock.Instant(offset: .zero))
+
+            clock.advance(by: .seconds(3599))
+            #expect(try await seenAt() == registered, "not registered again within the hour")
+            clock.advance(by: .seconds(1))
+            let hourLater = wall.now().millisecondsSince1970
+            try await eventually("registered again an hour on") { try await seenAt() == hourLater }
+            running.cancel()
+            try await finished(running)
+        }
+    }
 }

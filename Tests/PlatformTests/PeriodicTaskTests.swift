@@ -2,15 +2,17 @@ import Logging
 @testable import Platform
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct PeriodicTaskTests {
     struct Failure: Error {}
 
-    /// The work runs at start and again every interval; a run that throws does not stop the next; cancelling
-    /// ends the task.
+    /// The work runs at start and again every interval, not before; a run that throws does not stop the next;
+    /// cancelling ends the task.
     @Test func runsAgainAfterAFailureUntilCancelled() async throws {
+        let clock = ManualClock()
         let runs = Mutex(0)
-        let task = PeriodicTask(name: "test_task", interval: .milliseconds(5), logger: Logger(label: "test")) {
+        let task = PeriodicTask(name: "test_task", interval: .seconds(600), clock: clock, logger: Logger(label: "test")) {
             let run = runs.withLock { runs in
                 runs += 1
                 return runs
@@ -18,30 +20,38 @@ import Testing
             if run == 1 { throw Failure() }
         }
         let running = Task { try await task.run() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while runs.withLock({ $0 }) < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
-        #expect(runs.withLock { $0 } >= 3)
+        try await eventually("the first run, then the wait") { runs.withLock { $0 } == 1 && clock.sleepers.count == 1 }
+        clock.advance(by: .seconds(599))
+        #expect(runs.withLock { $0 } == 1, "not before the interval")
+        #expect(clock.sleepers.count == 1)
+        clock.advance(by: .seconds(1))
+        try await eventually("the run after the failed one") { runs.withLock { $0 } == 2 && clock.sleepers.count == 1 }
+        clock.advance(by: .seconds(600))
+        try await eventually("the third run") { runs.withLock { $0 } == 3 && clock.sleepers.count == 1 }
         running.cancel()
-        try await running.value
-        let stopped = runs.withLock { $0 }
-        try await Task.sleep(for: .milliseconds(30))
-        #expect(runs.withLock { $0 } == stopped, "no run after cancellation")
+        try await finished(running)
+        #expect(clock.sleepers.isEmpty)
+        clock.advance(by: .seconds(6000))
+        #expect(runs.withLock { $0 } == 3, "no run after cancellation")
     }
 
     /// A purge logs `<name>d` with the count when it removed rows, and nothing when it removed none.
     @Test func aPurgeLogsWhatItRemoved() async throws {
+        let clock = ManualClock()
         let records = LogRecords()
         var logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
         logger.logLevel = .info
         let removals = Mutex([3, 0])
-        let purge = PeriodicTask.purge(name: "test_purge", interval: .milliseconds(5), logger: logger, message: "rows removed") {
+        let purge = PeriodicTask.purge(name: "test_purge", clock: clock, logger: logger, message: "rows removed") {
             removals.withLock { $0.isEmpty ? 0 : $0.removeFirst() }
         }
         let running = Task { try await purge.run() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while removals.withLock({ !$0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        try await eventually("the first purge") { removals.withLock { $0.count } == 1 && clock.sleepers.count == 1 }
+        #expect(clock.sleepers.first?.deadline == clock.now.advanced(by: .seconds(600)), "ten minutes between purges")
+        clock.advance(by: .seconds(600))
+        try await eventually("the second purge") { removals.withLock { $0.isEmpty } && clock.sleepers.count == 1 }
         running.cancel()
-        try await running.value
+        try await finished(running)
         let logged = records.entries.withLock { $0 }
         #expect(logged.count == 1)
         #expect(logged.first?.0 == "rows removed")

@@ -199,12 +199,18 @@ public struct MailSender: Service {
     let outbox: MailOutbox
     let transport: any MailTransport
     var interval: Duration = .seconds(5)
+    /// Times the hourly purge and a failed record's retries; the polls wait on the outbox's doorbell.
+    let clock: any Clock<Duration>
     let logger: Logger
 
-    public init(outbox: MailOutbox, transport: any MailTransport, interval: Duration = .seconds(5), logger: Logger) {
+    public init(
+        outbox: MailOutbox, transport: any MailTransport, interval: Duration = .seconds(5), clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger
+    ) {
         self.outbox = outbox
         self.transport = transport
         self.interval = interval
+        self.clock = clock
         self.logger = logger
     }
 
@@ -229,7 +235,7 @@ public struct MailSender: Service {
                 continue
             }
             // Sent (`Bookkeeping`): should recording it fail, the lease expires and the message goes out once more.
-            let recorded = await Bookkeeping.retriedBriefly({ try await outbox.markSent(id: id, attempt: attempt, transport: transport.name) }) {
+            let recorded = await Bookkeeping.retriedBriefly(clock: clock, { try await outbox.markSent(id: id, attempt: attempt, transport: transport.name) }) {
                 error in
                 logger.error("mail sent but not recorded", metadata: ["event": "mail_record_failed", "mail_id": "\(id)", "error": "\(error)"])
             }
@@ -241,12 +247,13 @@ public struct MailSender: Service {
     }
 
     public func run() async throws {
-        var lastPurge = ContinuousClock.now - .seconds(3600)
+        let stopwatch = Stopwatch(clock)
+        var lastPurge: Duration?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try await deliverDue()
-                if ContinuousClock.now - lastPurge >= .seconds(3600) {
-                    lastPurge = ContinuousClock.now
+                if lastPurge.map({ stopwatch.elapsed - $0 >= .seconds(3600) }) ?? true {
+                    lastPurge = stopwatch.elapsed
                     try await outbox.purge(olderThan: 30 * 24 * 3600)
                 }
             } catch {

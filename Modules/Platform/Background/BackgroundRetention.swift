@@ -20,10 +20,13 @@ public struct BackgroundRetention: Sendable {
 
     let database: Database
     let clock: any WallClock
+    /// The clock the purger's ten minutes between runs are waited out on.
+    let durationClock: any Clock<Duration>
 
-    public init(database: Database, clock: any WallClock) {
+    public init(database: Database, clock: any WallClock, durationClock: any Clock<Duration> = ContinuousClock()) {
         self.database = database
         self.clock = clock
+        self.durationClock = durationClock
     }
 
     /// Dispatched before the cutoff, oldest first (the index on `dispatched_at, seq` finds them).
@@ -67,7 +70,8 @@ public struct BackgroundRetention: Sendable {
     /// Purges at start and then every ten minutes; stops with the server.
     public var purger: PeriodicTask {
         PeriodicTask.purge(
-            name: "background_purge", logger: Logger(label: "platform.retention"), message: "delivered events and finished jobs removed"
+            name: "background_purge", clock: durationClock, logger: Logger(label: "platform.retention"),
+            message: "delivered events and finished jobs removed"
         ) { [self] in
             let removed = try await purgeExpired()
             return removed.events + removed.jobs

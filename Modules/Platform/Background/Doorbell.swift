@@ -1,8 +1,8 @@
 import ServiceLifecycle
 import Synchronization
 
-/// Lets a producer wake a waiting loop early. `wait(upTo:)` returns when rung, after the interval, or when the
-/// task is cancelled or the service is shutting down.
+/// Lets a producer wake a waiting loop early. `wait(upTo:)` returns when rung, after the interval (on the bell's
+/// clock), or when the task is cancelled or the service is shutting down.
 ///
 /// A ring while nobody waits is kept for the next `wait`, which then returns at once; a ring while loops wait
 /// wakes them all. A waiting loop is parked, not polling: an idle process is not woken until there is work or
@@ -14,8 +14,12 @@ public final class Doorbell: Sendable {
     }
 
     private let state = Mutex(State())
+    private let clock: any Clock<Duration>
 
-    public init() {}
+    /// A bell whose waits time their interval on `clock` (tests pass one they advance by hand).
+    public init(clock: any Clock<Duration> = ContinuousClock()) {
+        self.clock = clock
+    }
 
     public func ring() {
         let woken = state.withLock { state -> [Waiter] in
@@ -49,8 +53,8 @@ public final class Doorbell: Sendable {
         await withGracefulShutdownHandler {
             await withTaskCancellationHandler {
                 await withTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        try? await Task.sleep(for: interval)
+                    group.addTask { [clock] in
+                        try? await clock.sleep(for: interval)
                         waiter.wake()
                     }
                     await waiter.park()

@@ -55,6 +55,9 @@ enum JobAttemptEnded: Error, CustomStringConvertible {
 /// Runs queued jobs: claims one at a time, each for its kind's lease, runs its handler while renewing the lease,
 /// and completes or fails it. Every `watchdogInterval` it re-queues expired leases, also while a job is in hand.
 /// A `Service`: on graceful shutdown it finishes the job in hand and stops.
+///
+/// Its waits (renewal beats, time limits, a renewal's time to answer, polls, the watchdog's loop) run on the
+/// injected duration clock; when a lease expires is the queue's wall clock's to say, as for every worker.
 public final class JobWorker: Service, Sendable {
     public let name: String
     private let queue: JobQueue
@@ -65,14 +68,21 @@ public final class JobWorker: Service, Sendable {
     let stuckGrace: TimeInterval
     private let logger: Logger
     private let metrics: ServerMetrics?
-    private let doorbell = Doorbell()
-    private let watchdogBell = Doorbell()
+    private let clock: any Clock<Duration>
+    private let stopwatch: Stopwatch
+    private let doorbell: Doorbell
+    private let watchdogBell: Doorbell
     private let lastWatchdog = Mutex<Date?>(nil)
 
     public init(
         name: String, queue: JobQueue, definitions: [JobDefinition], pollInterval: Duration = .milliseconds(500),
-        watchdogInterval: TimeInterval = 30, stuckGrace: TimeInterval = 60, logger: Logger, metrics: ServerMetrics? = nil
+        watchdogInterval: TimeInterval = 30, stuckGrace: TimeInterval = 60, clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
+        metrics: ServerMetrics? = nil
     ) {
+        self.clock = clock
+        self.stopwatch = Stopwatch(clock)
+        self.doorbell = Doorbell(clock: clock)
+        self.watchdogBell = Doorbell(clock: clock)
         self.stuckGrace = stuckGrace
         self.metrics = metrics
         self.name = name
@@ -92,20 +102,20 @@ public final class JobWorker: Service, Sendable {
         try await watchdogIfDue()
         guard let job = try await queue.claim(worker: name, leases: definitions.mapValues(\.lease)) else { return false }
         guard let definition = definitions[job.kind] else { return true }
-        let start = ContinuousClock.now
+        let start = stopwatch.elapsed
         do {
             try await runHoldingLease(job, definition)
         } catch is CancellationError where Task.isCancelled {
             // This worker was stopped (a shutdown cut short), not the job: it goes back to the queue as it was,
             // without using up an attempt.
             let released = try await queue.release(job)
-            metrics?.recordJob(kind: job.kind, outcome: released ? "released" : "lease_lost", duration: ContinuousClock.now - start)
+            metrics?.recordJob(kind: job.kind, outcome: released ? "released" : "lease_lost", duration: stopwatch.elapsed - start)
             logger.info("job released", metadata: ["event": "job_released", "job_id": "\(job.id)", "kind": "\(job.kind)"])
             return true
         } catch {
             let recorded = try await queue.fail(job, error: String(describing: error), retry: definition.retry)
             let outcome = !recorded ? "lease_lost" : job.attempt >= job.maxAttempts ? "failed" : "retried"
-            metrics?.recordJob(kind: job.kind, outcome: outcome, duration: ContinuousClock.now - start)
+            metrics?.recordJob(kind: job.kind, outcome: outcome, duration: stopwatch.elapsed - start)
             logger.warning(
                 "job attempt failed",
                 metadata: [
@@ -116,13 +126,13 @@ public final class JobWorker: Service, Sendable {
         }
         // The work is done (`Bookkeeping`): should recording it fail, the job stays leased and runs again once the
         // lease expires (on its last attempt the watchdog then marks it failed, as for a worker that died).
-        let completed = await Bookkeeping.retriedBriefly({ try await queue.complete(job) }) { error in
+        let completed = await Bookkeeping.retriedBriefly(clock: clock, { try await queue.complete(job) }) { error in
             logger.error(
                 "job done but not recorded",
                 metadata: ["event": "job_complete_failed", "job_id": "\(job.id)", "kind": "\(job.kind)", "error": "\(error)"])
         }
         let outcome = completed.map { $0 ? "completed" : "lease_lost" } ?? "unrecorded"
-        metrics?.recordJob(kind: job.kind, outcome: outcome, duration: ContinuousClock.now - start)
+        metrics?.recordJob(kind: job.kind, outcome: outcome, duration: stopwatch.elapsed - start)
         logger.debug("job finished", metadata: ["event": "job_completed", "job_id": "\(job.id)", "kind": "\(job.kind)", "outcome": "\(outcome)"])
         return true
     }
@@ -179,7 +189,7 @@ public final class JobWorker: Service, Sendable {
         // watcher tells it). Task-local values, such as the graceful shutdown, are inherited.
         let handler = Task { try await definition.handler(job) }
         let ended = AttemptEnd()
-        let keeper = Task { await self.holdLease(job, definition, handler: handler, ended: ended) }
+        let keeper = Task { await self.holdLease(job, definition, handler: handler, ended: ended, clock: self.clock) }
         Task {
             _ = await handler.result
             keeper.cancel()
@@ -198,13 +208,12 @@ public final class JobWorker: Service, Sendable {
     /// renewal finds the job taken, or the last renewal is about to run out while a renewal failed or has not
     /// answered) it cancels the handler and stops renewing. Returns true, giving the handler up, when it is still
     /// running `stuckGrace` after either.
-    private func holdLease(
-        _ job: LeasedJob, _ definition: JobDefinition, handler: Task<Void, any Error>, ended: AttemptEnd
+    private func holdLease<C: Clock<Duration>>(
+        _ job: LeasedJob, _ definition: JobDefinition, handler: Task<Void, any Error>, ended: AttemptEnd, clock: C
     ) async -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int64(definition.timeout * 1000))
+        let deadline = clock.now.advanced(by: .milliseconds(Int64(definition.timeout * 1000)))
         let grace = Duration.milliseconds(Int64(stuckGrace * 1000))
-        var givenUp = deadline + grace
+        var givenUp = deadline.advanced(by: grace)
         let beatSeconds = max(definition.lease / 3, 0.01)
         let beat = Duration.milliseconds(Int64(beatSeconds * 1000))
         var heldUntil = job.leaseExpiresAt
@@ -212,7 +221,7 @@ public final class JobWorker: Service, Sendable {
         while true {
             let timedOut = ended.reason != nil
             do {
-                try await Task.sleep(until: min(clock.now + beat, timedOut ? givenUp : deadline), clock: clock)
+                try await Task.sleep(until: min(clock.now.advanced(by: beat), timedOut ? givenUp : deadline), clock: clock)
             } catch {
                 return false  // the handler returned
             }
@@ -234,7 +243,7 @@ public final class JobWorker: Service, Sendable {
             let remaining = heldUntil.timeIntervalSince(queue.clock.now())
             let answerBy = remaining > 0 ? max(remaining - beatSeconds, remaining / 2) : beatSeconds
             let renewal = Task { [queue] in try await queue.renew(job, lease: definition.lease) }
-            switch await Self.answer(of: renewal, within: answerBy) {
+            switch await Self.answer(of: renewal, within: answerBy, on: clock) {
             case .answered(.success(let renewed?)):
                 heldUntil = renewed.leaseExpiresAt
                 continue
@@ -257,7 +266,7 @@ public final class JobWorker: Service, Sendable {
             ended.reason = .leaseLost
             handler.cancel()
             renewing = false
-            givenUp = min(givenUp, clock.now + grace)
+            givenUp = min(givenUp, clock.now.advanced(by: grace))
         }
     }
 
@@ -270,9 +279,11 @@ public final class JobWorker: Service, Sendable {
         case cancelled
     }
 
-    /// Waits for `renewal` at most `seconds`, or until this task is cancelled. A database call cannot be
+    /// Waits for `renewal` at most `seconds` on `clock`, or until this task is cancelled. A database call cannot be
     /// interrupted, so a renewal that is late is left to finish (or hang) on its own.
-    private static func answer(of renewal: Task<LeasedJob?, any Error>, within seconds: TimeInterval) async -> Renewal {
+    private static func answer(
+        of renewal: Task<LeasedJob?, any Error>, within seconds: TimeInterval, on clock: some Clock<Duration>
+    ) async -> Renewal {
         let outcome = Mutex<(continuation: CheckedContinuation<Renewal, Never>?, ended: Renewal?)>((nil, nil))
         let settle: @Sendable (Renewal) -> Void = { result in
             let waiting = outcome.withLock { state -> CheckedContinuation<Renewal, Never>? in
@@ -284,7 +295,7 @@ public final class JobWorker: Service, Sendable {
             waiting?.resume(returning: result)
         }
         let timer = Task {
-            try? await Task.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
+            try? await clock.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
             settle(.late)
         }
         Task { settle(.answered(await renewal.result)) }  // ends with the renewal

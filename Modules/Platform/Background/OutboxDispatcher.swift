@@ -68,13 +68,17 @@ public final class OutboxDispatcher: Service, Sendable {
     private let handlers: [(name: String, eventType: String)]
     private let pollInterval: Duration
     private let logger: Logger
-    private let doorbell = Doorbell()
+    /// Times the polls and the hourly registration (`run`); the outbox's dates come from the queue's wall clock.
+    private let stopwatch: Stopwatch
+    private let doorbell: Doorbell
     private let onDispatched: @Sendable () -> Void
 
     public init(
         database: Database, queue: JobQueue, handlers: [EventHandler], pollInterval: Duration = .seconds(1),
-        logger: Logger, onDispatched: @escaping @Sendable () -> Void = {}
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger, onDispatched: @escaping @Sendable () -> Void = {}
     ) {
+        self.stopwatch = Stopwatch(clock)
+        self.doorbell = Doorbell(clock: clock)
         self.database = database
         self.queue = queue
         self.handlersByType = Dictionary(grouping: handlers, by: \.eventType).mapValues { $0.map(\.name) }
@@ -213,12 +217,12 @@ public final class OutboxDispatcher: Service, Sendable {
     }
 
     public func run() async throws {
-        var registeredAt: ContinuousClock.Instant?
+        var registeredAt: Duration?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            if registeredAt.map({ ContinuousClock.now - $0 >= Self.registrationInterval }) ?? true {
+            if registeredAt.map({ stopwatch.elapsed - $0 >= Self.registrationInterval }) ?? true {
                 do {
                     try await registerHandlers()
-                    registeredAt = .now
+                    registeredAt = stopwatch.elapsed
                 } catch {
                     logger.error("event handlers not registered", metadata: ["event": "outbox_register_error", "error": "\(error)"])
                 }

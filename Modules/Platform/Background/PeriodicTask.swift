@@ -7,12 +7,18 @@ import ServiceLifecycle
 public struct PeriodicTask: Service {
     public let name: String
     public let interval: Duration
+    /// The clock the interval is waited out on.
+    let clock: any Clock<Duration>
     private let logger: Logger
     private let work: @Sendable () async throws -> Void
 
-    public init(name: String, interval: Duration, logger: Logger, work: @escaping @Sendable () async throws -> Void) {
+    public init(
+        name: String, interval: Duration, clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
+        work: @escaping @Sendable () async throws -> Void
+    ) {
         self.name = name
         self.interval = interval
+        self.clock = clock
         self.logger = logger
         self.work = work
     }
@@ -20,10 +26,10 @@ public struct PeriodicTask: Service {
     /// A purge: `work` deletes what expired and returns how many rows; a run that removed any logs `message`
     /// with the count as `<name>d`.
     public static func purge(
-        name: String, interval: Duration = .seconds(600), logger: Logger, message: Logger.Message,
-        _ work: @escaping @Sendable () async throws -> Int
+        name: String, interval: Duration = .seconds(600), clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
+        message: Logger.Message, _ work: @escaping @Sendable () async throws -> Int
     ) -> PeriodicTask {
-        PeriodicTask(name: name, interval: interval, logger: logger) {
+        PeriodicTask(name: name, interval: interval, clock: clock, logger: logger) {
             let removed = try await work()
             if removed > 0 { logger.info(message, metadata: ["event": "\(name)d", "count": "\(removed)"]) }
         }
@@ -37,7 +43,7 @@ public struct PeriodicTask: Service {
                 } catch {
                     logger.error("periodic task failed", metadata: ["event": "\(name)_failed", "task": "\(name)", "error": "\(error)"])
                 }
-                try? await Task.sleep(for: interval)
+                try? await clock.sleep(for: interval)
             }
         }
     }

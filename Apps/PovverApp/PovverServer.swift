@@ -57,8 +57,8 @@ public struct PovverServer: Sendable {
         let platform = composition.platform
         let database = platform.database
         let worker = JobWorker(
-            name: "worker-\(platform.ids.makeID())", queue: platform.jobs, definitions: composition.jobs, logger: platform.logger,
-            metrics: platform.metrics)
+            name: "worker-\(platform.ids.makeID())", queue: platform.jobs, definitions: composition.jobs, clock: platform.timer,
+            logger: platform.logger, metrics: platform.metrics)
         let migrations = composition.migrations
         let migrator = Migrator(database: database, logger: platform.logger)
         let operations = OperationsEndpoints.make(
@@ -73,9 +73,9 @@ public struct PovverServer: Sendable {
         self.jobs = platform.jobs
         self.worker = worker
         self.dispatcher = OutboxDispatcher(
-            database: database, queue: platform.jobs, handlers: composition.eventHandlers, logger: platform.logger,
+            database: database, queue: platform.jobs, handlers: composition.eventHandlers, clock: platform.timer, logger: platform.logger,
             onDispatched: { worker.wake() })
-        self.retention = BackgroundRetention(database: database, clock: platform.clock)
+        self.retention = BackgroundRetention(database: database, clock: platform.clock, durationClock: platform.timer)
         self.lanes = AuthLaneMiddleware(
             verifier: try composition.require(Contract.accessTokenVerifier, by: Self.consumes.consumer),
             accounts: try composition.require(Contract.accountDirectory, by: Self.consumes.consumer),

@@ -16,7 +16,8 @@ extension AuthModule {
                 accessTokenLifetime: TimeInterval(settings.accessTokenTTL), bcryptCost: settings.bcryptCost, clock: platform.clock,
                 ids: platform.ids, rateLimits: settings.rateLimitsEnabled, recentLoginSeconds: settings.recentLoginSeconds,
                 identityProviders: settings.identityProviders, mail: MailSettings(transport: platform.mail.transport, from: platform.mail.from),
-                appleClientSecret: settings.appleClientSecret, http: platform.http, threadPool: platform.threadPool, logger: platform.logger)
+                appleClientSecret: settings.appleClientSecret, http: platform.http, threadPool: platform.threadPool, timer: platform.timer,
+                logger: platform.logger)
             var plugin = module.plugin
             plugin.provides = [
                 ProvidedContract(Contract.accessTokenVerifier, module.verifier), ProvidedContract(Contract.accountDirectory, module.accounts),

@@ -19,17 +19,18 @@ public struct AuthModule: Sendable {
         database: Database, signingKey: SigningKey, accessTokenLifetime: TimeInterval, bcryptCost: Int,
         clock: any WallClock, ids: any IDGenerator, rateLimits: Bool = true, recentLoginSeconds: Int = 300,
         identityProviders: IdentityProviderSettings? = nil, mail: MailSettings = MailSettings(transport: nil),
-        appleClientSecret: AppleClientSecretSettings? = nil, http: HTTPClient, threadPool: NIOThreadPool, logger: Logger = Logger(label: "auth")
+        appleClientSecret: AppleClientSecretSettings? = nil, http: HTTPClient, threadPool: NIOThreadPool,
+        timer: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "auth")
     ) async throws {
         let tokens = await AccessTokens(signingKey: signingKey, lifetime: accessTokenLifetime, clock: clock, ids: ids)
-        let statusCache = SessionStatusCache()
+        let statusCache = SessionStatusCache(clock: timer)
         self.tokens = tokens
         let identity = identityProviders.map {
             ProviderTokenVerifier(settings: $0, database: database, clock: clock, client: http, logger: logger)
         }
         let outbox = MailOutbox(database: database, clock: clock, ids: ids, from: mail.from)
         self.outbox = outbox
-        self.mailSender = MailSender(outbox: outbox, transport: mail.transport ?? LogMailTransport(logger: logger), logger: logger)
+        self.mailSender = MailSender(outbox: outbox, transport: mail.transport ?? LogMailTransport(logger: logger), clock: timer, logger: logger)
         let apple = try await appleClientSecret.asyncMap { try await AppleTokenClient(settings: $0, client: http, clock: clock) }
         self.service = AuthService(
             database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost, threadPool: threadPool), clock: clock, ids: ids, statusCache: statusCache,

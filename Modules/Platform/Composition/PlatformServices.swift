@@ -8,6 +8,8 @@ import NIOPosix
 public struct PlatformServices: Sendable {
     public let database: Database
     public let clock: any WallClock
+    /// What background work waits on (leases, polls, intervals); tests pass a manual clock.
+    public let timer: any Clock<Duration>
     public let ids: any IDGenerator
     public let logger: Logger
     public let metrics: ServerMetrics
@@ -22,10 +24,11 @@ public struct PlatformServices: Sendable {
 
     public init(
         database: Database, clock: any WallClock, ids: any IDGenerator, logger: Logger, metrics: ServerMetrics, http: HTTPClient,
-        threadPool: NIOThreadPool, mail: MailService
+        threadPool: NIOThreadPool, mail: MailService, timer: any Clock<Duration> = ContinuousClock()
     ) {
         self.database = database
         self.clock = clock
+        self.timer = timer
         self.ids = ids
         self.logger = logger
         self.metrics = metrics

@@ -212,8 +212,9 @@ import TestSupport
         let db = try await Database.open(location, logger: TestDatabases.logger)
         try await db.transaction { tx in
             try await tx.sql.raw("CREATE TABLE test_notes (id TEXT PRIMARY KEY, body TEXT)").run()
-            // The writer's connection gives up on a held lock after half a second (instead of five).
-            try await tx.sql.raw("PRAGMA busy_timeout = 500").run()
+            // The writer's connection gives up on a held lock after three seconds (instead of five): time enough for the
+            // other four writes to queue behind it on a loaded machine.
+            try await tx.sql.raw("PRAGMA busy_timeout = 3000").run()
         }
         let other = try DirectSQLiteConnection(path: path, checkpointer: nil)
         try other.execute("BEGIN IMMEDIATE", binds: []) { _, _ in }

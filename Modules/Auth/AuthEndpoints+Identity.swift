@@ -243,6 +243,24 @@ extension AuthEndpoints {
                 return Empty()
             },
             .rpc(
+                "verifyEmail", access: .account, tag: tag,
+                summary: "Verify the account's email with the code mailed at sign-up (or by resendEmailVerification).",
+                request: Schema.object(["code": Schema.string(maxLength: 128)], required: ["code"]),
+                response: Schema.object(["email_verified": Schema.boolean], required: ["email_verified"]), input: CodeRequest.self
+            ) { input, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                return try await service.verifyEmail(principal: principal, code: input.code, clientAddress: call.clientAddress)
+            },
+            .rpc(
+                "resendEmailVerification", access: .account, tag: tag,
+                summary: "Mail a new email-verification code (the previous one stops working). Nothing is sent once the email is verified.",
+                request: Schema.empty, response: Schema.empty, input: Empty.self
+            ) { _, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                try await service.resendEmailVerification(principal: principal, clientAddress: call.clientAddress)
+                return Empty()
+            },
+            .rpc(
                 "deleteAccount", access: .account, tag: tag,
                 summary: "Delete the account and every piece of the user's data (needs a recent sign-in). Sign-in stops at once.",
                 request: Schema.empty, response: Schema.empty, input: Empty.self

@@ -125,7 +125,7 @@ enum AuthEndpoints {
         let jwks = (try? JSONCoding.encodeToString(signingKey.jwks)) ?? #"{"keys":[]}"#
         return [
             .rpc(
-                "signUp", access: .open, tag: tag, summary: "Create an email/password account and sign in.",
+                "signUp", access: .open, tag: tag, summary: "Create an email/password account and sign in; a code to verify the email is mailed.",
                 request: Schema.object(
                     [
                         "email": Schema.string(format: "email", maxLength: 254),

@@ -20,11 +20,13 @@ public struct EmailChanged: Codable, Sendable, Equatable {
 enum CodePurpose: String {
     case emailChange = "email_change"
     case passwordReset = "password_reset"
+    /// Proves the address a password sign-up gave (`new_email` holds it).
+    case emailVerification = "email_verification"
 
     /// How long a code works.
     var lifetime: TimeInterval {
         switch self {
-        case .emailChange: 24 * 3600
+        case .emailChange, .emailVerification: 24 * 3600
         case .passwordReset: 3600
         }
     }
@@ -39,7 +41,7 @@ extension AuthService {
     static let resetPerEmail = RateLimit(name: "auth.reset.email", limit: 5, window: 3600)
     /// Password-reset requests per client address.
     static let resetPerAddress = RateLimit(name: "auth.reset.address", limit: 20, window: 3600)
-    /// Code redemptions (reset and email change) per client address.
+    /// Code redemptions (reset, email change, email verification) per client address.
     static let codePerAddress = RateLimit(name: "auth.code.address", limit: 30, window: 15 * 60)
 
     /// A new one-time code: 256 random bits, base64url. Only its SHA-256 is stored.

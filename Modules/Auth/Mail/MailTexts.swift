@@ -1,5 +1,19 @@
 /// The emails' texts.
 enum MailTexts {
+    static func verifyEmail(code: String) -> String {
+        """
+        Welcome to Povver! Please confirm that this is your email address.
+
+        Open this link on your phone:
+        povver://auth/action?mode=verifyEmail&oobCode=\(code)
+
+        or enter this code in the app:
+        \(code)
+
+        The code works once and expires in 24 hours. If you didn't create a Povver account, ignore this email.
+        """
+    }
+
     static func verifyNewEmail(code: String) -> String {
         """
         Someone (hopefully you) asked to use this address for their Povver account.

@@ -142,7 +142,8 @@ extension AuthEndpoints {
                 return Empty()
             },
             .rpc(
-                "linkProvider", access: .account, tag: tag, summary: "Link a Google or Apple account as another way to sign in.",
+                "linkProvider", access: .account, tag: tag,
+                summary: "Link a Google or Apple account as another way to sign in. Needs a verified email (FAILED_PRECONDITION, reason email_not_verified) and a recent sign-in.",
                 request: Schema.object(
                     [
                         "provider": identityProviderSchema, "id_token": Schema.string(maxLength: 8192), "raw_nonce": Schema.string(maxLength: 512),
@@ -214,7 +215,8 @@ extension AuthEndpoints {
             },
             .rpc(
                 "applyEmailChange", access: .open, tag: tag,
-                summary: "Redeem the code sent by changeEmail: the new address becomes the account's email; the old one is told.",
+                summary:
+                    "Redeem the code sent by changeEmail: the new address becomes the account's email; the old one is told. If the account's email was never verified, its Google and Apple sign-ins, devices and sessions end.",
                 request: Schema.object(["code": Schema.string(maxLength: 128)], required: ["code"]),
                 response: Schema.object(["email": Schema.string], required: ["email"]), input: CodeRequest.self
             ) { input, call in
@@ -231,7 +233,8 @@ extension AuthEndpoints {
             },
             .rpc(
                 "resetPassword", access: .open, tag: tag,
-                summary: "Set a new password with a reset code. Every session of the account ends.",
+                summary:
+                    "Set a new password with a reset code (the email counts as verified). Every session of the account ends; if its email was never verified, its Google and Apple sign-ins and devices go too.",
                 request: Schema.object(
                     [
                         "code": Schema.string(maxLength: 128),

@@ -201,7 +201,8 @@ enum AuthEndpoints {
                 try await service.updateProfile(userId: try call.userId(), changes: input.changes)
             },
             .rpc(
-                "registerDevice", access: .user, tag: tag, summary: "Record one of the user's devices.",
+                "registerDevice", access: .user, tag: tag,
+                summary: "Record one of the user's devices. Needs a verified email (FAILED_PRECONDITION, reason email_not_verified).",
                 request: Schema.object(
                     [
                         "device_id": Schema.string(maxLength: 128), "platform": Schema.enumeration(["ios", "android", "web"]),

@@ -56,7 +56,7 @@ public struct AuthService: Sendable {
     }
 
     /// Creates an email/password account with its profile and a first session, and mails a code that verifies
-    /// its address (`verifyEmail`).
+    /// its address (`verifyEmail`): until then the account cannot link Google or Apple or register a device.
     public func signUp(
         email rawEmail: String, password: String, name rawName: String?, timeZone rawTimeZone: String?, clientAddress: String? = nil
     ) async throws -> SignInResult {

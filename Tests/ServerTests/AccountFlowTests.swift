@@ -29,7 +29,7 @@ import Testing
     func emailChangeWithVerification(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let token = try #require(try await client.call("signUp", ["email": "old@example.com", "password": "password-1"]).accessToken)
+            let token = try #require(try await client.signUpVerified(["email": "old@example.com", "password": "password-1"], server: server).accessToken)
             _ = try await client.call("signUp", ["email": "taken@example.com", "password": "password-2"])
 
             #expect(try await client.call("changeEmail", ["new_email": "taken@example.com"], token: token).errorCode == "EMAIL_ALREADY_IN_USE")
@@ -136,7 +136,7 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            _ = try await client.call("signUp", ["email": "owner@example.com", "password": "password-1"])
+            _ = try await client.signUpVerified(["email": "owner@example.com", "password": "password-1"], server: server)
             let again = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-1"]).accessToken)
             let google = try await providers.token("google.com", sub: "g-owner", email: "owner.g@example.com", now: clock.now())
             #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: again).status == .ok)
@@ -295,7 +295,7 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.call("signUp", ["email": "gone@example.com", "password": "password-1", "name": "Gone"])
+            let signUp = try await client.signUpVerified(["email": "gone@example.com", "password": "password-1", "name": "Gone"], server: server)
             var token = try #require(signUp.accessToken)
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
             let survivor = try #require(try await client.call("signUp", ["email": "stays@example.com", "password": "password-9"]).accessToken)

@@ -190,7 +190,7 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func accountAndDevices(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
-            let token = try #require(try await client.call("signUp", ["email": "acc@example.com", "password": "secret1"]).accessToken)
+            let token = try #require(try await client.signUpVerified(["email": "acc@example.com", "password": "secret1"], server: server).accessToken)
             let account = try await client.call("getAccount", token: token)
             #expect(account.data["email"] as? String == "acc@example.com")
             #expect(account.data["original_provider"] as? String == "email")

@@ -142,7 +142,8 @@ extension AuthEndpoints {
                 return Empty()
             },
             .rpc(
-                "linkProvider", access: .account, tag: tag, summary: "Link a Google or Apple account as another way to sign in.",
+                "linkProvider", access: .account, tag: tag,
+                summary: "Link a Google or Apple account as another way to sign in. Needs a verified email (FAILED_PRECONDITION, reason email_not_verified) and a recent sign-in.",
                 request: Schema.object(
                     [
                         "provider": identityProviderSchema, "id_token": Schema.string(maxLength: 8192), "raw_nonce": Schema.string(maxLength: 512),
@@ -214,7 +215,8 @@ extension AuthEndpoints {
             },
             .rpc(
                 "applyEmailChange", access: .open, tag: tag,
-                summary: "Redeem the code sent by changeEmail: the new address becomes the account's email; the old one is told.",
+                summary:
+                    "Redeem the code sent by changeEmail: the new address becomes the account's email; the old one is told. If the account's email was never verified, its Google and Apple sign-ins, devices and sessions end.",
                 request: Schema.object(["code": Schema.string(maxLength: 128)], required: ["code"]),
                 response: Schema.object(["email": Schema.string], required: ["email"]), input: CodeRequest.self
             ) { input, call in
@@ -231,7 +233,8 @@ extension AuthEndpoints {
             },
             .rpc(
                 "resetPassword", access: .open, tag: tag,
-                summary: "Set a new password with a reset code. Every session of the account ends.",
+                summary:
+                    "Set a new password with a reset code (the email counts as verified). Every session of the account ends; if its email was never verified, its Google and Apple sign-ins and devices go too.",
                 request: Schema.object(
                     [
                         "code": Schema.string(maxLength: 128),
@@ -240,6 +243,24 @@ extension AuthEndpoints {
                 response: Schema.empty, input: ResetPasswordRequest.self
             ) { input, call in
                 try await service.resetPassword(code: input.code, newPassword: input.newPassword, clientAddress: call.clientAddress)
+                return Empty()
+            },
+            .rpc(
+                "verifyEmail", access: .account, tag: tag,
+                summary: "Verify the account's email with the code mailed at sign-up (or by resendEmailVerification).",
+                request: Schema.object(["code": Schema.string(maxLength: 128)], required: ["code"]),
+                response: Schema.object(["email_verified": Schema.boolean], required: ["email_verified"]), input: CodeRequest.self
+            ) { input, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                return try await service.verifyEmail(principal: principal, code: input.code, clientAddress: call.clientAddress)
+            },
+            .rpc(
+                "resendEmailVerification", access: .account, tag: tag,
+                summary: "Mail a new email-verification code (the previous one stops working). Nothing is sent once the email is verified.",
+                request: Schema.empty, response: Schema.empty, input: Empty.self
+            ) { _, call in
+                guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                try await service.resendEmailVerification(principal: principal, clientAddress: call.clientAddress)
                 return Empty()
             },
             .rpc(

@@ -125,7 +125,7 @@ enum AuthEndpoints {
         let jwks = (try? JSONCoding.encodeToString(signingKey.jwks)) ?? #"{"keys":[]}"#
         return [
             .rpc(
-                "signUp", access: .open, tag: tag, summary: "Create an email/password account and sign in.",
+                "signUp", access: .open, tag: tag, summary: "Create an email/password account and sign in; a code to verify the email is mailed.",
                 request: Schema.object(
                     [
                         "email": Schema.string(format: "email", maxLength: 254),
@@ -201,7 +201,8 @@ enum AuthEndpoints {
                 try await service.updateProfile(userId: try call.userId(), changes: input.changes)
             },
             .rpc(
-                "registerDevice", access: .user, tag: tag, summary: "Record one of the user's devices.",
+                "registerDevice", access: .user, tag: tag,
+                summary: "Record one of the user's devices. Needs a verified email (FAILED_PRECONDITION, reason email_not_verified).",
                 request: Schema.object(
                     [
                         "device_id": Schema.string(maxLength: 128), "platform": Schema.enumeration(["ios", "android", "web"]),

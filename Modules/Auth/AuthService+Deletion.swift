@@ -27,8 +27,13 @@ extension AuthService {
             let kept = try await database.transaction { [self] tx -> Bool in
                 // An account cancelled, purged or being deleted since the exchange began has already dropped its
                 // token, or will without revoking this one (the lock orders this with that removal): none is kept.
+                // Nor by one whose Apple sign-in went meanwhile (unlinked, or removed when its address was first
+                // proved): the token would outlive the link.
                 let status = try await lockAccount(userId, in: tx)
-                guard status == AccountStatus.active.rawValue || status == AccountStatus.pending.rawValue else { return false }
+                guard status == AccountStatus.active.rawValue || status == AccountStatus.pending.rawValue,
+                    try await tx.sql.raw("SELECT provider_uid FROM auth_providers WHERE user_id = \(bind: userId) AND provider_id = 'apple.com'")
+                        .first() != nil
+                else { return false }
                 try await tx.sql.raw(
                     """
                     INSERT INTO auth_apple_tokens (user_id, client_id, sealed_refresh_token, created_at)
@@ -64,12 +69,17 @@ extension AuthService {
                 "SELECT client_id, sealed_refresh_token FROM auth_apple_tokens WHERE user_id = \(bind: userId)"
             ).first()
         else { return }
+        try await revokeAppleRefreshToken(
+            sealed: try row.decode(column: "sealed_refresh_token", as: String.self), clientID: try row.decode(column: "client_id", as: String.self))
+    }
+
+    /// Revokes a kept Apple refresh token (sealed as stored) at Apple, when Apple's client secret is set.
+    func revokeAppleRefreshToken(sealed: String, clientID: String) async throws {
         guard let apple else {
             logger.error("cannot revoke the Apple token: Apple client secret not configured", metadata: ["event": "apple_revoke_skipped"])
             return
         }
-        let token = try sealer.open(try row.decode(column: "sealed_refresh_token", as: String.self))
-        try await apple.revoke(refreshToken: token, clientID: try row.decode(column: "client_id", as: String.self))
+        try await apple.revoke(refreshToken: try sealer.open(sealed), clientID: clientID)
     }
 
     /// Deletes the caller's account (recent login required). From this moment the account cannot sign in and

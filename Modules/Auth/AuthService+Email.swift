@@ -20,11 +20,13 @@ public struct EmailChanged: Codable, Sendable, Equatable {
 enum CodePurpose: String {
     case emailChange = "email_change"
     case passwordReset = "password_reset"
+    /// Proves the address a password sign-up gave (`new_email` holds it).
+    case emailVerification = "email_verification"
 
     /// How long a code works.
     var lifetime: TimeInterval {
         switch self {
-        case .emailChange: 24 * 3600
+        case .emailChange, .emailVerification: 24 * 3600
         case .passwordReset: 3600
         }
     }
@@ -39,7 +41,7 @@ extension AuthService {
     static let resetPerEmail = RateLimit(name: "auth.reset.email", limit: 5, window: 3600)
     /// Password-reset requests per client address.
     static let resetPerAddress = RateLimit(name: "auth.reset.address", limit: 20, window: 3600)
-    /// Code redemptions (reset and email change) per client address.
+    /// Code redemptions (reset, email change, email verification) per client address.
     static let codePerAddress = RateLimit(name: "auth.code.address", limit: 30, window: 15 * 60)
 
     /// A new one-time code: 256 random bits, base64url. Only its SHA-256 is stored.
@@ -150,8 +152,9 @@ extension AuthService {
             guard
                 try await tx.sql.raw("SELECT provider_id FROM auth_providers WHERE user_id = \(bind: userId) AND provider_id = 'password'").first() != nil
             else { throw ServiceError(.emailManagedByProvider) }
-            guard let current = try await tx.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "email", as: String.self)
+            guard let row = try await tx.sql.raw("SELECT email, email_verified FROM auth_users WHERE id = \(bind: userId)").first()
             else { throw ServiceError(.notFound, "This account no longer exists.") }
+            let current = try row.decode(column: "email", as: String.self)
             guard current != newEmail else {
                 throw ServiceError.invalidArgument(field: "new_email", reason: "same as the current email", message: "This is already your email address.")
             }
@@ -160,24 +163,28 @@ extension AuthService {
             let code = try await storeCode(.emailChange, userId: userId, newEmail: newEmail, in: tx)
             try await outbox.enqueue(
                 userId: userId, kind: "verify_new_email", to: newEmail, subject: "Confirm your new email for Povver",
-                body: MailTexts.verifyNewEmail(code: code), in: tx)
+                body: MailTexts.verifyNewEmail(code: code, unverifiedAccount: try row.decode(column: "email_verified", as: Int.self) == 0), in: tx)
         }
         return EmailChangeStarted(verificationSentTo: newEmail)
     }
 
     /// Redeems an email-change code: the account's email becomes the new (now verified) address, the old
     /// address is told, and any other unused code of the account ends (a reset code went to the old address).
+    /// When the old address had never been verified, this is the first proof of any: every other way in
+    /// (`removeUnprovenAccess`) and every session end too.
     public func applyEmailChange(code: String, clientAddress: String? = nil) async throws -> EmailChanged {
         if let limiter, let clientAddress { try await limiter.hit(Self.codePerAddress, key: clientAddress) }
         let outbox = self.outbox
+        let sessions = self.sessions
         let now = clock.now().millisecondsSince1970
-        return try await database.transaction { tx in
+        let (changed, removed) = try await database.transaction { tx -> (EmailChanged, RemovedAccess?) in
             let (userId, pendingEmail) = try await spendCode(code, purpose: .emailChange, in: tx)
             guard let newEmail = pendingEmail,
-                let row = try await tx.sql.raw("SELECT email, status FROM auth_users WHERE id = \(bind: userId)").first(),
+                let row = try await tx.sql.raw("SELECT email, email_verified, status FROM auth_users WHERE id = \(bind: userId)").first(),
                 try row.decode(column: "status", as: String.self) == AccountStatus.active.rawValue
             else { throw ServiceError(.invalidCode) }
             let oldEmail = try row.decode(column: "email", as: String.self)
+            let wasVerified = try row.decode(column: "email_verified", as: Int.self) != 0
             let taken = try await tx.sql.raw(
                 "SELECT id FROM auth_users WHERE email_normalized = \(bind: newEmail) AND id <> \(bind: userId)"
             ).first()
@@ -196,8 +203,13 @@ extension AuthService {
             try await outbox.enqueue(
                 userId: userId, kind: "email_changed", to: oldEmail, subject: "Your Povver email was changed",
                 body: MailTexts.emailChanged(newEmail: newEmail), in: tx)
-            return EmailChanged(email: newEmail)
+            guard !wasVerified else { return (EmailChanged(email: newEmail), nil) }
+            let removed = try await removeUnprovenAccess(userId: userId, notify: newEmail, in: tx)
+            try await sessions.revokeAll(userId: userId, reason: "email_first_verified", in: tx)
+            return (EmailChanged(email: newEmail), removed)
         }
+        await revokeRemovedAppleTokens(removed)
+        return changed
     }
 
     /// Mails a reset code when an active account has this email. Answers the same — after the same checks and
@@ -211,31 +223,36 @@ extension AuthService {
         let outbox = self.outbox
         try await database.transaction { tx in
             guard
-                let row = try await tx.sql.raw("SELECT id, email FROM auth_users WHERE email_normalized = \(bind: email) AND status = 'active'")
-                    .first()
+                let row = try await tx.sql.raw(
+                    "SELECT id, email, email_verified FROM auth_users WHERE email_normalized = \(bind: email) AND status = 'active'"
+                ).first()
             else { return }
             let userId = try row.decode(column: "id", as: String.self)
             let code = try await storeCode(.passwordReset, userId: userId, newEmail: nil, in: tx)
             try await outbox.enqueue(
                 userId: userId, kind: "password_reset", to: try row.decode(column: "email", as: String.self),
-                subject: "Reset your Povver password", body: MailTexts.passwordReset(code: code), in: tx)
+                subject: "Reset your Povver password",
+                body: MailTexts.passwordReset(code: code, unverifiedAccount: try row.decode(column: "email_verified", as: Int.self) == 0), in: tx)
         }
     }
 
     /// Redeems a reset code: the new password is set (added, for an account that had none), the email counts
-    /// as verified, and every session and every other unused code (a pending email change) ends.
+    /// as verified, and every session and every other unused code (a pending email change) ends. When the email
+    /// had never been verified, every other way in goes too (`removeUnprovenAccess`): the account may have been
+    /// set up by someone else with the address whose owner is taking it back.
     public func resetPassword(code: String, newPassword: String, clientAddress: String? = nil) async throws {
         try Validation.newPassword(newPassword, field: "new_password")
         if let limiter, let clientAddress { try await limiter.hit(Self.codePerAddress, key: clientAddress) }
         let hash = try await hasher.hash(newPassword)
         let now = clock.now().millisecondsSince1970
         let sessions = self.sessions
-        try await database.transaction { tx in
+        let removed = try await database.transaction { tx -> RemovedAccess? in
             let (userId, _) = try await spendCode(code, purpose: .passwordReset, in: tx)
             guard
-                let email = try await tx.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: userId) AND status = 'active'")
-                    .first(decodingColumn: "email", as: String.self)
+                let row = try await tx.sql.raw("SELECT email, email_verified FROM auth_users WHERE id = \(bind: userId) AND status = 'active'")
+                    .first()
             else { throw ServiceError(.invalidCode) }
+            let email = try row.decode(column: "email", as: String.self)
             try await tx.sql.raw(
                 """
                 UPDATE auth_users SET password_hash = \(bind: hash), password_changed_at = \(bind: now), email_verified = 1
@@ -251,47 +268,9 @@ extension AuthService {
             ).run()
             try await sessions.revokeAll(userId: userId, reason: "password_reset", in: tx)
             try await Self.discardCodes(userId: userId, in: tx)
+            guard try row.decode(column: "email_verified", as: Int.self) == 0 else { return nil }
+            return try await removeUnprovenAccess(userId: userId, notify: email, in: tx)
         }
-    }
-}
-
-/// The emails' texts.
-enum MailTexts {
-    static func verifyNewEmail(code: String) -> String {
-        """
-        Someone (hopefully you) asked to use this address for their Povver account.
-
-        To confirm, open this link on your phone:
-        povver://auth/action?mode=verifyAndChangeEmail&oobCode=\(code)
-
-        or enter this code in the app:
-        \(code)
-
-        The code works once and expires in 24 hours. If you didn't ask for this, ignore this email.
-        """
-    }
-
-    static func emailChanged(newEmail: String) -> String {
-        """
-        The email address of your Povver account was changed to \(newEmail).
-
-        If you made this change, there is nothing to do. If you didn't, reset your password from the sign-in
-        screen right away and contact support.
-        """
-    }
-
-    static func passwordReset(code: String) -> String {
-        """
-        We received a request to reset the password of your Povver account.
-
-        To choose a new password, open this link on your phone:
-        povver://auth/action?mode=resetPassword&oobCode=\(code)
-
-        or enter this code in the app:
-        \(code)
-
-        The code works once and expires in 1 hour. If you didn't ask for this, ignore this email: your password
-        stays as it is.
-        """
+        await revokeRemovedAppleTokens(removed)
     }
 }

@@ -256,16 +256,22 @@ extension AuthService {
         }
     }
 
-    /// Links a Google or Apple account to the caller's account (recent login required: a new way in).
+    /// Links a Google or Apple account to the caller's account: a new way in, so it needs a verified email
+    /// (`FAILED_PRECONDITION` otherwise: whoever signed up with someone else's address must not leave a way in
+    /// behind for when its owner takes it back) and a recent login.
     public func linkProvider(
         principal: Principal, provider rawProvider: String, idToken: String, rawNonce: String?, authorizationCode: String? = nil
     ) async throws -> ProvidersResult {
+        let userId = principal.userId
+        // Before the token is looked at: an Apple nonce is not spent, nor an authorization code exchanged.
+        try await Self.requireVerifiedEmail(userId: userId, sql: database.sql)
         try requireRecentLogin(principal)
         let provider = try IdentityProvider.parse(rawProvider)
         let verified = try await verifiedIdentity(provider, idToken: idToken, rawNonce: rawNonce)
-        let userId = principal.userId
         let now = clock.now()
-        try await database.transaction { tx in
+        try await database.transaction { [self] tx in
+            // The account's row first, as everything changing its sign-in methods takes it (`lockAccount`).
+            try await lockAccount(userId, in: tx)
             if let owner = try await tx.sql.raw(
                 """
                 SELECT user_id FROM auth_providers WHERE provider_id = \(bind: provider.rawValue) AND provider_uid = \(bind: verified.subject)

@@ -112,7 +112,8 @@ extension AuthService {
         return try await profile(userId: userId)
     }
 
-    /// Records (or refreshes) one of the user's devices.
+    /// Records (or refreshes) one of the user's devices. The account's email must be verified
+    /// (`FAILED_PRECONDITION` otherwise): a device receives the account's notifications.
     public func registerDevice(userId: String, deviceId: String, platform: String, pushToken: String?, appVersion: String?) async throws {
         let deviceId = try Validation.token(deviceId, field: "device_id", maxLength: 128)
         guard let platform = try Validation.oneOf(platform.lowercased(), ["ios", "android", "web"], field: "platform") else { return }
@@ -120,6 +121,7 @@ extension AuthService {
         let appVersion = try appVersion.map { try Validation.token($0, field: "app_version", maxLength: 64) }
         let now = clock.now().millisecondsSince1970
         try await database.transaction { tx in
+            try await Self.requireVerifiedEmail(userId: userId, sql: tx.sql)
             try await tx.sql.raw(
                 """
                 INSERT INTO auth_devices (user_id, device_id, platform, push_token, app_version, created_at, updated_at)

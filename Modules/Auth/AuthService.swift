@@ -55,7 +55,8 @@ public struct AuthService: Sendable {
         self.limiter = rateLimits ? RateLimiter(database: database, clock: clock) : nil
     }
 
-    /// Creates an email/password account with its profile and a first session.
+    /// Creates an email/password account with its profile and a first session, and mails a code that verifies
+    /// its address (`verifyEmail`): until then the account cannot link Google or Apple or register a device.
     public func signUp(
         email rawEmail: String, password: String, name rawName: String?, timeZone rawTimeZone: String?, clientAddress: String? = nil
     ) async throws -> SignInResult {
@@ -68,7 +69,7 @@ public struct AuthService: Sendable {
         let userId = ids.makeID()
         let now = clock.now()
         let sessions = self.sessions
-        let opened = try await database.transaction { tx -> (String, String)? in
+        let opened = try await database.transaction { [self] tx -> (String, String)? in
             let inserted = try await tx.sql.raw(
                 """
                 INSERT INTO auth_users (id, email, email_normalized, email_verified, password_hash, original_provider, status, created_at, last_sign_in_at, password_changed_at)
@@ -92,6 +93,7 @@ public struct AuthService: Sendable {
                 """
             ).run()
             try await tx.publish(AccountCreated(userId: userId, provider: "email", occurredAt: now), id: "account-created:\(userId)", occurredAt: now)
+            try await mailEmailVerification(userId: userId, email: email, in: tx)
             return try await sessions.open(userId: userId, authTime: now, in: tx)
         }
         guard let (sessionId, refreshToken) = opened else { throw ServiceError(.emailAlreadyInUse) }

@@ -15,9 +15,10 @@ import Testing
 @Suite struct AccountFlowTests {
     let providers = FakeIdentityProviders()
 
-    /// The one-time code in the newest outbox message to `recipient`.
-    static func code(to recipient: String, in server: PovverServer) async throws -> String {
-        let mail = try #require(try await server.auth.outbox.list().first { $0.recipient == recipient })
+    /// The one-time code in the newest outbox message to `recipient` (of `kind`, when given: a sign-up also
+    /// mails a code).
+    static func code(to recipient: String, kind: String? = nil, in server: PovverServer) async throws -> String {
+        let mail = try #require(try await server.auth.outbox.list().first { $0.recipient == recipient && (kind == nil || $0.kind == kind) })
         let match = try #require(mail.body.firstMatch(of: /oobCode=([A-Za-z0-9_-]+)/))
         return String(match.1)
     }
@@ -28,7 +29,7 @@ import Testing
     func emailChangeWithVerification(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let token = try #require(try await client.call("signUp", ["email": "old@example.com", "password": "password-1"]).accessToken)
+            let token = try #require(try await client.signUpVerified(["email": "old@example.com", "password": "password-1"], server: server).accessToken)
             _ = try await client.call("signUp", ["email": "taken@example.com", "password": "password-2"])
 
             #expect(try await client.call("changeEmail", ["new_email": "taken@example.com"], token: token).errorCode == "EMAIL_ALREADY_IN_USE")
@@ -37,7 +38,7 @@ import Testing
             #expect(started.status == .ok)
             #expect(started.data["verification_sent_to"] as? String == "new@example.com")
             let code = try await Self.code(to: "new@example.com", in: server)
-            #expect(try await server.auth.outbox.list().filter { $0.recipient == "old@example.com" }.isEmpty, "nothing changed yet")
+            #expect(try await server.auth.outbox.list().filter { $0.recipient == "old@example.com" && $0.kind == "email_changed" }.isEmpty, "nothing changed yet")
             #expect(try await client.call("getAccount", token: token).data["email"] as? String == "old@example.com")
 
             #expect(try await client.call("applyEmailChange", ["code": code + "x"]).errorCode == "INVALID_CODE")
@@ -51,7 +52,7 @@ import Testing
             let account = try await client.call("getAccount", token: token)
             #expect(account.data["email"] as? String == "new@example.com")
             #expect(account.data["email_verified"] as? Bool == true)
-            let notice = try #require(try await server.auth.outbox.list().first { $0.recipient == "old@example.com" })
+            let notice = try #require(try await server.auth.outbox.list().first { $0.recipient == "old@example.com" && $0.kind == "email_changed" })
             #expect(notice.kind == "email_changed")
             #expect(notice.body.contains("new@example.com"))
             #expect(try await client.call("signIn", ["email": "new@example.com", "password": "password-1"]).status == .ok)
@@ -94,7 +95,7 @@ import Testing
                 clock.advance(by: 1)  // the newest mail to an address is the one listed first
                 #expect(try await client.call("changeEmail", ["new_email": address], token: token).status == .ok)
                 _ = try await client.call("sendPasswordReset", ["email": "owner@example.com"])
-                return (try await Self.code(to: address, in: server), try await Self.code(to: "owner@example.com", in: server))
+                return (try await Self.code(to: address, in: server), try await Self.code(to: "owner@example.com", kind: "password_reset", in: server))
             }
             func expectDead(_ codes: (change: String, reset: String), _ comment: Comment) async throws {
                 #expect(try await client.call("applyEmailChange", ["code": codes.change]).errorCode == "INVALID_CODE", comment)
@@ -135,7 +136,7 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            _ = try await client.call("signUp", ["email": "owner@example.com", "password": "password-1"])
+            _ = try await client.signUpVerified(["email": "owner@example.com", "password": "password-1"], server: server)
             let again = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-1"]).accessToken)
             let google = try await providers.token("google.com", sub: "g-owner", email: "owner.g@example.com", now: clock.now())
             #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: again).status == .ok)
@@ -191,9 +192,9 @@ import Testing
             #expect(unknown.status == known.status)
             #expect(unknown.json.keys.sorted() == known.json.keys.sorted())
             #expect(unknown.data.isEmpty && known.data.isEmpty)
-            let mails = try await server.auth.outbox.list()
+            let mails = try await server.auth.outbox.list().filter { $0.kind == "password_reset" }
             #expect(mails.map(\.recipient) == ["reset@example.com"])
-            let code = try await Self.code(to: "reset@example.com", in: server)
+            let code = try await Self.code(to: "reset@example.com", kind: "password_reset", in: server)
 
             #expect(try await client.call("resetPassword", ["code": code, "new_password": "12345"]).errorCode == "WEAK_PASSWORD")
             #expect(try await client.call("resetPassword", ["code": "wrong", "new_password": "password-2"]).errorCode == "INVALID_CODE")
@@ -205,10 +206,10 @@ import Testing
 
             // A code past its hour is refused; a newer request replaces an older code.
             _ = try await client.call("sendPasswordReset", ["email": "reset@example.com"])
-            let first = try await Self.code(to: "reset@example.com", in: server)
+            let first = try await Self.code(to: "reset@example.com", kind: "password_reset", in: server)
             clock.advance(by: 1)
             _ = try await client.call("sendPasswordReset", ["email": "reset@example.com"])
-            let second = try await Self.code(to: "reset@example.com", in: server)
+            let second = try await Self.code(to: "reset@example.com", kind: "password_reset", in: server)
             #expect(first != second)
             #expect(try await client.call("resetPassword", ["code": first, "new_password": "password-4"]).errorCode == "INVALID_CODE")
             clock.advance(by: 3601)
@@ -294,7 +295,7 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.call("signUp", ["email": "gone@example.com", "password": "password-1", "name": "Gone"])
+            let signUp = try await client.signUpVerified(["email": "gone@example.com", "password": "password-1", "name": "Gone"], server: server)
             var token = try #require(signUp.accessToken)
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
             let survivor = try #require(try await client.call("signUp", ["email": "stays@example.com", "password": "password-9"]).accessToken)

@@ -293,12 +293,12 @@ final class FakeIdentityProviders: Sendable {
     func anUnverifiedProviderEmailCreatesNoAccount(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         let providers = self.providers
-        try await providers.withServer(engine, clock: clock) { client in
+        try await providers.withFullServer(engine, clock: clock) { server, client in
             let unverified = try await providers.token("google.com", sub: "g-impostor", email: "victim@example.com", now: clock.now(), emailVerified: "false")
             let refused = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": unverified])
             #expect(refused.errorCode == "INVALID_CREDENTIAL", "\(refused.json)")
             #expect(refused.errorDetails?["reason"] as? String == "the provider has not verified the email address")
-            let owner = try await client.call("signUp", ["email": "victim@example.com", "password": "password-1"])
+            let owner = try await client.signUpVerified(["email": "victim@example.com", "password": "password-1"], server: server)
             #expect(owner.status == .ok, "\(owner.json)")
             // Linked by its owner to a signed-in account, the same Google account is fine: it claims no address.
             let token = try #require(owner.accessToken)
@@ -313,9 +313,9 @@ final class FakeIdentityProviders: Sendable {
     func linkUnlinkAndRecentLogin(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         let providers = self.providers
-        try await providers.withServer(engine, clock: clock) { client in
-            let carol = try #require(try await client.call("signUp", ["email": "carol@example.com", "password": "password-1"]).accessToken)
-            let dave = try #require(try await client.call("signUp", ["email": "dave@example.com", "password": "password-2"]).accessToken)
+        try await providers.withFullServer(engine, clock: clock) { server, client in
+            let carol = try #require(try await client.signUpVerified(["email": "carol@example.com", "password": "password-1"], server: server).accessToken)
+            let dave = try #require(try await client.signUpVerified(["email": "dave@example.com", "password": "password-2"], server: server).accessToken)
             let google = { try await providers.token("google.com", sub: "g-carol", email: "carol.g@example.com", now: clock.now()) }
             clock.advance(by: 1)
 
@@ -362,8 +362,8 @@ final class FakeIdentityProviders: Sendable {
     func concurrentUnlinksNeverRemoveTheLastMethod(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         let providers = self.providers
-        try await providers.withServer(engine, clock: clock) { client in
-            let token = try #require(try await client.call("signUp", ["email": "gus@example.com", "password": "password-1"]).accessToken)
+        try await providers.withFullServer(engine, clock: clock) { server, client in
+            let token = try #require(try await client.signUpVerified(["email": "gus@example.com", "password": "password-1"], server: server).accessToken)
             let google = try await providers.token("google.com", sub: "g-gus", email: "gus.g@example.com", now: clock.now())
             for round in 0..<8 {
                 let account = try await client.call("getAccount", token: token)

@@ -111,7 +111,7 @@ import Testing
             #expect(try await server.auth.service.adminUsers(email: "cancel@example.com").isEmpty)
 
             // Email user → sign out → provider with the same email → friendly collision message.
-            let emailUser = try await client.call("signUp", ["email": "rae@example.com", "password": "password-1"])
+            let emailUser = try await client.signUpVerified(["email": "rae@example.com", "password": "password-1"], server: server)
             let emailToken = try #require(emailUser.accessToken)
             _ = try await client.call("signOut", token: emailToken)
             let collision = try await client.call("signInWithIdp", try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock))

@@ -114,7 +114,8 @@ let package = Package(
             resources: [.copy("Resources/AppleRootCA-G3.der")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Conversations", dependencies: ["Contracts", "Platform"], path: "Modules/Conversations", swiftSettings: swiftSettings),
+        .target(
+            name: "Conversations", dependencies: ["Contracts", "Platform"], path: "Modules/Conversations", swiftSettings: swiftSettings),
         .target(
             name: "Workouts",
             dependencies: [
@@ -125,7 +126,8 @@ let package = Package(
             resources: [.copy("Resources/exercise-catalog.json")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Recommendations", dependencies: ["Contracts", "Platform"], path: "Modules/Recommendations", swiftSettings: swiftSettings),
+        .target(
+            name: "Recommendations", dependencies: ["Contracts", "Platform"], path: "Modules/Recommendations", swiftSettings: swiftSettings),
         .target(name: "Analytics", dependencies: ["Contracts", "Platform"], path: "Modules/Analytics", swiftSettings: swiftSettings),
 
         // MARK: Apps
@@ -166,7 +168,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "povver-workouts",
-            dependencies: ["WorkoutsTool", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "WorkoutsTool", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Apps/povver-workouts",
             swiftSettings: swiftSettings
         ),
@@ -179,7 +184,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "povver-auth",
-            dependencies: ["AuthTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AuthTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Apps/povver-auth",
             swiftSettings: swiftSettings
         ),
@@ -195,7 +203,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "povver-subscription",
-            dependencies: ["SubscriptionTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "SubscriptionTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Apps/povver-subscription",
             swiftSettings: swiftSettings
         ),
@@ -215,7 +226,8 @@ let package = Package(
         .testTarget(
             name: "ContractsTests",
             dependencies: [
-                "Contracts", "Fakes", "Platform", "Auth", "TestSupport", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics",
+                "Contracts", "Fakes", "Platform", "Auth", "TestSupport", "Subscription", "Conversations", "Workouts", "Recommendations",
+                "Analytics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/ContractsTests",
@@ -235,7 +247,8 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "Auth", "Contracts", "Platform", "Fakes", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
+                "Auth", "Contracts", "Platform", "Fakes", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/AuthTests",
@@ -259,7 +272,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "PovverApp", "PovverModules", "Platform", "Contracts", "Auth", "AuthTool", "Subscription", "SubscriptionTool", "Workouts", "Fakes",
+                "PovverApp", "PovverModules", "Platform", "Contracts", "Auth", "AuthTool", "Subscription", "SubscriptionTool", "Workouts",
+                "Fakes",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -95,7 +95,8 @@ public struct AuthTool: Sendable {
         case let status?:
             // A failed job used all its attempts; asking for the deletion again starts it over.
             let next = status == .failed ? "run this command again to start it over" : "it will be retried"
-            return "deletion of \(userId) started but not finished (job \(jobId): \(status.rawValue)\(job?.lastError.map { ", \($0)" } ?? "")); \(next)\n"
+            return
+                "deletion of \(userId) started but not finished (job \(jobId): \(status.rawValue)\(job?.lastError.map { ", \($0)" } ?? "")); \(next)\n"
         case nil: return "account \(userId) deleted\n"
         }
     }

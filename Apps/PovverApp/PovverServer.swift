@@ -112,7 +112,8 @@ public struct PovverServer: Sendable {
     /// 30 s after its SIGTERM, would otherwise cut the shutdown off wherever it stood).
     public func run() async throws {
         await prepare()
-        var configuration = ServiceGroupConfiguration(services: [application()], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var configuration = ServiceGroupConfiguration(
+            services: [application()], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = Self.shutdownGrace
         try await ServiceGroup(configuration: configuration).run()
     }

@@ -59,7 +59,8 @@ public struct SubscriptionTool: Sendable {
             ["received", "source", "type", "subtype", "signed", "outcome", "status", "tier", "notification"],
             events.map {
                 [
-                    $0.receivedAt.rfc3339, $0.source, $0.notificationType ?? "-", $0.subtype ?? "-", $0.signedDate?.rfc3339 ?? "-", $0.outcome.rawValue,
+                    $0.receivedAt.rfc3339, $0.source, $0.notificationType ?? "-", $0.subtype ?? "-", $0.signedDate?.rfc3339 ?? "-",
+                    $0.outcome.rawValue,
                     $0.statusAfter ?? "-", $0.tierAfter ?? "-", $0.notificationUUID ?? "-",
                 ]
             })
@@ -97,8 +98,10 @@ public struct SubscriptionTool: Sendable {
                 kind = "signed renewal info"
             }
             let chain = verified.chain.map { "  \($0.subject)" }.joined(separator: "\n")
-            let pretty = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            return "verified: \(kind), signed \(verified.signedDate.rfc3339)\nchain:\n\(chain)\n\(String(decoding: pretty, as: UTF8.self))\n"
+            let pretty = try JSONSerialization.data(
+                withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            return
+                "verified: \(kind), signed \(verified.signedDate.rfc3339)\nchain:\n\(chain)\n\(String(decoding: pretty, as: UTF8.self))\n"
         } catch let error as AppStoreVerificationError {
             throw ServiceError(.invalidArgument, "Not verified: \(error.description).", details: ["reason": error.reason])
         }

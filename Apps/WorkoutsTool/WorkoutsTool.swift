@@ -16,28 +16,37 @@ public struct WorkoutsTool: Sendable {
         try location.requireExistingFile()
         let database = try await Database.open(location, maxConnectionsPerEventLoop: 1, logger: logger)
         do {
-            try await Migrator(database: database, logger: logger).migrate([Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)])
+            try await Migrator(database: database, logger: logger).migrate([
+                Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations),
+            ])
         } catch {
             await database.shutdown()
             throw error
         }
-        return WorkoutsTool(database: database, module: WorkoutsModule(database: database, clock: clock, ids: RandomIDGenerator()), clock: clock)
+        return WorkoutsTool(
+            database: database, module: WorkoutsModule(database: database, clock: clock, ids: RandomIDGenerator()), clock: clock)
     }
 
     public func close() async { await database.shutdown() }
 
     /// A page of results; when more follow, the last line gives the `--cursor` that lists the next page.
-    public func searchCatalog(query: String?, muscle: String?, equipment: String?, category: String?, limit: Int, cursor: String? = nil) async throws -> String {
+    public func searchCatalog(query: String?, muscle: String?, equipment: String?, category: String?, limit: Int, cursor: String? = nil)
+        async throws -> String
+    {
         let page = try await module.catalog.search(
             ExerciseQuery(text: query, muscle: muscle, equipment: equipment, category: category, limit: limit, cursor: cursor))
         let rows = page.items.map { [$0.id, $0.name, $0.category, $0.equipment ?? "-", $0.primaryMuscles.joined(separator: ",")] }
-        return TextTable.render(["id", "name", "category", "equipment", "primary muscles"], rows) + (page.nextCursor.map { "(more: --cursor \($0))\n" } ?? "")
+        return TextTable.render(["id", "name", "category", "equipment", "primary muscles"], rows)
+            + (page.nextCursor.map { "(more: --cursor \($0))\n" } ?? "")
     }
 
     public func listTemplates(userId: String) async throws -> String {
         let templates = try await module.planLibrary.templates(userId: userId)
         let rows = templates.map {
-            [$0.id, $0.name, "v\($0.version)", "\($0.analytics.totalSets) sets", "\($0.analytics.estimatedDurationMinutes) min", $0.exercises.map(\.name).joined(separator: "; ")]
+            [
+                $0.id, $0.name, "v\($0.version)", "\($0.analytics.totalSets) sets", "\($0.analytics.estimatedDurationMinutes) min",
+                $0.exercises.map(\.name).joined(separator: "; "),
+            ]
         }
         return TextTable.render(["id", "name", "version", "sets", "duration", "exercises"], rows)
     }
@@ -46,9 +55,13 @@ public struct WorkoutsTool: Sendable {
     public func history(userId: String, limit: Int, cursor: String? = nil) async throws -> String {
         let (workouts, next) = try await module.trainingLog.recentWorkouts(userId: userId, limit: limit, cursor: cursor)
         let rows = workouts.map {
-            [$0.id, $0.endTime.rfc3339, $0.name ?? "-", "\($0.analytics.totals.sets)", "\($0.analytics.totals.reps)", String(format: "%.1f", $0.analytics.totals.volume)]
+            [
+                $0.id, $0.endTime.rfc3339, $0.name ?? "-", "\($0.analytics.totals.sets)", "\($0.analytics.totals.reps)",
+                String(format: "%.1f", $0.analytics.totals.volume),
+            ]
         }
-        return TextTable.render(["id", "completed", "name", "sets", "reps", "volume kg"], rows) + (next.map { "(more: --cursor \($0))\n" } ?? "")
+        return TextTable.render(["id", "completed", "name", "sets", "reps", "volume kg"], rows)
+            + (next.map { "(more: --cursor \($0))\n" } ?? "")
     }
 
     /// Validates the whole file first; nothing is written if any entry is bad.
@@ -59,6 +72,7 @@ public struct WorkoutsTool: Sendable {
         let exercises = try CatalogImport.parse(data)
         let (inserted, updated) = try await CatalogImport.upsert(exercises, into: database, at: clock.now())
         module.catalog.invalidate()
-        return "\(exercises.count) exercises read: \(inserted) added, \(updated) updated, \(exercises.count - inserted - updated) unchanged\n"
+        return
+            "\(exercises.count) exercises read: \(inserted) added, \(updated) updated, \(exercises.count - inserted - updated) unchanged\n"
     }
 }

@@ -52,7 +52,8 @@ struct PovverAuth: AsyncParsableCommand {
     }
 
     struct Outbox: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Outgoing email (the log transport's messages are read here).", subcommands: [List.self, Show.self])
+        static let configuration = CommandConfiguration(
+            abstract: "Outgoing email (the log transport's messages are read here).", subcommands: [List.self, Show.self])
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Messages, newest first.")
@@ -85,7 +86,8 @@ struct PovverAuth: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an account and all its data in every module (the durable deletion job).")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an account and all its data in every module (the durable deletion job).")
         @OptionGroup var options: Options
         @Option(help: "User id.") var user: String
 

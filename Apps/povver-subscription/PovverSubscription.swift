@@ -9,7 +9,8 @@ import SubscriptionTool
 @main
 struct PovverSubscription: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "povver-subscription", abstract: "Subscriptions admin: overrides, status, the audit trail, verifying signed App Store data.",
+        commandName: "povver-subscription",
+        abstract: "Subscriptions admin: overrides, status, the audit trail, verifying signed App Store data.",
         subcommands: [Override.self, Status.self, Events.self, Verify.self])
 
     struct Options: ParsableArguments {
@@ -70,7 +71,8 @@ struct PovverSubscription: AsyncParsableCommand {
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Verify a signed payload (a JWS, or a webhook body) against the configured roots and app identity, and print it decoded.")
+            abstract:
+                "Verify a signed payload (a JWS, or a webhook body) against the configured roots and app identity, and print it decoded.")
         @OptionGroup var options: Options
         @Argument(help: "A file holding the signed payload, or - for standard input.") var file: String
 

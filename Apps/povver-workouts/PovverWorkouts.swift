@@ -50,7 +50,8 @@ struct PovverWorkouts: AsyncParsableCommand {
 
             func run() async throws {
                 try await options.run {
-                    try await $0.searchCatalog(query: query, muscle: muscle, equipment: equipment, category: category, limit: limit, cursor: cursor)
+                    try await $0.searchCatalog(
+                        query: query, muscle: muscle, equipment: equipment, category: category, limit: limit, cursor: cursor)
                 }
             }
         }

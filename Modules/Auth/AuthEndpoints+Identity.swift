@@ -143,10 +143,12 @@ extension AuthEndpoints {
             },
             .rpc(
                 "linkProvider", access: .account, tag: tag,
-                summary: "Link a Google or Apple account as another way to sign in. Needs a verified email (FAILED_PRECONDITION, reason email_not_verified) and a recent sign-in.",
+                summary:
+                    "Link a Google or Apple account as another way to sign in. Needs a verified email (FAILED_PRECONDITION, reason email_not_verified) and a recent sign-in.",
                 request: Schema.object(
                     [
-                        "provider": identityProviderSchema, "id_token": Schema.string(maxLength: 8192), "raw_nonce": Schema.string(maxLength: 512),
+                        "provider": identityProviderSchema, "id_token": Schema.string(maxLength: 8192),
+                        "raw_nonce": Schema.string(maxLength: 512),
                         "authorization_code": Schema.string(maxLength: 2048),
                     ], required: ["provider", "id_token"]),
                 response: providersSchema, input: LinkRequest.self
@@ -180,7 +182,8 @@ extension AuthEndpoints {
                 request: Schema.object(
                     [
                         "current_password": Schema.string,
-                        "new_password": Schema.string(minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength),
+                        "new_password": Schema.string(
+                            minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength),
                     ], required: ["current_password", "new_password"]),
                 response: Schema.object(["tokens": tokensSchema], required: ["tokens"]), input: ChangePasswordRequest.self
             ) { input, call in
@@ -200,7 +203,8 @@ extension AuthEndpoints {
             ) { input, call in
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
                 return try await service.reauthenticate(
-                    principal: principal, provider: input.provider, password: input.password, idToken: input.idToken, rawNonce: input.rawNonce,
+                    principal: principal, provider: input.provider, password: input.password, idToken: input.idToken,
+                    rawNonce: input.rawNonce,
                     clientAddress: call.clientAddress)
             },
             .rpc(
@@ -238,7 +242,8 @@ extension AuthEndpoints {
                 request: Schema.object(
                     [
                         "code": Schema.string(maxLength: 128),
-                        "new_password": Schema.string(minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength),
+                        "new_password": Schema.string(
+                            minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength),
                     ], required: ["code", "new_password"]),
                 response: Schema.empty, input: ResetPasswordRequest.self
             ) { input, call in

@@ -68,7 +68,8 @@ struct UpdateUserRequest: Decodable, Sendable {
             guard ProfileChanges.writableFields.contains(key) else {
                 throw ServiceError.invalidArgument(
                     field: key, reason: "not writable",
-                    message: "The field '\(key)' cannot be changed. Writable fields: \(ProfileChanges.writableFields.joined(separator: ", ")).")
+                    message:
+                        "The field '\(key)' cannot be changed. Writable fields: \(ProfileChanges.writableFields.joined(separator: ", ")).")
             }
             switch (key, value) {
             case ("week_starts_on_monday", .bool(let flag)): changes.weekStartsOnMonday = flag
@@ -77,7 +78,8 @@ struct UpdateUserRequest: Decodable, Sendable {
             case (_, .string(let text)): changes.set(key, .some(text))
             case (_, .null): changes.set(key, .some(nil))
             default:
-                throw ServiceError.invalidArgument(field: key, reason: "expected string", message: "The field '\(key)' must be a string or null.")
+                throw ServiceError.invalidArgument(
+                    field: key, reason: "expected string", message: "The field '\(key)' must be a string or null.")
             }
         }
     }
@@ -125,7 +127,8 @@ enum AuthEndpoints {
         let jwks = (try? JSONCoding.encodeToString(signingKey.jwks)) ?? #"{"keys":[]}"#
         return [
             .rpc(
-                "signUp", access: .open, tag: tag, summary: "Create an email/password account and sign in; a code to verify the email is mailed.",
+                "signUp", access: .open, tag: tag,
+                summary: "Create an email/password account and sign in; a code to verify the email is mailed.",
                 request: Schema.object(
                     [
                         "email": Schema.string(format: "email", maxLength: 254),
@@ -135,7 +138,8 @@ enum AuthEndpoints {
                 response: signInResultSchema, input: SignUpRequest.self
             ) { input, call in
                 try await service.signUp(
-                    email: input.email, password: input.password, name: input.name, timeZone: input.timeZone, clientAddress: call.clientAddress)
+                    email: input.email, password: input.password, name: input.name, timeZone: input.timeZone,
+                    clientAddress: call.clientAddress)
             },
             .rpc(
                 "signIn", access: .open, tag: tag, summary: "Sign in with email and password.",
@@ -144,7 +148,8 @@ enum AuthEndpoints {
                     required: ["email", "password"]),
                 response: signInResultSchema, input: SignInRequest.self
             ) { input, call in
-                try await service.signIn(email: input.email, password: input.password, timeZone: input.timeZone, clientAddress: call.clientAddress)
+                try await service.signIn(
+                    email: input.email, password: input.password, timeZone: input.timeZone, clientAddress: call.clientAddress)
             },
             .rpc(
                 "refreshToken", access: .open, tag: tag,

@@ -1,5 +1,5 @@
-import Foundation
 import Contracts
+import Foundation
 import Platform
 
 extension AuthModule {
@@ -15,12 +15,14 @@ extension AuthModule {
                 database: platform.database, signingKey: signingKey ?? SigningKey.loadOrCreate(path: settings.signingKeyFile),
                 accessTokenLifetime: TimeInterval(settings.accessTokenTTL), bcryptCost: settings.bcryptCost, clock: platform.clock,
                 ids: platform.ids, rateLimits: settings.rateLimitsEnabled, recentLoginSeconds: settings.recentLoginSeconds,
-                identityProviders: settings.identityProviders, mail: MailSettings(transport: platform.mail.transport, from: platform.mail.from),
+                identityProviders: settings.identityProviders,
+                mail: MailSettings(transport: platform.mail.transport, from: platform.mail.from),
                 appleClientSecret: settings.appleClientSecret, http: platform.http, threadPool: platform.threadPool, timer: platform.timer,
                 logger: platform.logger)
             var plugin = module.plugin
             plugin.provides = [
-                ProvidedContract(Contract.accessTokenVerifier, module.verifier), ProvidedContract(Contract.accountDirectory, module.accounts),
+                ProvidedContract(Contract.accessTokenVerifier, module.verifier),
+                ProvidedContract(Contract.accountDirectory, module.accounts),
                 ProvidedContract(Self.handle, module),
             ]
             plugin.jobs.append(module.deletionJob(erasers: context.erasers, logger: platform.logger))

@@ -30,10 +30,12 @@ public struct AuthModule: Sendable {
         }
         let outbox = MailOutbox(database: database, clock: clock, ids: ids, from: mail.from)
         self.outbox = outbox
-        self.mailSender = MailSender(outbox: outbox, transport: mail.transport ?? LogMailTransport(logger: logger), clock: timer, logger: logger)
+        self.mailSender = MailSender(
+            outbox: outbox, transport: mail.transport ?? LogMailTransport(logger: logger), clock: timer, logger: logger)
         let apple = try await appleClientSecret.asyncMap { try await AppleTokenClient(settings: $0, client: http, clock: clock) }
         self.service = AuthService(
-            database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost, threadPool: threadPool), clock: clock, ids: ids, statusCache: statusCache,
+            database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost, threadPool: threadPool), clock: clock, ids: ids,
+            statusCache: statusCache,
             rateLimits: rateLimits, identity: identity, recentLoginWindow: TimeInterval(recentLoginSeconds), outbox: outbox, apple: apple,
             sealer: TokenSealer(signingKey: signingKey), logger: logger)
         self.verifier = SQLAccessTokenVerifier(tokens: tokens, database: database, sessions: statusCache)

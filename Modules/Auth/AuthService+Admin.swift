@@ -31,7 +31,8 @@ extension AuthService {
             let id = try row.decode(column: "id", as: String.self)
             result.append(
                 AdminUserSummary(
-                    id: id, email: try row.decode(column: "email", as: String.self), status: try row.decode(column: "status", as: String.self),
+                    id: id, email: try row.decode(column: "email", as: String.self),
+                    status: try row.decode(column: "status", as: String.self),
                     originalProvider: try row.decode(column: "original_provider", as: String.self),
                     providers: try await providers(userId: id).map(\.providerId),
                     createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
@@ -43,7 +44,9 @@ extension AuthService {
 
     /// One account by id, or nil.
     public func adminUser(id: String) async throws -> AdminUserSummary? {
-        guard let email = try await database.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: id)").first(decodingColumn: "email", as: String.self)
+        guard
+            let email = try await database.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: id)").first(
+                decodingColumn: "email", as: String.self)
         else { return nil }
         return try await adminUsers(limit: 1, email: email).first
     }
@@ -55,9 +58,10 @@ extension AuthService {
         let sessions = self.sessions
         return try await database.transaction { [self] tx in
             try await lockAccount(userId, in: tx)
-            let open = try await tx.sql.raw(
-                "SELECT COUNT(*) AS n FROM auth_sessions WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
-            ).first(decodingColumn: "n", as: Int.self) ?? 0
+            let open =
+                try await tx.sql.raw(
+                    "SELECT COUNT(*) AS n FROM auth_sessions WHERE user_id = \(bind: userId) AND revoked_at IS NULL"
+                ).first(decodingColumn: "n", as: Int.self) ?? 0
             try await sessions.revokeAll(userId: userId, reason: reason, in: tx)
             try await Self.discardCodes(userId: userId, in: tx)
             return open

@@ -31,8 +31,10 @@ extension AuthService {
                 // proved): the token would outlive the link.
                 let status = try await lockAccount(userId, in: tx)
                 guard status == AccountStatus.active.rawValue || status == AccountStatus.pending.rawValue,
-                    try await tx.sql.raw("SELECT provider_uid FROM auth_providers WHERE user_id = \(bind: userId) AND provider_id = 'apple.com'")
-                        .first() != nil
+                    try await tx.sql.raw(
+                        "SELECT provider_uid FROM auth_providers WHERE user_id = \(bind: userId) AND provider_id = 'apple.com'"
+                    )
+                    .first() != nil
                 else { return false }
                 try await tx.sql.raw(
                     """
@@ -46,7 +48,8 @@ extension AuthService {
             }
             if !kept { try? await apple.revoke(refreshToken: refreshToken, clientID: clientID) }
         } catch {
-            logger.warning("Apple authorization code exchange failed", metadata: ["event": "apple_code_exchange_failed", "error": "\(error)"])
+            logger.warning(
+                "Apple authorization code exchange failed", metadata: ["event": "apple_code_exchange_failed", "error": "\(error)"])
         }
     }
 
@@ -55,7 +58,8 @@ extension AuthService {
         do {
             try await revokeStoredAppleToken(userId: userId)
         } catch {
-            logger.warning("Apple token revocation after unlinking failed", metadata: ["event": "apple_unlink_revoke_failed", "error": "\(error)"])
+            logger.warning(
+                "Apple token revocation after unlinking failed", metadata: ["event": "apple_unlink_revoke_failed", "error": "\(error)"])
         }
         _ = try? await database.transaction { tx in
             try await tx.sql.raw("DELETE FROM auth_apple_tokens WHERE user_id = \(bind: userId)").run()
@@ -70,7 +74,8 @@ extension AuthService {
             ).first()
         else { return }
         try await revokeAppleRefreshToken(
-            sealed: try row.decode(column: "sealed_refresh_token", as: String.self), clientID: try row.decode(column: "client_id", as: String.self))
+            sealed: try row.decode(column: "sealed_refresh_token", as: String.self),
+            clientID: try row.decode(column: "client_id", as: String.self))
     }
 
     /// Revokes a kept Apple refresh token (sealed as stored) at Apple, when Apple's client secret is set.
@@ -112,7 +117,8 @@ extension AuthService {
                 ON CONFLICT (user_id) DO NOTHING
                 """
             ).run()
-            let current = try await tx.sql.raw("SELECT ticket FROM auth_deletions WHERE user_id = \(bind: userId)")
+            let current =
+                try await tx.sql.raw("SELECT ticket FROM auth_deletions WHERE user_id = \(bind: userId)")
                 .first(decodingColumn: "ticket", as: String.self) ?? ticket
             let jobId = "auth.delete:\(current)"
             // The job names only the ticket: once the deletion is done, nothing left in the queue leads to the user.

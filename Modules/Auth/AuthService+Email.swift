@@ -68,7 +68,8 @@ extension AuthService {
     @discardableResult
     static func lockAccount(_ userId: String, engine: SQLEngine, in tx: Transaction) async throws -> String? {
         let lock: SQLQueryString = engine == .postgres ? " FOR UPDATE" : ""
-        return try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)\(lock)").first(decodingColumn: "status", as: String.self)
+        return try await tx.sql.raw("SELECT status FROM auth_users WHERE id = \(bind: userId)\(lock)").first(
+            decodingColumn: "status", as: String.self)
     }
 
     /// Stores a code for `userId` (replacing any earlier unused code of the same purpose) in `tx`.
@@ -124,14 +125,17 @@ extension AuthService {
 
     /// Starts an email change (password accounts, recent login): a code goes to the new address; the email
     /// changes only when `applyEmailChange` redeems it.
-    public func changeEmail(principal: Principal, newEmail rawEmail: String, clientAddress: String? = nil) async throws -> EmailChangeStarted {
+    public func changeEmail(principal: Principal, newEmail rawEmail: String, clientAddress: String? = nil) async throws
+        -> EmailChangeStarted
+    {
         let newEmail = try Validation.normalizedEmail(rawEmail, field: "new_email")
         let userId = principal.userId
         let linked = try await providers(userId: userId).map(\.providerId)
         guard linked.contains(SignInProvider.password.rawValue) else {
             let managing = linked.compactMap { IdentityProvider(rawValue: $0) }.first
             throw ServiceError(
-                .emailManagedByProvider, "Changing email is not possible when signed in with \(managing?.displayName ?? "your sign-in provider").",
+                .emailManagedByProvider,
+                "Changing email is not possible when signed in with \(managing?.displayName ?? "your sign-in provider").",
                 details: managing.map { ["provider": $0.rawValue] } ?? [:])
         }
         try requireRecentLogin(principal)
@@ -146,24 +150,29 @@ extension AuthService {
             try await lockAccount(userId, in: tx)
             guard
                 let sessionId = principal.sessionId,
-                try await tx.sql.raw("SELECT id FROM auth_sessions WHERE id = \(bind: sessionId) AND user_id = \(bind: userId) AND revoked_at IS NULL")
-                    .first() != nil
+                try await tx.sql.raw(
+                    "SELECT id FROM auth_sessions WHERE id = \(bind: sessionId) AND user_id = \(bind: userId) AND revoked_at IS NULL"
+                )
+                .first() != nil
             else { throw ServiceError(.unauthenticated, "Your session has ended. Please sign in again.") }
             guard
-                try await tx.sql.raw("SELECT provider_id FROM auth_providers WHERE user_id = \(bind: userId) AND provider_id = 'password'").first() != nil
+                try await tx.sql.raw("SELECT provider_id FROM auth_providers WHERE user_id = \(bind: userId) AND provider_id = 'password'")
+                    .first() != nil
             else { throw ServiceError(.emailManagedByProvider) }
             guard let row = try await tx.sql.raw("SELECT email, email_verified FROM auth_users WHERE id = \(bind: userId)").first()
             else { throw ServiceError(.notFound, "This account no longer exists.") }
             let current = try row.decode(column: "email", as: String.self)
             guard current != newEmail else {
-                throw ServiceError.invalidArgument(field: "new_email", reason: "same as the current email", message: "This is already your email address.")
+                throw ServiceError.invalidArgument(
+                    field: "new_email", reason: "same as the current email", message: "This is already your email address.")
             }
             let taken = try await tx.sql.raw("SELECT id FROM auth_users WHERE email_normalized = \(bind: newEmail)").first()
             guard taken == nil else { throw ServiceError(.emailAlreadyInUse) }
             let code = try await storeCode(.emailChange, userId: userId, newEmail: newEmail, in: tx)
             try await outbox.enqueue(
                 userId: userId, kind: "verify_new_email", to: newEmail, subject: "Confirm your new email for Povver",
-                body: MailTexts.verifyNewEmail(code: code, unverifiedAccount: try row.decode(column: "email_verified", as: Int.self) == 0), in: tx)
+                body: MailTexts.verifyNewEmail(code: code, unverifiedAccount: try row.decode(column: "email_verified", as: Int.self) == 0),
+                in: tx)
         }
         return EmailChangeStarted(verificationSentTo: newEmail)
     }
@@ -232,7 +241,8 @@ extension AuthService {
             try await outbox.enqueue(
                 userId: userId, kind: "password_reset", to: try row.decode(column: "email", as: String.self),
                 subject: "Reset your Povver password",
-                body: MailTexts.passwordReset(code: code, unverifiedAccount: try row.decode(column: "email_verified", as: Int.self) == 0), in: tx)
+                body: MailTexts.passwordReset(code: code, unverifiedAccount: try row.decode(column: "email_verified", as: Int.self) == 0),
+                in: tx)
         }
     }
 
@@ -249,8 +259,10 @@ extension AuthService {
         let removed = try await database.transaction { tx -> RemovedAccess? in
             let (userId, _) = try await spendCode(code, purpose: .passwordReset, in: tx)
             guard
-                let row = try await tx.sql.raw("SELECT email, email_verified FROM auth_users WHERE id = \(bind: userId) AND status = 'active'")
-                    .first()
+                let row = try await tx.sql.raw(
+                    "SELECT email, email_verified FROM auth_users WHERE id = \(bind: userId) AND status = 'active'"
+                )
+                .first()
             else { throw ServiceError(.invalidCode) }
             let email = try row.decode(column: "email", as: String.self)
             try await tx.sql.raw(

@@ -74,7 +74,9 @@ extension AuthService {
                 let userId = try row.decode(column: "id", as: String.self)
                 switch AccountStatus(rawValue: try row.decode(column: "status", as: String.self)) {
                 case .active:
-                    try await tx.sql.raw("UPDATE auth_users SET last_sign_in_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: userId)").run()
+                    try await tx.sql.raw(
+                        "UPDATE auth_users SET last_sign_in_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: userId)"
+                    ).run()
                     if let timeZone {
                         try await tx.sql.raw(
                             """
@@ -197,7 +199,8 @@ extension AuthService {
                 """
             ).run()
             let provider = try row.decode(column: "original_provider", as: String.self)
-            try await tx.publish(AccountCreated(userId: userId, provider: provider, occurredAt: now), id: "account-created:\(userId)", occurredAt: now)
+            try await tx.publish(
+                AccountCreated(userId: userId, provider: provider, occurredAt: now), id: "account-created:\(userId)", occurredAt: now)
         }
         return try await userView(userId: userId)
     }
@@ -222,7 +225,8 @@ extension AuthService {
     /// come since it was found). The account's row goes first, only while pending: on PostgreSQL that locks it, so a
     /// confirmation either committed before (nothing is removed) or finds it gone. Returns whether it was removed.
     static func removeUnconfirmed(userId: String, sql: any SQLDatabase) async throws -> Bool {
-        guard try await sql.raw("DELETE FROM auth_users WHERE id = \(bind: userId) AND status = 'pending' RETURNING id").first() != nil else {
+        guard try await sql.raw("DELETE FROM auth_users WHERE id = \(bind: userId) AND status = 'pending' RETURNING id").first() != nil
+        else {
             return false
         }
         // Most of these also go by the foreign keys' cascade; the refresh tokens name the user directly.
@@ -341,7 +345,9 @@ extension AuthService {
         let userId = principal.userId
         let now = clock.now()
         try await database.transaction { tx in
-            guard let email = try await tx.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "email", as: String.self)
+            guard
+                let email = try await tx.sql.raw("SELECT email FROM auth_users WHERE id = \(bind: userId)").first(
+                    decodingColumn: "email", as: String.self)
             else { throw ServiceError(.notFound, "This account no longer exists.") }
             let inserted = try await tx.sql.raw(
                 """
@@ -406,9 +412,12 @@ extension AuthService {
         if provider == SignInProvider.password.rawValue {
             guard let password else { throw ServiceError.invalidArgument(field: "password", reason: "required with provider password") }
             try Validation.presentedPassword(password)
-            let stored = try await database.sql.raw("SELECT password_hash FROM auth_users WHERE id = \(bind: userId)")
+            let stored =
+                try await database.sql.raw("SELECT password_hash FROM auth_users WHERE id = \(bind: userId)")
                 .first(decodingColumn: "password_hash", as: String?.self) ?? nil
-            guard stored != nil else { throw ServiceError(.noSuchProvider, "Your account has no password.", details: ["provider": "password"]) }
+            guard stored != nil else {
+                throw ServiceError(.noSuchProvider, "Your account has no password.", details: ["provider": "password"])
+            }
             guard try await hasher.verify(password, against: stored) else { throw ServiceError(.wrongPassword) }
         } else {
             let identityProvider = try IdentityProvider.parse(provider)
@@ -419,7 +428,9 @@ extension AuthService {
                 SELECT user_id FROM auth_providers WHERE provider_id = \(bind: identityProvider.rawValue) AND provider_uid = \(bind: verified.subject)
                 """
             ).first(decodingColumn: "user_id", as: String.self)
-            guard owner == userId else { throw ServiceError(.invalidCredential, details: ["reason": "not this account's \(identityProvider.displayName) account"]) }
+            guard owner == userId else {
+                throw ServiceError(.invalidCredential, details: ["reason": "not this account's \(identityProvider.displayName) account"])
+            }
         }
         let now = clock.now()
         let sessions = self.sessions
@@ -427,7 +438,8 @@ extension AuthService {
             // The account's row before its sessions', as every change of them takes them (`lockAccount`).
             try await lockAccount(userId, in: tx)
             if let old = principal.sessionId { try await sessions.revoke(sessionId: old, reason: "reauthenticated", in: tx) }
-            try await tx.sql.raw("UPDATE auth_users SET last_sign_in_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: userId)").run()
+            try await tx.sql.raw("UPDATE auth_users SET last_sign_in_at = \(bind: now.millisecondsSince1970) WHERE id = \(bind: userId)")
+                .run()
             return try await sessions.open(userId: userId, authTime: now, in: tx)
         }
         return TokensResult(tokens: try await tokenPair(userId: userId, sessionId: sessionId, authTime: now, refreshToken: refreshToken))

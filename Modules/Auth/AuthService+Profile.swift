@@ -95,10 +95,12 @@ extension AuthService {
         if let monday = changes.weekStartsOnMonday { assignments.append("week_starts_on_monday = \(bind: monday ? 1 : 0)") }
         if let zone = changes.timeZone { assignments.append("time_zone = \(bind: try Validation.timeZone(zone))") }
         if let weight = changes.weightFormat {
-            assignments.append("weight_format = \(bind: try Validation.oneOf(weight, ProfileChanges.weightFormats, field: "weight_format"))")
+            assignments.append(
+                "weight_format = \(bind: try Validation.oneOf(weight, ProfileChanges.weightFormats, field: "weight_format"))")
         }
         if let height = changes.heightFormat {
-            assignments.append("height_format = \(bind: try Validation.oneOf(height, ProfileChanges.heightFormats, field: "height_format"))")
+            assignments.append(
+                "height_format = \(bind: try Validation.oneOf(height, ProfileChanges.heightFormats, field: "height_format"))")
         }
         if !assignments.isEmpty {
             let now = clock.now().millisecondsSince1970

@@ -54,7 +54,8 @@ extension AuthService {
             "DELETE FROM auth_apple_tokens WHERE user_id = \(bind: userId) RETURNING client_id, sealed_refresh_token"
         ).all().map { row in
             RemovedAccess.AppleToken(
-                clientID: try row.decode(column: "client_id", as: String.self), sealed: try row.decode(column: "sealed_refresh_token", as: String.self))
+                clientID: try row.decode(column: "client_id", as: String.self),
+                sealed: try row.decode(column: "sealed_refresh_token", as: String.self))
         }
         let removed = RemovedAccess(providers: providers, devices: devices, appleTokens: appleTokens)
         if !removed.isEmpty {
@@ -78,7 +79,9 @@ extension AuthService {
             do {
                 try await revokeAppleRefreshToken(sealed: token.sealed, clientID: token.clientID)
             } catch {
-                logger.warning("Apple token revocation after securing an account failed", metadata: ["event": "apple_secure_revoke_failed", "error": "\(error)"])
+                logger.warning(
+                    "Apple token revocation after securing an account failed",
+                    metadata: ["event": "apple_secure_revoke_failed", "error": "\(error)"])
             }
         }
     }

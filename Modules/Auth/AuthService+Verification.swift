@@ -21,7 +21,8 @@ extension AuthService {
     func mailEmailVerification(userId: String, email: String, in tx: Transaction) async throws {
         let code = try await storeCode(.emailVerification, userId: userId, newEmail: email, in: tx)
         try await outbox.enqueue(
-            userId: userId, kind: "verify_email", to: email, subject: "Confirm your email for Povver", body: MailTexts.verifyEmail(code: code),
+            userId: userId, kind: "verify_email", to: email, subject: "Confirm your email for Povver",
+            body: MailTexts.verifyEmail(code: code),
             in: tx)
     }
 

@@ -36,7 +36,8 @@ public struct AuthService: Sendable {
 
     init(
         database: Database, tokens: AccessTokens, hasher: PasswordHasher, clock: any WallClock, ids: any IDGenerator,
-        statusCache: SessionStatusCache, rateLimits: Bool = true, identity: ProviderTokenVerifier? = nil, recentLoginWindow: TimeInterval = 300,
+        statusCache: SessionStatusCache, rateLimits: Bool = true, identity: ProviderTokenVerifier? = nil,
+        recentLoginWindow: TimeInterval = 300,
         outbox: MailOutbox, apple: AppleTokenClient? = nil, sealer: TokenSealer, logger: Logger = Logger(label: "auth")
     ) {
         self.logger = logger
@@ -92,7 +93,8 @@ public struct AuthService: Sendable {
                 VALUES (\(bind: userId), \(bind: name), 1, \(bind: timeZone), \(bind: now.millisecondsSince1970), \(bind: now.millisecondsSince1970))
                 """
             ).run()
-            try await tx.publish(AccountCreated(userId: userId, provider: "email", occurredAt: now), id: "account-created:\(userId)", occurredAt: now)
+            try await tx.publish(
+                AccountCreated(userId: userId, provider: "email", occurredAt: now), id: "account-created:\(userId)", occurredAt: now)
             try await mailEmailVerification(userId: userId, email: email, in: tx)
             return try await sessions.open(userId: userId, authTime: now, in: tx)
         }

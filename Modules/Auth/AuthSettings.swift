@@ -43,6 +43,7 @@ public struct AuthSettings: Sendable {
             throw EnvironmentReader.invalid("POVVER_APPLE_PRIVATE_KEY_FILE", "Cannot read POVVER_APPLE_PRIVATE_KEY_FILE at \(file).")
         }
         return AppleClientSecretSettings(
-            teamID: teamID, keyID: keyID, privateKeyPEM: pem, authBaseURL: reader.value("POVVER_APPLE_AUTH_BASE_URL") ?? "https://appleid.apple.com")
+            teamID: teamID, keyID: keyID, privateKeyPEM: pem,
+            authBaseURL: reader.value("POVVER_APPLE_AUTH_BASE_URL") ?? "https://appleid.apple.com")
     }
 }

@@ -12,12 +12,6 @@ public struct SQLAccessTokenVerifier: AccessTokenVerifier {
     let database: Database
     let sessions: SessionStatusCache
 
-    init(tokens: AccessTokens, database: Database, sessions: SessionStatusCache) {
-        self.tokens = tokens
-        self.database = database
-        self.sessions = sessions
-    }
-
     public func verify(accessToken: String) async throws -> Principal {
         let principal = try await tokens.verify(accessToken)
         if let sessionId = principal.sessionId, sessions.isKnownOpen(sessionId: sessionId, userId: principal.userId) {

@@ -69,7 +69,9 @@ final class SessionStatusCache: Sendable {
     }
 
     private func prune(_ state: inout State, now: Duration) {
-        if state.revokedSessions.count > 10_000 { state.revokedSessions = state.revokedSessions.filter { now - $0.value < tombstoneLifetime } }
+        if state.revokedSessions.count > 10_000 {
+            state.revokedSessions = state.revokedSessions.filter { now - $0.value < tombstoneLifetime }
+        }
         if state.revokedUsers.count > 10_000 { state.revokedUsers = state.revokedUsers.filter { now - $0.value < tombstoneLifetime } }
     }
 }

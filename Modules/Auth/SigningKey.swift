@@ -1,8 +1,8 @@
 import Contracts
 import Crypto
 import Foundation
-import Platform
 import JWTKit
+import Platform
 
 /// The ES256 key access tokens are signed with, loaded from a PEM file or created there on first start.
 public struct SigningKey: Sendable {

@@ -50,7 +50,8 @@ enum Validation {
         guard let name else { return nil }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.unicodeScalars.count <= 100 else {
-            throw ServiceError.invalidArgument(field: "name", reason: "longer than 100 characters", message: "Name must be at most 100 characters.")
+            throw ServiceError.invalidArgument(
+                field: "name", reason: "longer than 100 characters", message: "Name must be at most 100 characters.")
         }
         return trimmed.isEmpty ? nil : trimmed
     }

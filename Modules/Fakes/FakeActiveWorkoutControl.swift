@@ -30,12 +30,17 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         idempotencyKey: String
     ) async throws -> ActiveWorkout {
         // Values first, as the live one checks them before it looks the key or the workout up.
-        guard weightKg.isFinite, (0...1000).contains(weightKg) else { throw ServiceError.invalidArgument(field: "weight_kg", reason: "must be from 0 to 1000 kg") }
+        guard weightKg.isFinite, (0...1000).contains(weightKg) else {
+            throw ServiceError.invalidArgument(field: "weight_kg", reason: "must be from 0 to 1000 kg")
+        }
         let weightKg = weightKg == 0 ? 0 : weightKg  // -0 is 0, as the live one stores it
         guard (0...1000).contains(reps) else { throw ServiceError.invalidArgument(field: "reps", reason: "must be from 0 to 1000") }
         if let rir, !(0...10).contains(rir) { throw ServiceError.invalidArgument(field: "rir", reason: "must be from 0 to 10") }
         // A repeat answers the workout as it stands now, like the live one.
-        let logged = try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "logSet|\(exerciseInstanceId)|\(setId)|\(weightKg)|\(reps)|\(rir ?? -1)") {
+        let logged = try write(
+            userId: userId, workoutId: workoutId, key: idempotencyKey,
+            request: "logSet|\(exerciseInstanceId)|\(setId)|\(weightKg)|\(reps)|\(rir ?? -1)"
+        ) {
             workout in
             guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == exerciseInstanceId }) else {
                 throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
@@ -44,7 +49,8 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
                 // A set a swap moved to the new exercise is a stale read of the workout, not a missing set.
                 if let moved = workout.exercises.first(where: { $0.sets.contains { $0.id == setId } }) {
                     throw ServiceError(
-                        .conflict, details: ["set_id": setId, "exercise_instance_id": moved.instanceId, "current_version": "\(workout.version)"])
+                        .conflict,
+                        details: ["set_id": setId, "exercise_instance_id": moved.instanceId, "current_version": "\(workout.version)"])
                 }
                 throw ServiceError(.notFound, details: ["set_id": setId])
             }
@@ -56,11 +62,17 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         return workouts[logged.id] ?? logged
     }
 
-    public func addExercise(userId: String, workoutId: String, exerciseId: String, sets: Int, idempotencyKey: String) async throws -> ActiveWorkout {
+    public func addExercise(userId: String, workoutId: String, exerciseId: String, sets: Int, idempotencyKey: String) async throws
+        -> ActiveWorkout
+    {
         try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "addExercise|\(exerciseId)|\(sets)") { workout in
-            guard let exercise = catalog[exerciseId] else { throw ServiceError.invalidArgument(field: "exercise_id", reason: "unknown exercise") }
+            guard let exercise = catalog[exerciseId] else {
+                throw ServiceError.invalidArgument(field: "exercise_id", reason: "unknown exercise")
+            }
             guard (0...30).contains(sets) else { throw ServiceError.invalidArgument(field: "sets", reason: "must be from 0 to 30") }
-            guard workout.exercises.count < 50 else { throw ServiceError.invalidArgument(field: "exercise_id", reason: "at most 50 exercises") }
+            guard workout.exercises.count < 50 else {
+                throw ServiceError.invalidArgument(field: "exercise_id", reason: "at most 50 exercises")
+            }
             workout.exercises.append(
                 WorkoutExercise(
                     instanceId: ids.makeID(), exerciseId: exercise.id, name: exercise.name,
@@ -71,7 +83,8 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
     public func swapExercise(
         userId: String, workoutId: String, exerciseInstanceId: String, newExerciseId: String, idempotencyKey: String
     ) async throws -> ActiveWorkout {
-        try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "swap|\(exerciseInstanceId)|\(newExerciseId)") { workout in
+        try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "swap|\(exerciseInstanceId)|\(newExerciseId)") {
+            workout in
             guard let index = workout.exercises.firstIndex(where: { $0.instanceId == exerciseInstanceId }) else {
                 throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
             }
@@ -93,7 +106,8 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
             } else {
                 guard workout.exercises.count < 50 else {
                     throw ServiceError.invalidArgument(
-                        field: "exercise_instance_id", reason: "has logged sets, so swapping it adds an exercise, and a workout holds at most 50")
+                        field: "exercise_instance_id",
+                        reason: "has logged sets, so swapping it adds an exercise, and a workout holds at most 50")
                 }
                 workout.exercises[index].sets = logged.enumerated().map { position, set in
                     var set = set
@@ -102,7 +116,8 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
                 }
                 let moved = remaining.isEmpty ? [WorkoutSet(id: ids.makeID(), setIndex: 0)] : remaining
                 workout.exercises.insert(
-                    WorkoutExercise(instanceId: ids.makeID(), exerciseId: replacement.id, name: replacement.name, sets: moved), at: index + 1)
+                    WorkoutExercise(instanceId: ids.makeID(), exerciseId: replacement.id, name: replacement.name, sets: moved),
+                    at: index + 1)
             }
         }
     }
@@ -113,11 +128,14 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         guard !key.isEmpty, key.unicodeScalars.count <= 128 else {
             throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must be 1 to 128 characters")
         }
-        guard !key.utf8.contains(0) else { throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must not contain the NUL character") }
+        guard !key.utf8.contains(0) else {
+            throw ServiceError.invalidArgument(field: "idempotency_key", reason: "must not contain the NUL character")
+        }
         let slot = "\(userId)|\(key)"
         if let previous = answers[slot] {
             guard previous.request == "\(workoutId)|\(request)" else {
-                throw ServiceError(.conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
+                throw ServiceError(
+                    .conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
             }
             return previous.workout
         }

@@ -51,8 +51,11 @@ public struct FakeExerciseCatalog: ExerciseCatalog {
     public func search(_ query: ExerciseQuery) async throws -> ExercisePage {
         guard (1...100).contains(query.limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100") }
         // As live: the text at most 200 characters (a name's most), a filter at most 100.
-        if let text = query.text, text.count > 200 { throw ServiceError.invalidArgument(field: "query", reason: "must be at most 200 characters") }
-        for (field, value) in [("muscle", query.muscle), ("equipment", query.equipment), ("category", query.category)] where (value?.count ?? 0) > 100 {
+        if let text = query.text, text.count > 200 {
+            throw ServiceError.invalidArgument(field: "query", reason: "must be at most 200 characters")
+        }
+        for (field, value) in [("muscle", query.muscle), ("equipment", query.equipment), ("category", query.category)]
+        where (value?.count ?? 0) > 100 {
             throw ServiceError.invalidArgument(field: field, reason: "must be at most 100 characters")
         }
         let tokens = query.text.map(Self.fold) ?? []
@@ -73,7 +76,9 @@ public struct FakeExerciseCatalog: ExerciseCatalog {
             let words = Self.fold(exercise.name)
             let scores = tokens.map { token in words.map { Self.match(token, $0) }.max() ?? 0 }
             guard !scores.contains(0) else { return nil }
-            if let muscle = term(query.muscle), !(exercise.primaryMuscles + exercise.secondaryMuscles).map({ term($0) }).contains(muscle) { return nil }
+            if let muscle = term(query.muscle), !(exercise.primaryMuscles + exercise.secondaryMuscles).map({ term($0) }).contains(muscle) {
+                return nil
+            }
             if let equipment = term(query.equipment), term(exercise.equipment) != equipment { return nil }
             if let category = term(query.category), term(exercise.category) != category { return nil }
             return (scores.reduce(0, +), max(0, words.count - tokens.count), words.joined(separator: " "), exercise)

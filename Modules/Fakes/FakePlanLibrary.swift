@@ -34,8 +34,12 @@ public actor FakePlanLibrary: PlanLibrary {
     public func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine {
         let name = try Self.name(plan.name, field: "name")
         if let description = plan.description {
-            if description.utf8.contains(0) { throw ServiceError.invalidArgument(field: "description", reason: "must not contain the NUL character") }
-            if description.unicodeScalars.count > 2000 { throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters") }
+            if description.utf8.contains(0) {
+                throw ServiceError.invalidArgument(field: "description", reason: "must not contain the NUL character")
+            }
+            if description.unicodeScalars.count > 2000 {
+                throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters")
+            }
         }
         if let frequency = plan.frequency, !(1...14).contains(frequency) {
             throw ServiceError.invalidArgument(field: "frequency", reason: "must be from 1 to 14")
@@ -62,8 +66,10 @@ public actor FakePlanLibrary: PlanLibrary {
                 analytics: analytics(draft.exercises), version: 1, createdAt: createdAt, updatedAt: createdAt)
         }
         let routine = Routine(
-            id: ids.makeID(), userId: userId, name: name, description: plan.description.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 },
-            templateIds: created.map(\.id), frequency: plan.frequency, lastCompletedTemplateId: nil, lastCompletedAt: nil, version: 1, createdAt: now, updatedAt: now)
+            id: ids.makeID(), userId: userId, name: name,
+            description: plan.description.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 },
+            templateIds: created.map(\.id), frequency: plan.frequency, lastCompletedTemplateId: nil, lastCompletedAt: nil, version: 1,
+            createdAt: now, updatedAt: now)
         templates += created
         routines.append(routine)
         active[userId] = routine.id
@@ -88,7 +94,8 @@ public actor FakePlanLibrary: PlanLibrary {
         }
         let exercises = try resolved.get()
         guard templates[index].version == expectedVersion else {
-            throw ServiceError(.conflict, details: ["current_version": "\(templates[index].version)", "expected_version": "\(expectedVersion)"])
+            throw ServiceError(
+                .conflict, details: ["current_version": "\(templates[index].version)", "expected_version": "\(expectedVersion)"])
         }
         // Repeating what is stored makes no new version, as live.
         guard templates[index].exercises != exercises || templates[index].analytics != analytics(exercises) else { return templates[index] }
@@ -103,7 +110,9 @@ public actor FakePlanLibrary: PlanLibrary {
     private static func name(_ value: String, field: String) throws -> String {
         if value.utf8.contains(0) { throw ServiceError.invalidArgument(field: field, reason: "must not contain the NUL character") }
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= 100 else { throw ServiceError.invalidArgument(field: field, reason: "must be 1 to 100 characters") }
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= 100 else {
+            throw ServiceError.invalidArgument(field: field, reason: "must be 1 to 100 characters")
+        }
         return trimmed
     }
 
@@ -116,7 +125,9 @@ public actor FakePlanLibrary: PlanLibrary {
         }
         return try planned.enumerated().map { index, exercise in
             let known = catalog[exercise.exerciseId]!
-            guard exercise.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets") }
+            guard exercise.sets.count <= 30 else {
+                throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets")
+            }
             for (setIndex, set) in exercise.sets.enumerated() {
                 let field = "exercises[\(index)].sets[\(setIndex)]"
                 if let reps = set.targetReps, !(0...1000).contains(reps) {
@@ -147,6 +158,7 @@ public actor FakePlanLibrary: PlanLibrary {
             for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] { setsPerMuscle[muscle, default: 0] += exercise.sets.count }
         }
         let muscles = setsPerMuscle.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
-        return TemplateAnalytics(estimatedDurationMinutes: sets == 0 ? 0 : 5 + Int((Double(sets) * 2.5).rounded(.up)), totalSets: sets, muscles: muscles)
+        return TemplateAnalytics(
+            estimatedDurationMinutes: sets == 0 ? 0 : 5 + Int((Double(sets) * 2.5).rounded(.up)), totalSets: sets, muscles: muscles)
     }
 }

@@ -61,12 +61,14 @@ extension SubscriptionModule {
             .rpc(
                 "syncSubscription", access: .user, tag: "Subscription",
                 summary: "Applies the client's StoreKit 2 signed transaction when it grants a positive entitlement (never a downgrade).",
-                request: Schema.object(["signed_transaction": Schema.string(description: "StoreKit 2 jwsRepresentation")], required: ["signed_transaction"]),
+                request: Schema.object(
+                    ["signed_transaction": Schema.string(description: "StoreKit 2 jwsRepresentation")], required: ["signed_transaction"]),
                 response: Self.statusSchema, input: SyncInput.self
             ) { input, call in try await service.sync(userId: try call.userId(), signedTransaction: input.signedTransaction) },
             .rpc(
                 "appStoreWebhook", access: .open, tag: "Subscription",
-                summary: "App Store Server Notifications V2: verified, applied per seed 003's table; 200 for repeats, 400 when verification fails.",
+                summary:
+                    "App Store Server Notifications V2: verified, applied per seed 003's table; 200 for repeats, 400 when verification fails.",
                 request: Schema.object(["signedPayload": Schema.string], required: ["signedPayload"]), response: Schema.empty,
                 input: WebhookInput.self
             ) { input, _ in

@@ -33,7 +33,8 @@ public struct SubscriptionModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "subscription", migrations: Self.migrations, endpoints: endpoints(), eventHandlers: [accountCreatedHandler], eraser: eraser)
+            name: "subscription", migrations: Self.migrations, endpoints: endpoints(), eventHandlers: [accountCreatedHandler],
+            eraser: eraser)
     }
 }
 

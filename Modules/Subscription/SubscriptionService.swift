@@ -18,7 +18,8 @@ public struct SubscriptionService: Sendable {
     let logger: Logger
 
     init(
-        database: Database, verifier: AppStoreDataVerifier, clock: any WallClock, ids: any IDGenerator, metrics: ServerMetrics?, logger: Logger
+        database: Database, verifier: AppStoreDataVerifier, clock: any WallClock, ids: any IDGenerator, metrics: ServerMetrics?,
+        logger: Logger
     ) {
         self.database = database
         self.store = SubscriptionStore(engine: database.engine)
@@ -88,8 +89,10 @@ public struct SubscriptionService: Sendable {
         let outcome = try await database.transaction { tx -> WebhookOutcome in
             let eventId = self.ids.makeID()
             let row = EventRow(
-                id: eventId, userId: nil, source: "webhook", notificationUUID: payload.notificationUUID, notificationType: payload.notificationType,
-                subtype: payload.subtype, originalTransactionId: notification.originalTransactionId, appAccountToken: notification.appAccountToken,
+                id: eventId, userId: nil, source: "webhook", notificationUUID: payload.notificationUUID,
+                notificationType: payload.notificationType,
+                subtype: payload.subtype, originalTransactionId: notification.originalTransactionId,
+                appAccountToken: notification.appAccountToken,
                 signedDate: payload.signedDate, outcome: .orphaned, statusAfter: nil, tierAfter: nil, document: document,
                 receivedAt: self.clock.now())
             guard try await self.store.insertEvent(row, sql: tx.sql) else { return .duplicate }
@@ -118,15 +121,21 @@ public struct SubscriptionService: Sendable {
 
     /// Applies a verified notification to a user's (locked) state: the seeds' mapping table, unless a notification
     /// signed later was already applied for the same original transaction.
-    func apply(_ notification: VerifiedNotification, to state: SubscriptionState, tx: Transaction) async throws -> (SubscriptionEventOutcome, SubscriptionState) {
+    func apply(_ notification: VerifiedNotification, to state: SubscriptionState, tx: Transaction) async throws -> (
+        SubscriptionEventOutcome, SubscriptionState
+    ) {
         let payload = notification.payload
-        let effect = NotificationEffect.of(type: payload.notificationType, subtype: payload.subtype, offerType: notification.transaction?.offerType)
+        let effect = NotificationEffect.of(
+            type: payload.notificationType, subtype: payload.subtype, offerType: notification.transaction?.offerType)
         guard effect != .none else { return (.recorded, state) }
         if let originalTransactionId = notification.originalTransactionId {
-            if let last = try await store.lastSignedDate(originalTransactionId: originalTransactionId, sql: tx.sql), payload.signedDate < last {
+            if let last = try await store.lastSignedDate(originalTransactionId: originalTransactionId, sql: tx.sql),
+                payload.signedDate < last
+            {
                 return (.stale, state)
             }
-            try await store.recordApplied(originalTransactionId: originalTransactionId, userId: state.userId, signedDate: payload.signedDate, sql: tx.sql)
+            try await store.recordApplied(
+                originalTransactionId: originalTransactionId, userId: state.userId, signedDate: payload.signedDate, sql: tx.sql)
         }
         var next = state
         switch effect {
@@ -183,7 +192,8 @@ public struct SubscriptionService: Sendable {
             transaction = try await verifier.verifyTransaction(signedTransaction)
         } catch {
             if error == .notConfigured {
-                throw ServiceError(.failedPrecondition, "Purchases cannot be verified right now: the App Store app identity is not configured.")
+                throw ServiceError(
+                    .failedPrecondition, "Purchases cannot be verified right now: the App Store app identity is not configured.")
             }
             throw ServiceError.invalidArgument(
                 field: "signed_transaction", reason: error.reason, message: "The purchase could not be verified: \(error.description).")
@@ -191,7 +201,8 @@ public struct SubscriptionService: Sendable {
         let token = AppAccountToken.forUser(userId)
         guard transaction.appAccountToken?.lowercased() == token else {
             throw ServiceError(
-                .permissionDenied, "This purchase belongs to a different Povver account.", details: ["reason": "app_account_token_mismatch"])
+                .permissionDenied, "This purchase belongs to a different Povver account.", details: ["reason": "app_account_token_mismatch"]
+            )
         }
         guard let originalTransactionId = transaction.originalTransactionId else {
             throw ServiceError.invalidArgument(field: "signed_transaction", reason: "no originalTransactionId")
@@ -226,7 +237,8 @@ public struct SubscriptionService: Sendable {
             _ = try await self.store.insertEvent(
                 EventRow(
                     id: self.ids.makeID(), userId: userId, source: "sync", notificationUUID: nil, notificationType: nil, subtype: nil,
-                    originalTransactionId: originalTransactionId, appAccountToken: token, signedDate: transaction.signedDate, outcome: outcome,
+                    originalTransactionId: originalTransactionId, appAccountToken: token, signedDate: transaction.signedDate,
+                    outcome: outcome,
                     statusAfter: state.status.rawValue, tierAfter: state.tier.rawValue, document: document, receivedAt: now),
                 sql: tx.sql)
             return try await self.claimOrphans(state: state, extraTransactions: [originalTransactionId], tx: tx)
@@ -235,7 +247,9 @@ public struct SubscriptionService: Sendable {
 
     /// Trial (introductory offer) or active while unexpired and unrevoked; nil otherwise.
     static func entitlement(of transaction: TransactionInfo, at now: Date) -> SubscriptionStatus? {
-        guard transaction.revocationDate == nil, let expires = transaction.expiresDate, expires > now.millisecondsSince1970 else { return nil }
+        guard transaction.revocationDate == nil, let expires = transaction.expiresDate, expires > now.millisecondsSince1970 else {
+            return nil
+        }
         return transaction.offerType == 1 ? .trial : .active
     }
 
@@ -255,8 +269,10 @@ public struct SubscriptionService: Sendable {
             _ = try await self.store.insertEvent(
                 EventRow(
                     id: self.ids.makeID(), userId: userId, source: "override", notificationUUID: nil, notificationType: nil,
-                    subtype: override == nil ? "cleared" : "premium", originalTransactionId: nil, appAccountToken: state.appAccountToken, signedDate: nil,
-                    outcome: .applied, statusAfter: state.status.rawValue, tierAfter: state.tier.rawValue, document: "{}", receivedAt: state.updatedAt),
+                    subtype: override == nil ? "cleared" : "premium", originalTransactionId: nil, appAccountToken: state.appAccountToken,
+                    signedDate: nil,
+                    outcome: .applied, statusAfter: state.status.rawValue, tierAfter: state.tier.rawValue, document: "{}",
+                    receivedAt: state.updatedAt),
                 sql: tx.sql)
             try await self.changed(from: before, to: state, source: "override", tx: tx)
             return state

@@ -19,7 +19,8 @@ public struct SubscriptionSettings: Sendable {
         rootCertificateFiles = reader.list("POVVER_APPSTORE_ROOT_CERTS")
         if let raw = reader.value("POVVER_APPSTORE_APP_APPLE_ID") {
             guard let number = Int64(raw), number > 0 else {
-                throw EnvironmentReader.invalid("POVVER_APPSTORE_APP_APPLE_ID", "POVVER_APPSTORE_APP_APPLE_ID must be the app's numeric Apple id.")
+                throw EnvironmentReader.invalid(
+                    "POVVER_APPSTORE_APP_APPLE_ID", "POVVER_APPSTORE_APP_APPLE_ID must be the app's numeric Apple id.")
             }
             appAppleID = number
         }
@@ -34,6 +35,7 @@ public struct SubscriptionSettings: Sendable {
     public func verifier() throws -> AppStoreDataVerifier {
         let roots = try AppStoreTrustedRoots.load(paths: rootCertificateFiles)
         guard let bundleID else { return AppStoreDataVerifier(roots: roots, identity: nil) }
-        return AppStoreDataVerifier(roots: roots, identity: AppStoreAppIdentity(bundleID: bundleID, appAppleID: appAppleID, environment: environment))
+        return AppStoreDataVerifier(
+            roots: roots, identity: AppStoreAppIdentity(bundleID: bundleID, appAppleID: appAppleID, environment: environment))
     }
 }

@@ -12,7 +12,9 @@ struct SubscriptionStore: Sendable {
 
     func state(userId: String, sql: any SQLDatabase, lock: Bool = false) async throws -> SubscriptionState? {
         let lockClause: SQLQueryString = lock ? forUpdate : ""
-        guard let row = try await sql.raw("SELECT * FROM subscription_state WHERE user_id = \(bind: userId)\(lockClause)").first() else { return nil }
+        guard let row = try await sql.raw("SELECT * FROM subscription_state WHERE user_id = \(bind: userId)\(lockClause)").first() else {
+            return nil
+        }
         return try Self.state(row)
     }
 
@@ -99,7 +101,9 @@ struct SubscriptionStore: Sendable {
         return inserted != nil
     }
 
-    func updateEvent(id: String, userId: String?, outcome: SubscriptionEventOutcome, state: SubscriptionState?, sql: any SQLDatabase) async throws {
+    func updateEvent(id: String, userId: String?, outcome: SubscriptionEventOutcome, state: SubscriptionState?, sql: any SQLDatabase)
+        async throws
+    {
         try await sql.raw(
             """
             UPDATE subscription_events SET user_id = \(bind: userId), outcome = \(bind: outcome.rawValue),
@@ -110,7 +114,9 @@ struct SubscriptionStore: Sendable {
     }
 
     /// Orphaned notifications that name this token or one of these original transactions, oldest first.
-    func orphans(appAccountToken: String, originalTransactionIds: [String], sql: any SQLDatabase) async throws -> [(id: String, document: String)] {
+    func orphans(appAccountToken: String, originalTransactionIds: [String], sql: any SQLDatabase) async throws -> [(
+        id: String, document: String
+    )] {
         let transactionClause: SQLQueryString =
             originalTransactionIds.isEmpty ? "" : " OR original_transaction_id IN (\(binds: originalTransactionIds))"
         let rows = try await sql.raw(
@@ -143,7 +149,8 @@ struct SubscriptionStore: Sendable {
                 originalTransactionId: try row.decode(column: "original_transaction_id", as: String?.self),
                 signedDate: try row.decode(column: "signed_date", as: Int64?.self).map(Date.init(millisecondsSince1970:)),
                 outcome: SubscriptionEventOutcome(rawValue: try row.decode(column: "outcome", as: String.self)) ?? .recorded,
-                statusAfter: try row.decode(column: "status_after", as: String?.self), tierAfter: try row.decode(column: "tier_after", as: String?.self),
+                statusAfter: try row.decode(column: "status_after", as: String?.self),
+                tierAfter: try row.decode(column: "tier_after", as: String?.self),
                 receivedAt: Date(millisecondsSince1970: try row.decode(column: "received_at", as: Int64.self)))
         }
     }

@@ -58,7 +58,8 @@ public struct SQLPlanLibrary: PlanLibrary {
                         createdAt: now.addingTimeInterval(Double(index) / 1000), context: context, sql: tx.sql))
             }
             let routine = try await RoutineService.insert(
-                userId: userId, name: name, description: description, templateIds: created.map(\.id), frequency: frequency, context: context,
+                userId: userId, name: name, description: description, templateIds: created.map(\.id), frequency: frequency,
+                context: context,
                 sql: tx.sql)
             try await tx.sql.raw(
                 """
@@ -74,7 +75,9 @@ public struct SQLPlanLibrary: PlanLibrary {
     public func applyTemplateChanges(
         userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]
     ) async throws -> WorkoutTemplate {
-        try await templates.patch(userId: userId, id: templateId, expectedVersion: expectedVersion, changes: TemplatePatch(exercises: exercises)).value()
+        try await templates.patch(
+            userId: userId, id: templateId, expectedVersion: expectedVersion, changes: TemplatePatch(exercises: exercises)
+        ).value()
     }
 }
 
@@ -88,7 +91,9 @@ public struct SQLTrainingLog: TrainingLog {
 
     /// A page of the user's completed workouts, newest first, and the cursor of the next page if more follow
     /// (as `getRecentWorkouts` pages; the admin CLI lists history with it).
-    public func recentWorkouts(userId: String, limit: Int, cursor: String?) async throws -> (workouts: [CompletedWorkout], nextCursor: String?) {
+    public func recentWorkouts(userId: String, limit: Int, cursor: String?) async throws -> (
+        workouts: [CompletedWorkout], nextCursor: String?
+    ) {
         let page = try await history.recent(userId: userId, limit: try WorkoutsValidation.limit(limit), cursor: cursor)
         return (page.items, page.nextCursor)
     }
@@ -116,14 +121,19 @@ public struct SQLActiveWorkoutControl: ActiveWorkoutControl {
     ) async throws -> ActiveWorkout {
         _ = try await active.logSet(
             userId: userId,
-            request: .init(workoutId: workoutId, exerciseInstanceId: exerciseInstanceId, setId: setId, weightKg: weightKg, reps: reps, rir: rir),
+            request: .init(
+                workoutId: workoutId, exerciseInstanceId: exerciseInstanceId, setId: setId, weightKg: weightKg, reps: reps, rir: rir),
             key: idempotencyKey)
         return try await current(userId: userId, workoutId: workoutId)
     }
 
-    public func addExercise(userId: String, workoutId: String, exerciseId: String, sets: Int, idempotencyKey: String) async throws -> ActiveWorkout {
-        try await active.addExercise(userId: userId, request: .init(workoutId: workoutId, exerciseId: exerciseId, sets: sets), key: idempotencyKey)
-            .value()
+    public func addExercise(userId: String, workoutId: String, exerciseId: String, sets: Int, idempotencyKey: String) async throws
+        -> ActiveWorkout
+    {
+        try await active.addExercise(
+            userId: userId, request: .init(workoutId: workoutId, exerciseId: exerciseId, sets: sets), key: idempotencyKey
+        )
+        .value()
     }
 
     public func swapExercise(

@@ -234,7 +234,8 @@ extension WorkoutsModule {
                 "op": Schema.enumeration(PatchOperation.names),
                 "exercise_instance_id": Schema.string, "set_id": Schema.string,
                 "field": Schema.enumeration(PatchOperation.settableFields + ["weight"]),
-                "value": Schema.nullable(Schema.number), "target_reps": Schema.integer, "target_rir": Schema.integer, "exercise_id": Schema.string,
+                "value": Schema.nullable(Schema.number), "target_reps": Schema.integer, "target_rir": Schema.integer,
+                "exercise_id": Schema.string,
                 "sets": Schema.integer(minimum: 0, maximum: 30), "order": Schema.array(Schema.string),
             ], required: ["op"])
         // Legacy clients send `weight` (always kilograms) and the seeds' camelCase `workoutId`: either name is read.
@@ -259,8 +260,12 @@ extension WorkoutsModule {
         return [
             .rpc(
                 "startActiveWorkout", access: .user, tag: tag,
-                summary: "Start a workout from a template, from a routine (its next template) or empty. CONFLICT (with workout_id) if one is in progress.",
-                request: Schema.object(["template_id": Schema.string, "routine_id": Schema.string, "name": Schema.string(maxLength: 100), "idempotency_key": key]),
+                summary:
+                    "Start a workout from a template, from a routine (its next template) or empty. CONFLICT (with workout_id) if one is in progress.",
+                request: Schema.object([
+                    "template_id": Schema.string, "routine_id": Schema.string, "name": Schema.string(maxLength: 100),
+                    "idempotency_key": key,
+                ]),
                 response: WorkoutsSchemas.activeWorkout, input: StartWorkoutInput.self
             ) { input, call in
                 try await active.start(
@@ -269,7 +274,8 @@ extension WorkoutsModule {
                 ).encoded
             },
             .rpc(
-                "getActiveWorkout", access: .user, tag: tag, readOnly: true, summary: "The workout in progress, or null.", request: Schema.empty,
+                "getActiveWorkout", access: .user, tag: tag, readOnly: true, summary: "The workout in progress, or null.",
+                request: Schema.empty,
                 response: Schema.nullable(WorkoutsSchemas.activeWorkout), input: EmptyResult.self
             ) { _, call in
                 OptionalWorkout(workout: try await active.active(userId: try call.userId()))
@@ -280,14 +286,18 @@ extension WorkoutsModule {
                     setSchema, required: ["workout_id", "exercise_instance_id", "set_id", "weight_kg", "reps", "idempotency_key"],
                     aliases: workoutAlias.merging(weightAlias) { current, _ in current }),
                 response: Schema.object(
-                    ["workout_id": Schema.string, "exercise_instance_id": Schema.string, "set": WorkoutsSchemas.set, "totals": WorkoutsSchemas.totals, "version": Schema.integer],
+                    [
+                        "workout_id": Schema.string, "exercise_instance_id": Schema.string, "set": WorkoutsSchemas.set,
+                        "totals": WorkoutsSchemas.totals, "version": Schema.integer,
+                    ],
                     required: ["set", "totals", "version"]),
                 input: LogSetInput.self
             ) { input, call in
                 try await active.logSet(
                     userId: try call.userId(),
                     request: .init(
-                        workoutId: input.workoutId, exerciseInstanceId: input.exerciseInstanceId, setId: input.setId, weightKg: input.weightKg,
+                        workoutId: input.workoutId, exerciseInstanceId: input.exerciseInstanceId, setId: input.setId,
+                        weightKg: input.weightKg,
                         reps: input.reps, rir: input.rir),
                     key: input.idempotencyKey
                 ).encoded
@@ -296,19 +306,26 @@ extension WorkoutsModule {
                 "patchActiveWorkout", access: .user, tag: tag,
                 summary: "Apply edits (set a field, add/remove/reorder sets, add/remove/reorder exercises) atomically.",
                 request: Schema.object(
-                    ["workout_id": Schema.string, "ops": Schema.array(patchOp), "expected_version": Schema.integer, "idempotency_key": key],
+                    [
+                        "workout_id": Schema.string, "ops": Schema.array(patchOp), "expected_version": Schema.integer,
+                        "idempotency_key": key,
+                    ],
                     required: ["workout_id", "ops", "idempotency_key"], aliases: workoutAlias),
                 response: WorkoutsSchemas.activeWorkout, input: PatchWorkoutInput.self
             ) { input, call in
                 try await active.patch(
-                    userId: try call.userId(), request: .init(workoutId: input.workoutId, ops: input.ops, expectedVersion: input.expectedVersion),
+                    userId: try call.userId(),
+                    request: .init(workoutId: input.workoutId, ops: input.ops, expectedVersion: input.expectedVersion),
                     key: input.idempotencyKey
                 ).encoded
             },
             .rpc(
                 "addExercise", access: .user, tag: tag, summary: "Add an exercise (with empty sets) to the workout.",
                 request: Schema.object(
-                    ["workout_id": Schema.string, "exercise_id": Schema.string, "sets": Schema.integer(minimum: 0, maximum: 30), "idempotency_key": key],
+                    [
+                        "workout_id": Schema.string, "exercise_id": Schema.string, "sets": Schema.integer(minimum: 0, maximum: 30),
+                        "idempotency_key": key,
+                    ],
                     required: ["workout_id", "exercise_id", "idempotency_key"], aliases: workoutAlias),
                 response: WorkoutsSchemas.activeWorkout, input: AddExerciseInput.self
             ) { input, call in
@@ -321,13 +338,17 @@ extension WorkoutsModule {
                 "swapExercise", access: .user, tag: tag,
                 summary: "Swap an exercise; logged sets stay with the exercise they were done on, the remaining sets move to the new one.",
                 request: Schema.object(
-                    ["workout_id": Schema.string, "exercise_instance_id": Schema.string, "new_exercise_id": Schema.string, "idempotency_key": key],
+                    [
+                        "workout_id": Schema.string, "exercise_instance_id": Schema.string, "new_exercise_id": Schema.string,
+                        "idempotency_key": key,
+                    ],
                     required: ["workout_id", "exercise_instance_id", "new_exercise_id", "idempotency_key"], aliases: workoutAlias),
                 response: WorkoutsSchemas.activeWorkout, input: SwapExerciseInput.self
             ) { input, call in
                 try await active.swapExercise(
                     userId: try call.userId(),
-                    request: .init(workoutId: input.workoutId, exerciseInstanceId: input.exerciseInstanceId, newExerciseId: input.newExerciseId),
+                    request: .init(
+                        workoutId: input.workoutId, exerciseInstanceId: input.exerciseInstanceId, newExerciseId: input.newExerciseId),
                     key: input.idempotencyKey
                 ).encoded
             },
@@ -364,7 +385,9 @@ extension WorkoutsModule {
                     their instance_id / id keep them (and a set its targets and time); those without are new. Optional idempotency_key.
                     """,
                 request: Schema.object(
-                    changes.merging(["workout_id": Schema.string, "changes": Schema.object(changes), "idempotency_key": key]) { _, new in new },
+                    changes.merging(["workout_id": Schema.string, "changes": Schema.object(changes), "idempotency_key": key]) { _, new in
+                        new
+                    },
                     required: ["workout_id"], aliases: workoutAlias),
                 response: WorkoutsSchemas.completedWorkout, input: KeyedInput<UpdateWorkoutInput>.self
             ) { input, call in
@@ -375,7 +398,8 @@ extension WorkoutsModule {
             .rpc(
                 "deleteWorkout", access: .user, tag: tag,
                 summary: "Delete a completed workout; answers it as it was. With idempotency_key a retry gets that answer again.",
-                request: Schema.object(["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id"], aliases: workoutAlias),
+                request: Schema.object(
+                    ["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id"], aliases: workoutAlias),
                 response: WorkoutsSchemas.completedWorkout, input: KeyedInput<WorkoutIDInput>.self
             ) { input, call in
                 try await history.delete(userId: try call.userId(), id: input.request.workoutId, key: input.idempotencyKey).encoded

@@ -158,10 +158,12 @@ extension WorkoutsModule {
         let database = context.database
         let key = WorkoutsSchemas.idempotencyKey
         let templatePatchProperties: [String: JSONValue] = [
-            "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000), "exercises": Schema.array(WorkoutsSchemas.exerciseDraft),
+            "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000),
+            "exercises": Schema.array(WorkoutsSchemas.exerciseDraft),
         ]
         let routineProperties: [String: JSONValue] = [
-            "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000), "template_ids": Schema.array(Schema.string),
+            "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000),
+            "template_ids": Schema.array(Schema.string),
             "frequency": Schema.integer(minimum: 1, maximum: 14),
         ]
         return [
@@ -216,11 +218,13 @@ extension WorkoutsModule {
             },
             .rpc(
                 "patchTemplate", access: .user, tag: tag,
-                summary: "Change a template; with expected_version a concurrent change is CONFLICT. Changes may also be nested in `changes`.",
+                summary:
+                    "Change a template; with expected_version a concurrent change is CONFLICT. Changes may also be nested in `changes`.",
                 request: Schema.object(
                     templatePatchProperties.merging(
                         [
-                            "template_id": Schema.string, "expected_version": Schema.integer, "changes": Schema.object(templatePatchProperties),
+                            "template_id": Schema.string, "expected_version": Schema.integer,
+                            "changes": Schema.object(templatePatchProperties),
                             "idempotency_key": key,
                         ]) { _, new in new },
                     required: ["template_id"]),
@@ -232,7 +236,8 @@ extension WorkoutsModule {
                 ).encoded
             },
             .rpc(
-                "deleteTemplate", access: .user, tag: tag, summary: "Delete a template; routines that list it drop it. Answers it as it was.",
+                "deleteTemplate", access: .user, tag: tag,
+                summary: "Delete a template; routines that list it drop it. Answers it as it was.",
                 request: Schema.object(["template_id": Schema.string, "idempotency_key": key], required: ["template_id"]),
                 response: WorkoutsSchemas.template, input: KeyedInput<TemplateIDInput>.self
             ) { input, call in
@@ -240,7 +245,8 @@ extension WorkoutsModule {
             },
             .rpc(
                 "createRoutine", access: .user, tag: tag, summary: "Create a routine: an ordered cycle of the user's templates.",
-                request: Schema.object(routineProperties.merging(["idempotency_key": key]) { _, new in new }, required: ["name", "template_ids"],
+                request: Schema.object(
+                    routineProperties.merging(["idempotency_key": key]) { _, new in new }, required: ["name", "template_ids"],
                     aliases: Self.routineAliases),
                 response: WorkoutsSchemas.routine, input: KeyedInput<RoutineDraft>.self
             ) { input, call in
@@ -260,7 +266,8 @@ extension WorkoutsModule {
                 try await routines.get(userId: try call.userId(), id: input.routineId)
             },
             .rpc(
-                "patchRoutine", access: .user, tag: tag, summary: "Change a routine; with expected_version a concurrent change is CONFLICT.",
+                "patchRoutine", access: .user, tag: tag,
+                summary: "Change a routine; with expected_version a concurrent change is CONFLICT.",
                 request: Schema.object(
                     routineProperties.merging(
                         [
@@ -288,20 +295,24 @@ extension WorkoutsModule {
                 response: Schema.object(["active_routine_id": Schema.nullable(Schema.string)], required: ["active_routine_id"]),
                 input: KeyedInput<SetActiveRoutineInput>.self
             ) { input, call in
-                try await routines.setActive(userId: try call.userId(), routineId: input.request.routineId, key: input.idempotencyKey).encoded
+                try await routines.setActive(userId: try call.userId(), routineId: input.request.routineId, key: input.idempotencyKey)
+                    .encoded
             },
             .rpc(
                 "getNextWorkout", access: .user, tag: tag, readOnly: true,
                 summary: "The routine's next template (default: the active routine), from its cursor, wrapping around.",
                 request: Schema.object(["routine_id": Schema.string]),
                 response: Schema.object(
-                    ["template": WorkoutsSchemas.template, "index": Schema.integer, "routine_id": Schema.string], required: ["template", "index", "routine_id"]),
+                    ["template": WorkoutsSchemas.template, "index": Schema.integer, "routine_id": Schema.string],
+                    required: ["template", "index", "routine_id"]),
                 input: OptionalRoutineIDInput.self
             ) { input, call in
                 // One snapshot: the setting, the routine and its template are read by three statements, and a
                 // template deleted between them would otherwise answer NOT_FOUND for a routine that no longer lists it.
                 let userId = try call.userId()
-                return try await database.readTransaction { sql in try await routines.next(userId: userId, routineId: input.routineId, sql: sql) }
+                return try await database.readTransaction { sql in
+                    try await routines.next(userId: userId, routineId: input.routineId, sql: sql)
+                }
             },
         ]
     }

@@ -193,7 +193,9 @@ enum WorkoutsMigrations {
                 var document = try JSONCoding.load(Document.self, from: try row.decode(column: "document", as: String.self))
                 guard let text = document[keyPath: description], WorkoutsValidation.isBlank(text) else { continue }
                 document[keyPath: description] = nil
-                try await sql.raw("UPDATE \(unsafeRaw: table) SET document = \(bind: try JSONCoding.store(document)) WHERE id = \(bind: id)").run()
+                try await sql.raw(
+                    "UPDATE \(unsafeRaw: table) SET document = \(bind: try JSONCoding.store(document)) WHERE id = \(bind: id)"
+                ).run()
             }
             if rows.count < 500 { return }
         }

@@ -8,7 +8,8 @@ extension WorkoutsModule {
         ModuleDefinition(
             name: "workouts",
             provides: [
-                Contract.exerciseCatalog.erased, Contract.planLibrary.erased, Contract.trainingLog.erased, Contract.activeWorkoutControl.erased,
+                Contract.exerciseCatalog.erased, Contract.planLibrary.erased, Contract.trainingLog.erased,
+                Contract.activeWorkoutControl.erased,
                 Self.handle.erased,
             ]
         ) { context in
@@ -17,7 +18,8 @@ extension WorkoutsModule {
             var plugin = module.plugin
             plugin.provides = [
                 ProvidedContract(Contract.exerciseCatalog, module.catalog), ProvidedContract(Contract.planLibrary, module.planLibrary),
-                ProvidedContract(Contract.trainingLog, module.trainingLog), ProvidedContract(Contract.activeWorkoutControl, module.activeWorkoutControl),
+                ProvidedContract(Contract.trainingLog, module.trainingLog),
+                ProvidedContract(Contract.activeWorkoutControl, module.activeWorkoutControl),
                 ProvidedContract(Self.handle, module),
             ]
             return plugin

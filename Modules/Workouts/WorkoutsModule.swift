@@ -23,7 +23,8 @@ public struct WorkoutsModule: Sendable {
         let catalog = SQLExerciseCatalog(database: database)
         let context = WorkoutsContext(
             database: database, clock: clock, ids: ids, catalog: catalog,
-            idempotency: IdempotencyStore(table: "workouts_idempotency", lockClass: Self.idempotencyLockClass, database: database, clock: clock))
+            idempotency: IdempotencyStore(
+                table: "workouts_idempotency", lockClass: Self.idempotencyLockClass, database: database, clock: clock))
         self.context = context
         self.catalog = catalog
         self.templates = TemplateService(context: context)
@@ -63,7 +64,8 @@ public struct WorkoutsModule: Sendable {
 public struct WorkoutsUserDataEraser: UserDataEraser {
     public let module = "workouts"
     static let tables = [
-        "workouts_templates", "workouts_routines", "workouts_user_settings", "workouts_active_sets", "workouts_active_exercises", "workouts_active",
+        "workouts_templates", "workouts_routines", "workouts_user_settings", "workouts_active_sets", "workouts_active_exercises",
+        "workouts_active",
         "workouts_history", "workouts_idempotency",
     ]
     let database: Database

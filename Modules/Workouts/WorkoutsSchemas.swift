@@ -2,7 +2,8 @@ import Platform
 
 /// OpenAPI schemas of Workouts' documents.
 enum WorkoutsSchemas {
-    static let idempotencyKey = Schema.string(minLength: 1, maxLength: 128, description: "client-generated; a retry with the same key returns the first answer")
+    static let idempotencyKey = Schema.string(
+        minLength: 1, maxLength: 128, description: "client-generated; a retry with the same key returns the first answer")
     static let exercise = Schema.object(
         [
             "id": Schema.string, "name": Schema.string, "category": Schema.string, "equipment": Schema.nullable(Schema.string),
@@ -19,15 +20,19 @@ enum WorkoutsSchemas {
     /// A planned set as sent: the original templates' `reps`, `rir` and `weight` (kg) are read as the targets.
     static let templateSetDraft = Schema.object(
         targets.merging([
-            "reps": ["type": "integer", "description": "legacy name of target_reps"], "rir": ["type": "integer", "description": "legacy name of target_rir"],
+            "reps": ["type": "integer", "description": "legacy name of target_reps"],
+            "rir": ["type": "integer", "description": "legacy name of target_rir"],
             "weight": ["type": "number", "description": "legacy name of target_weight_kg (kilograms)"],
         ]) { current, _ in current })
-    static let exerciseDraft = Schema.object(["exercise_id": Schema.string, "sets": Schema.array(templateSetDraft)], required: ["exercise_id", "sets"])
+    static let exerciseDraft = Schema.object(
+        ["exercise_id": Schema.string, "sets": Schema.array(templateSetDraft)], required: ["exercise_id", "sets"])
     static let template = Schema.object(
         [
             "id": Schema.string, "user_id": Schema.string, "name": Schema.string, "description": Schema.nullable(Schema.string),
             "exercises": Schema.array(
-                Schema.object(["exercise_id": Schema.string, "name": Schema.string, "sets": Schema.array(templateSet)], required: ["exercise_id", "name", "sets"])),
+                Schema.object(
+                    ["exercise_id": Schema.string, "name": Schema.string, "sets": Schema.array(templateSet)],
+                    required: ["exercise_id", "name", "sets"])),
             "analytics": Schema.object(
                 ["estimated_duration_minutes": Schema.integer, "total_sets": Schema.integer, "muscles": Schema.array(Schema.string)],
                 required: ["estimated_duration_minutes", "total_sets", "muscles"]),
@@ -50,12 +55,14 @@ enum WorkoutsSchemas {
     static let workoutExercise = Schema.object(
         ["instance_id": Schema.string, "exercise_id": Schema.string, "name": Schema.string, "sets": Schema.array(set)],
         required: ["instance_id", "exercise_id", "name", "sets"])
-    static let totals = Schema.object(["sets": Schema.integer, "reps": Schema.integer, "volume": Schema.number], required: ["sets", "reps", "volume"])
+    static let totals = Schema.object(
+        ["sets": Schema.integer, "reps": Schema.integer, "volume": Schema.number], required: ["sets", "reps", "volume"])
     static let activeWorkout = Schema.object(
         [
             "id": Schema.string, "user_id": Schema.string, "name": Schema.nullable(Schema.string),
             "source_template_id": Schema.nullable(Schema.string), "source_routine_id": Schema.nullable(Schema.string),
-            "status": Schema.enumeration(["in_progress", "completed", "cancelled"]), "start_time": Schema.timestamp, "version": Schema.integer,
+            "status": Schema.enumeration(["in_progress", "completed", "cancelled"]), "start_time": Schema.timestamp,
+            "version": Schema.integer,
             "exercises": Schema.array(workoutExercise), "totals": totals, "created_at": Schema.timestamp, "updated_at": Schema.timestamp,
         ], required: ["id", "user_id", "status", "start_time", "version", "exercises", "totals"])
     static let analytics = Schema.object(
@@ -67,13 +74,16 @@ enum WorkoutsSchemas {
                         "instance_id": Schema.string, "exercise_id": Schema.string, "name": Schema.string, "sets": Schema.integer,
                         "reps": Schema.integer, "volume": Schema.number, "best_e1rm": Schema.nullable(Schema.number),
                     ], required: ["exercise_id", "sets", "reps", "volume"])),
-            "muscles": Schema.array(Schema.object(["muscle": Schema.string, "sets": Schema.integer, "volume": Schema.number], required: ["muscle", "sets", "volume"])),
+            "muscles": Schema.array(
+                Schema.object(
+                    ["muscle": Schema.string, "sets": Schema.integer, "volume": Schema.number], required: ["muscle", "sets", "volume"])),
         ], required: ["totals", "exercises", "muscles"])
     static let completedWorkout = Schema.object(
         [
             "id": Schema.string, "user_id": Schema.string, "name": Schema.nullable(Schema.string),
             "source_template_id": Schema.nullable(Schema.string), "source_routine_id": Schema.nullable(Schema.string),
-            "start_time": Schema.timestamp, "end_time": Schema.timestamp, "exercises": Schema.array(workoutExercise), "analytics": analytics,
+            "start_time": Schema.timestamp, "end_time": Schema.timestamp, "exercises": Schema.array(workoutExercise),
+            "analytics": analytics,
             "created_at": Schema.timestamp, "updated_at": Schema.timestamp,
         ], required: ["id", "user_id", "start_time", "end_time", "exercises", "analytics"])
 

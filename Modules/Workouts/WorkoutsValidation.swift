@@ -38,7 +38,9 @@ enum WorkoutsValidation {
     static func description(_ value: String?) throws -> String? {
         guard let value else { return nil }
         try refuseNUL(value, field: "description")
-        guard value.unicodeScalars.count <= 2000 else { throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters") }
+        guard value.unicodeScalars.count <= 2000 else {
+            throw ServiceError.invalidArgument(field: "description", reason: "longer than 2000 characters")
+        }
         return isBlank(value) ? nil : value
     }
 
@@ -70,7 +72,8 @@ enum WorkoutsValidation {
     /// and stored differently by each engine (SQLite keeps a whole REAL as an integer, dropping the sign).
     static func weight(_ value: Double, field: String) throws -> Double {
         guard value.isFinite, (0...1000).contains(value) else {
-            throw ServiceError.invalidArgument(field: field, reason: "must be from 0 to 1000 kg", message: "Weight must be between 0 and 1000 kg.")
+            throw ServiceError.invalidArgument(
+                field: field, reason: "must be from 0 to 1000 kg", message: "Weight must be between 0 and 1000 kg.")
         }
         return value == 0 ? 0 : value
     }

@@ -1,4 +1,3 @@
-@testable import Auth
 import Contracts
 import Crypto
 import Fakes
@@ -6,6 +5,8 @@ import Foundation
 import JWTKit
 import NIOPosix
 import Testing
+
+@testable import Auth
 
 @Suite struct AccessTokenTests {
     func makeTokens(clock: FakeWallClock = FakeWallClock(), key: SigningKey = .generate()) async -> AccessTokens {

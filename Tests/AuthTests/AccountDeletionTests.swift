@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Auth
-import NIOPosix
 import Contracts
 import Fakes
 import Foundation
+import NIOPosix
 import Platform
 import SQLKit
 import Synchronization
@@ -32,14 +32,18 @@ final class FlakyEraser: UserDataEraser {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(),
+                http: .shared, threadPool: .singleton)
             let user = try await auth.service.signUp(email: "crash@example.com", password: "secret1", name: nil, timeZone: nil)
             let userId = user.user.id
             let flaky = FlakyEraser()
             let queue = JobQueue(database: db, clock: clock)
             let worker = JobWorker(
                 name: "w", queue: queue,
-                definitions: [auth.deletionJob(erasers: UserDataErasers([auth.eraser, flaky, PlatformUserDataEraser(database: db)]), logger: TestDatabases.logger)],
+                definitions: [
+                    auth.deletionJob(
+                        erasers: UserDataErasers([auth.eraser, flaky, PlatformUserDataEraser(database: db)]), logger: TestDatabases.logger)
+                ],
                 logger: TestDatabases.logger)
             let jobId = try await auth.service.requestDeletion(userId: userId)
             #expect(try await auth.service.requestDeletion(userId: userId) == jobId, "one deletion per account")
@@ -49,11 +53,13 @@ final class FlakyEraser: UserDataEraser {
             await #expect(throws: ServiceError.self) {
                 _ = try await auth.service.signIn(email: "crash@example.com", password: "secret1", timeZone: nil)
             }
-            let users = try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_users WHERE id = \(bind: userId)").first(decodingColumn: "n", as: Int.self)
+            let users = try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_users WHERE id = \(bind: userId)").first(
+                decodingColumn: "n", as: Int.self)
             #expect(users == 1, "Auth's eraser runs last, after every other module's")
 
             // A deletion that used all its attempts starts over when asked for again.
-            try await db.sql.raw("UPDATE platform_jobs SET status = 'failed', attempts = 60, finished_at = 0 WHERE id = \(bind: jobId)").run()
+            try await db.sql.raw("UPDATE platform_jobs SET status = 'failed', attempts = 60, finished_at = 0 WHERE id = \(bind: jobId)")
+                .run()
             #expect(try await auth.service.requestDeletion(userId: userId) == jobId)
             let requeued = try await queue.job(id: jobId)
             #expect(requeued?.status == .queued && requeued?.attempts == 0, "\(String(describing: requeued))")
@@ -62,7 +68,8 @@ final class FlakyEraser: UserDataEraser {
             #expect(flaky.calls.withLock { $0 } == 2)
             #expect(try await queue.job(id: jobId)?.status == .done)
             // The first pass is done; the second one, due later, runs every eraser again and removes the ticket.
-            let tickets = try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_deletions WHERE user_id = \(bind: userId)").first(decodingColumn: "n", as: Int.self)
+            let tickets = try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_deletions WHERE user_id = \(bind: userId)").first(
+                decodingColumn: "n", as: Int.self)
             #expect(tickets == 1)
             let secondPass = "\(jobId):second-pass"
             #expect(try await queue.job(id: secondPass)?.status == .queued)
@@ -80,7 +87,8 @@ final class FlakyEraser: UserDataEraser {
                 #expect(n == 0, "\(table)")
             }
             for id in [jobId, secondPass] {
-                let payload = try await db.sql.raw("SELECT payload FROM platform_jobs WHERE id = \(bind: id)").first(decodingColumn: "payload", as: String.self)
+                let payload = try await db.sql.raw("SELECT payload FROM platform_jobs WHERE id = \(bind: id)").first(
+                    decodingColumn: "payload", as: String.self)
                 #expect(payload?.contains(userId) == false, "the finished job does not name the user")
             }
         }

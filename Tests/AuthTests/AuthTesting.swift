@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Auth
-import NIOPosix
 import Contracts
 import Fakes
+import NIOPosix
 import Platform
 import TestSupport
 
@@ -12,7 +12,8 @@ enum AuthTesting {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(),
+                http: .shared, threadPool: .singleton)
             try await body(db, clock, auth)
         }
     }

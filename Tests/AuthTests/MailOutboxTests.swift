@@ -1,4 +1,3 @@
-@testable import Auth
 import Contracts
 import Fakes
 import Foundation
@@ -6,6 +5,8 @@ import Platform
 import SQLKit
 import TestSupport
 import Testing
+
+@testable import Auth
 
 /// A code is never minted for a session that has ended, even one a replica still trusts for a moment (the lane
 /// checks a cached status): `changeEmail` checks it again in its transaction, under the account's lock.
@@ -16,10 +17,13 @@ import Testing
             let signedUp = try await auth.service.signUp(email: "owner@example.com", password: "password-1", name: nil, timeZone: nil)
             let userId = signedUp.user.id
             let sessionId = try #require(
-                try await db.sql.raw("SELECT id FROM auth_sessions WHERE user_id = \(bind: userId)").first(decodingColumn: "id", as: String.self))
-            let principal = Principal(userId: userId, authTime: clock.now(), sessionId: sessionId, expiresAt: clock.now().addingTimeInterval(900))
+                try await db.sql.raw("SELECT id FROM auth_sessions WHERE user_id = \(bind: userId)").first(
+                    decodingColumn: "id", as: String.self))
+            let principal = Principal(
+                userId: userId, authTime: clock.now(), sessionId: sessionId, expiresAt: clock.now().addingTimeInterval(900))
             // Signed out everywhere through another replica.
-            try await db.sql.raw("UPDATE auth_sessions SET revoked_at = 1, revoke_reason = 'sign_out_all' WHERE id = \(bind: sessionId)").run()
+            try await db.sql.raw("UPDATE auth_sessions SET revoked_at = 1, revoke_reason = 'sign_out_all' WHERE id = \(bind: sessionId)")
+                .run()
             await #expect(throws: ServiceError(.unauthenticated, "Your session has ended. Please sign in again.")) {
                 try await auth.service.changeEmail(principal: principal, newEmail: "late@example.com")
             }
@@ -42,7 +46,9 @@ import Testing
             #expect(second.id == slow.id && second.attempt == 2)
             // The first sender finishes late either way: neither its success nor its failure touches the message.
             #expect(try await auth.outbox.markSent(id: slow.id, attempt: slow.attempt, transport: "smtp") == false)
-            #expect(try await auth.outbox.markFailed(id: slow.id, attempt: slow.attempt, error: MailDeliveryError(permanent: false, "late"), transport: "smtp") == false)
+            #expect(
+                try await auth.outbox.markFailed(
+                    id: slow.id, attempt: slow.attempt, error: MailDeliveryError(permanent: false, "late"), transport: "smtp") == false)
             var mail = try #require(try await auth.outbox.mail(id: slow.id))
             #expect(mail.status == "sending" && mail.attempts == 2 && mail.body.contains("oobCode="))
             #expect(try await auth.outbox.markSent(id: second.id, attempt: second.attempt, transport: "smtp"))

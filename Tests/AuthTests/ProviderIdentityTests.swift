@@ -1,20 +1,22 @@
 import AsyncHTTPClient
-@testable import Auth
-import NIOPosix
 import Contracts
 import Fakes
 import Foundation
 import JWTKit
+import NIOPosix
 import Platform
 import SQLKit
 import TestSupport
 import Testing
 
+@testable import Auth
+
 @Suite struct ProviderIdentityTests {
-    @Test(arguments: [
-        ("public, max-age=3600", 3600), ("max-age=19845, must-revalidate, no-transform", 19845), ("max-age=5", 60),
-        ("max-age=99999999", 86_400), ("no-cache", nil), ("max-age=abc", nil),
-    ] as [(String, Int?)])
+    @Test(
+        arguments: [
+            ("public, max-age=3600", 3600), ("max-age=19845, must-revalidate, no-transform", 19845), ("max-age=5", 60),
+            ("max-age=99999999", 86_400), ("no-cache", nil), ("max-age=abc", nil),
+        ] as [(String, Int?)])
     func cacheControlMaxAge(header: String, seconds: Int?) {
         #expect(ProviderKeySet.maxAge(header) == seconds)
     }
@@ -31,7 +33,9 @@ import Testing
 
     @Test func flexibleBooleans() throws {
         struct Box: Decodable { var flag: FlexibleBool }
-        for (json, value) in [(#"{"flag":true}"#, true), (#"{"flag":"true"}"#, true), (#"{"flag":"false"}"#, false), (#"{"flag":false}"#, false)] {
+        for (json, value) in [
+            (#"{"flag":true}"#, true), (#"{"flag":"true"}"#, true), (#"{"flag":"false"}"#, false), (#"{"flag":false}"#, false),
+        ] {
             #expect(try JSONDecoder().decode(Box.self, from: Data(json.utf8)).flag.value == value)
         }
         #expect((try? JSONDecoder().decode(Box.self, from: Data(#"{"flag":"yes"}"#.utf8))) == nil)
@@ -44,7 +48,8 @@ import Testing
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
             let module = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: SequentialIDGenerator(), http: .shared, threadPool: .singleton)
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: SequentialIDGenerator(),
+                http: .shared, threadPool: .singleton)
             let start = clock.now().millisecondsSince1970
             for (id, status, age) in [("old", "pending", 25.0), ("young", "pending", 23.0), ("kept", "active", 48.0)] {
                 let created = start - Int64(age * 3_600_000)
@@ -71,7 +76,8 @@ import Testing
             #expect(try await module.service.purgeUnconfirmed() == 1)
             let users = try await db.sql.raw("SELECT id FROM auth_users ORDER BY id").all(decodingColumn: "id", as: String.self)
             #expect(users == ["kept", "young"])
-            let links = try await db.sql.raw("SELECT user_id FROM auth_providers ORDER BY user_id").all(decodingColumn: "user_id", as: String.self)
+            let links = try await db.sql.raw("SELECT user_id FROM auth_providers ORDER BY user_id").all(
+                decodingColumn: "user_id", as: String.self)
             #expect(links == ["kept", "young"])
             let appleTokens = try await db.sql.raw("SELECT user_id FROM auth_apple_tokens").all(decodingColumn: "user_id", as: String.self)
             #expect(appleTokens == ["kept"])
@@ -125,7 +131,8 @@ import Testing
                     for _ in 0..<8 {
                         group.addTask {
                             do {
-                                return try await module.service.confirmAccountCreation(userId: id, timeZone: nil).id == id ? "ok" : "other user"
+                                return try await module.service.confirmAccountCreation(userId: id, timeZone: nil).id == id
+                                    ? "ok" : "other user"
                             } catch {
                                 return "\(error)"
                             }

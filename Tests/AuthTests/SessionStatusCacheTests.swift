@@ -1,7 +1,8 @@
-@testable import Auth
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import Auth
 
 @Suite struct SessionStatusCacheTests {
     @Test func openSessionsAreRememberedBriefly() {

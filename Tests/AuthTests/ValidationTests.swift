@@ -1,6 +1,7 @@
-@testable import Auth
 import Contracts
 import Testing
+
+@testable import Auth
 
 @Suite struct ValidationTests {
     @Test(arguments: [
@@ -12,19 +13,25 @@ import Testing
         #expect(try Validation.normalizedEmail(raw) == normalized)
     }
 
-    @Test(arguments: ["", "plain", "@example.com", "a@", "a@b", "a@.com", "a@b..com", "a b@c.co", "a@b.com.", "a@@b.co", "<a>@b.co",
-                      String(repeating: "a", count: 250) + "@b.co"])
+    @Test(arguments: [
+        "", "plain", "@example.com", "a@", "a@b", "a@.com", "a@b..com", "a b@c.co", "a@b.com.", "a@@b.co", "<a>@b.co",
+        String(repeating: "a", count: 250) + "@b.co",
+    ])
     func invalidEmailsAreRefused(raw: String) {
-        #expect(performing: { try Validation.normalizedEmail(raw) }, throws: { error in
-            (error as? ServiceError)?.code == .invalidArgument && (error as? ServiceError)?.details["field"] == "email"
-        })
+        #expect(
+            performing: { try Validation.normalizedEmail(raw) },
+            throws: { error in
+                (error as? ServiceError)?.code == .invalidArgument && (error as? ServiceError)?.details["field"] == "email"
+            })
     }
 
     @Test func shortPasswordIsWeakWithTheSeedsSentence() {
-        #expect(performing: { try Validation.newPassword("12345") }, throws: { error in
-            let error = error as? ServiceError
-            return error?.code == .weakPassword && error?.message == "Password must be at least 6 characters."
-        })
+        #expect(
+            performing: { try Validation.newPassword("12345") },
+            throws: { error in
+                let error = error as? ServiceError
+                return error?.code == .weakPassword && error?.message == "Password must be at least 6 characters."
+            })
         #expect(throws: Never.self) { try Validation.newPassword("123456") }
     }
 
@@ -39,16 +46,21 @@ import Testing
     @Test func upperBoundsCountCodePoints() throws {
         let thumb = "\u{1F44D}\u{1F3FD}"
         #expect(try Validation.name(String(repeating: thumb, count: 50)) == String(repeating: thumb, count: 50))
-        #expect(performing: { try Validation.name(String(repeating: thumb, count: 51)) }, throws: {
-            ($0 as? ServiceError)?.code == .invalidArgument && ($0 as? ServiceError)?.details["field"] == "name"
-        })
+        #expect(
+            performing: { try Validation.name(String(repeating: thumb, count: 51)) },
+            throws: {
+                ($0 as? ServiceError)?.code == .invalidArgument && ($0 as? ServiceError)?.details["field"] == "name"
+            })
         let longest = String(repeating: thumb, count: Validation.maximumPasswordLength / 2)
         #expect(throws: Never.self) { try Validation.newPassword(longest) }
         #expect(throws: Never.self) { try Validation.presentedPassword(longest) }
         #expect(performing: { try Validation.newPassword(longest + thumb) }, throws: { ($0 as? ServiceError)?.code == .invalidArgument })
-        #expect(performing: { try Validation.presentedPassword(longest + thumb) }, throws: { ($0 as? ServiceError)?.code == .invalidArgument })
+        #expect(
+            performing: { try Validation.presentedPassword(longest + thumb) }, throws: { ($0 as? ServiceError)?.code == .invalidArgument })
         // The minimum counts characters: three of them are too few whatever their code points.
-        #expect(performing: { try Validation.newPassword(String(repeating: thumb, count: 3)) }, throws: { ($0 as? ServiceError)?.code == .weakPassword })
+        #expect(
+            performing: { try Validation.newPassword(String(repeating: thumb, count: 3)) },
+            throws: { ($0 as? ServiceError)?.code == .weakPassword })
     }
 
     @Test func timeZonesMustBeIANA() throws {
@@ -65,8 +77,10 @@ import Testing
         (.requiresRecentLogin, "For your security, please sign in again to continue."),
         (.emailAlreadyInUse, "This email is already in use by another account."),
         (.weakPassword, "Password must be at least 6 characters."),
-        (.accountExistsWithDifferentCredential,
-         "An account with this email already exists. Please sign in with your original method, then link this provider in Settings."),
+        (
+            .accountExistsWithDifferentCredential,
+            "An account with this email already exists. Please sign in with your original method, then link this provider in Settings."
+        ),
         (.invalidCredential, "The sign-in credentials are invalid. Please try again."),
         (.userNotFound, "No account found with this email. Please register first."),
         (.internalError, "Something went wrong. Please try again."),

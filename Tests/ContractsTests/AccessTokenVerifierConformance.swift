@@ -1,13 +1,13 @@
 import AsyncHTTPClient
 import Auth
-import NIOPosix
 import Contracts
 import Fakes
 import Foundation
+import NIOPosix
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
 
 /// What a conformance run needs besides the verifier: valid tokens, and a way to end a session.
 struct TokenFixture: Sendable {
@@ -63,7 +63,9 @@ func accessTokenVerifierConformance(_ verifier: some AccessTokenVerifier, fixtur
             clock: clock, lifetime: 900,
             issue: { label in
                 let session = "s-\(label)"
-                return .init(token: await verifier.issue(userId: "u-\(label)", sessionId: session, lifetime: 900), userId: "u-\(label)", sessionId: session)
+                return .init(
+                    token: await verifier.issue(userId: "u-\(label)", sessionId: session, lifetime: 900), userId: "u-\(label)",
+                    sessionId: session)
             },
             revoke: { session in await verifier.revoke(sessionId: session) })
         try await accessTokenVerifierConformance(verifier, fixture: fixture)
@@ -74,7 +76,8 @@ func accessTokenVerifierConformance(_ verifier: some AccessTokenVerifier, fixtur
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(),
+                http: .shared, threadPool: .singleton)
             let fixture = TokenFixture(
                 clock: clock, lifetime: 900,
                 issue: { label in

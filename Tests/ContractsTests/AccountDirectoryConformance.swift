@@ -1,12 +1,12 @@
 import AsyncHTTPClient
 import Auth
-import NIOPosix
 import Contracts
 import Fakes
 import Foundation
+import NIOPosix
 import Platform
-import Testing
 import TestSupport
+import Testing
 
 struct AccountFixture: Sendable {
     /// Creates an email/password account and returns its id.
@@ -37,7 +37,9 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
                 create: { email in
                     let id = "u-\(email)"
                     await directory.add(
-                        AccountSummary(userId: id, email: email, emailVerified: false, providers: [.password], originalProvider: "email", createdAt: Date()))
+                        AccountSummary(
+                            userId: id, email: email, emailVerified: false, providers: [.password], originalProvider: "email",
+                            createdAt: Date()))
                     return id
                 },
                 remove: { id in await directory.remove(userId: id) }))
@@ -47,7 +49,8 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
     func live(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(),
+                ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
             try await accountDirectoryConformance(
                 auth.accounts,
                 fixture: AccountFixture(

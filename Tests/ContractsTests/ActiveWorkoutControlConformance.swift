@@ -2,8 +2,9 @@ import Contracts
 import Fakes
 import Foundation
 import Platform
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 struct ActiveWorkoutFixture: Sendable {
@@ -21,11 +22,13 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
     let exercise = started.exercises[0]
 
     let logged = try await control.logSet(
-        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5, rir: 2,
+        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5,
+        rir: 2,
         idempotencyKey: "k1")
     #expect(logged.totals == WorkoutTotals(sets: 1, reps: 5, volume: 500))
     let replay = try await control.logSet(
-        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5, rir: 2,
+        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5,
+        rir: 2,
         idempotencyKey: "k1")
     #expect(replay.version == logged.version, "a replay changes nothing")
 
@@ -33,56 +36,67 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
     let zeroWorkout = try await fixture.start("u3")
     let zeroExercise = zeroWorkout.exercises[0]
     let zero = try await control.logSet(
-        userId: "u3", workoutId: zeroWorkout.id, exerciseInstanceId: zeroExercise.instanceId, setId: zeroExercise.sets[0].id, weightKg: -0.0, reps: 5,
+        userId: "u3", workoutId: zeroWorkout.id, exerciseInstanceId: zeroExercise.instanceId, setId: zeroExercise.sets[0].id,
+        weightKg: -0.0, reps: 5,
         rir: 2, idempotencyKey: "kz")
     let zeroWeight = try #require(zero.exercises[0].sets[0].weightKg)
     #expect(zeroWeight == 0 && zeroWeight.sign == .plus)
     let zeroAgain = try await control.logSet(
-        userId: "u3", workoutId: zeroWorkout.id, exerciseInstanceId: zeroExercise.instanceId, setId: zeroExercise.sets[0].id, weightKg: 0, reps: 5,
+        userId: "u3", workoutId: zeroWorkout.id, exerciseInstanceId: zeroExercise.instanceId, setId: zeroExercise.sets[0].id, weightKg: 0,
+        reps: 5,
         rir: 2, idempotencyKey: "kz")
     #expect(zeroAgain.version == zero.version)
 
     await expectCode(.conflict, "a reused key with another body", details: ["idempotency_key": "k1"]) {
         _ = try await control.logSet(
-            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 90, reps: 5, rir: 2,
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 90, reps: 5,
+            rir: 2,
             idempotencyKey: "k1")
     }
     await expectCode(.notFound, "another user's workout", details: ["workout_id": started.id]) {
         _ = try await control.logSet(
-            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1, rir: nil,
+            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1,
+            rir: nil,
             idempotencyKey: "k2")
     }
     await expectCode(.notFound, "an unknown set") {
         _ = try await control.logSet(
-            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: "nope", weightKg: 1, reps: 1, rir: nil, idempotencyKey: "k3")
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: "nope", weightKg: 1, reps: 1, rir: nil,
+            idempotencyKey: "k3")
     }
     await expectCode(.invalidArgument, "reps out of range") {
         _ = try await control.logSet(
-            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1001, rir: nil,
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1,
+            reps: 1001, rir: nil,
             idempotencyKey: "k4")
     }
     // Values are checked before anything is looked up; a workout is found before the exercise it names.
     await expectCode(.invalidArgument, "reps out of range on another user's workout", details: ["field": "reps"]) {
         _ = try await control.logSet(
-            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1001, rir: nil,
+            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1,
+            reps: 1001, rir: nil,
             idempotencyKey: "k4-2")
     }
     await expectCode(.notFound, "an unknown exercise on another user's workout", details: ["workout_id": started.id]) {
-        _ = try await control.addExercise(userId: "u2", workoutId: started.id, exerciseId: "no-such-exercise", sets: 1, idempotencyKey: "k4-3")
+        _ = try await control.addExercise(
+            userId: "u2", workoutId: started.id, exerciseId: "no-such-exercise", sets: 1, idempotencyKey: "k4-3")
     }
     await expectCode(.notFound, "swapping to an unknown exercise on another user's workout", details: ["workout_id": started.id]) {
         _ = try await control.swapExercise(
-            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: "no-such-exercise", idempotencyKey: "k4-4")
+            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: "no-such-exercise",
+            idempotencyKey: "k4-4")
     }
     await expectCode(.invalidArgument, "swapping an exercise for itself", details: ["field": "new_exercise_id"]) {
         _ = try await control.swapExercise(
-            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: exercise.exerciseId, idempotencyKey: "k4-5")
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: exercise.exerciseId,
+            idempotencyKey: "k4-5")
     }
 
     // Ids holding NUL were never given out (PostgreSQL cannot even compare with them); such a key is refused.
     await expectCode(.notFound, "a workout id with NUL", details: ["workout_id": "w\u{0}"]) {
         _ = try await control.logSet(
-            userId: "u1", workoutId: "w\u{0}", exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1, rir: nil,
+            userId: "u1", workoutId: "w\u{0}", exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1,
+            rir: nil,
             idempotencyKey: "k-nul-1")
     }
     // 128 characters but 5,248 code points (each a letter under 40 combining marks): too long to store as a key.
@@ -90,7 +104,8 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
     for key in ["k\u{0}", "", String(repeating: "k", count: 129), stacked] {
         await expectCode(.invalidArgument, "the idempotency key \(key.debugDescription)", details: ["field": "idempotency_key"]) {
             _ = try await control.logSet(
-                userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1, reps: 1, rir: nil,
+                userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, weightKg: 1,
+                reps: 1, rir: nil,
                 idempotencyKey: key)
         }
     }
@@ -99,15 +114,18 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
     }
     await expectCode(.invalidArgument, "a new exercise id with NUL", details: ["field": "new_exercise_id"]) {
         _ = try await control.swapExercise(
-            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: "a\u{0}", idempotencyKey: "k-nul-3")
+            userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: "a\u{0}", idempotencyKey: "k-nul-3"
+        )
     }
     #expect(try await control.activeWorkout(userId: "u1") == logged, "refused writes change nothing")
 
-    let added = try await control.addExercise(userId: "u1", workoutId: started.id, exerciseId: WorkoutsFixtures.curl.id, sets: 2, idempotencyKey: "k5")
+    let added = try await control.addExercise(
+        userId: "u1", workoutId: started.id, exerciseId: WorkoutsFixtures.curl.id, sets: 2, idempotencyKey: "k5")
     #expect(added.exercises.map(\.exerciseId) == [WorkoutsFixtures.squat.id, WorkoutsFixtures.curl.id])
     #expect(added.exercises[1].sets.count == 2)
     let swapped = try await control.swapExercise(
-        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: WorkoutsFixtures.bench.id, idempotencyKey: "k6")
+        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, newExerciseId: WorkoutsFixtures.bench.id,
+        idempotencyKey: "k6")
     #expect(swapped.exercises.map(\.exerciseId) == [WorkoutsFixtures.squat.id, WorkoutsFixtures.bench.id, WorkoutsFixtures.curl.id])
     #expect(swapped.exercises[0].sets.count == 1, "the logged set stays with the squat")
     #expect(swapped.exercises[0].sets[0].targetWeightKg == 100, "with what was planned for it")
@@ -117,14 +135,16 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
     #expect(swapped.totals.sets == 1)
     // A repeat of the first logSet changes nothing and answers the workout as it stands now.
     let repeated = try await control.logSet(
-        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5, rir: 2,
+        userId: "u1", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5,
+        rir: 2,
         idempotencyKey: "k1")
     #expect(repeated == swapped, "the workout as it stands, not as the first answer left it")
     #expect(try await control.activeWorkout(userId: "u1") == swapped, "a repeat changes nothing")
 
     try await fixture.finish("u1", started.id)
     await expectCode(.failedPrecondition, "writing to a finished workout") {
-        _ = try await control.addExercise(userId: "u1", workoutId: started.id, exerciseId: WorkoutsFixtures.curl.id, sets: 1, idempotencyKey: "k7")
+        _ = try await control.addExercise(
+            userId: "u1", workoutId: started.id, exerciseId: WorkoutsFixtures.curl.id, sets: 1, idempotencyKey: "k7")
     }
     #expect(try await control.activeWorkout(userId: "u1") == nil)
 
@@ -136,7 +156,8 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
         userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, setId: squat.sets[1].id, weightKg: 100, reps: 5, rir: nil,
         idempotencyKey: "u2-log")
     let split = try await control.swapExercise(
-        userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, newExerciseId: WorkoutsFixtures.bench.id, idempotencyKey: "u2-swap")
+        userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, newExerciseId: WorkoutsFixtures.bench.id,
+        idempotencyKey: "u2-swap")
     #expect(split.exercises[0].sets.map(\.id) == [squat.sets[1].id])
     #expect(split.exercises[0].sets.map(\.setIndex) == [0])
     #expect(split.exercises[1].sets.map(\.id) == [squat.sets[0].id])
@@ -148,7 +169,8 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
         details: ["set_id": squat.sets[0].id, "exercise_instance_id": split.exercises[1].instanceId, "current_version": "\(split.version)"]
     ) {
         _ = try await control.logSet(
-            userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, setId: squat.sets[0].id, weightKg: 60, reps: 5, rir: nil,
+            userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, setId: squat.sets[0].id, weightKg: 60, reps: 5,
+            rir: nil,
             idempotencyKey: "u2-stale")
     }
     #expect(try await control.activeWorkout(userId: "u2") == split, "the stale write changed nothing")
@@ -161,11 +183,13 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
     }
     #expect(full.exercises.count == 50)
     await expectCode(.invalidArgument, "a 51st exercise", details: ["field": "exercise_id"]) {
-        _ = try await control.addExercise(userId: "u2", workoutId: other.id, exerciseId: WorkoutsFixtures.curl.id, sets: 1, idempotencyKey: "u2-add-51")
+        _ = try await control.addExercise(
+            userId: "u2", workoutId: other.id, exerciseId: WorkoutsFixtures.curl.id, sets: 1, idempotencyKey: "u2-add-51")
     }
     await expectCode(.invalidArgument, "a split past 50 exercises", details: ["field": "exercise_instance_id"]) {
         _ = try await control.swapExercise(
-            userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, newExerciseId: WorkoutsFixtures.curl.id, idempotencyKey: "u2-swap-2")
+            userId: "u2", workoutId: other.id, exerciseInstanceId: squat.instanceId, newExerciseId: WorkoutsFixtures.curl.id,
+            idempotencyKey: "u2-swap-2")
     }
     #expect(try await control.activeWorkout(userId: "u2") == full, "refused writes change nothing")
 }
@@ -206,8 +230,11 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
                         let planned = TemplateSet(targetReps: 5, targetWeightKg: 100)
                         let template = try await module.templates.create(
                             userId: userId,
-                            draft: TemplateDraft(name: "Squats", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [planned, planned])]))
-                        return try await module.active.start(userId: userId, request: .init(templateId: template.id), idempotencyKey: nil).value()
+                            draft: TemplateDraft(
+                                name: "Squats",
+                                exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [planned, planned])]))
+                        return try await module.active.start(userId: userId, request: .init(templateId: template.id), idempotencyKey: nil)
+                            .value()
                     },
                     finish: { userId, workoutId in _ = try await module.active.complete(userId: userId, workoutId: workoutId, key: nil) }))
         }

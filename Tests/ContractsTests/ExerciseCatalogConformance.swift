@@ -2,8 +2,9 @@ import Contracts
 import Fakes
 import Foundation
 import Platform
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
@@ -14,7 +15,9 @@ func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
     let accented = try await catalog.search(ExerciseQuery(text: "BÁRBELL SQUAT", limit: 5))
     #expect(accented.items.first?.id == WorkoutsFixtures.squat.id)
     // Typos: a letter missing, doubled or wrong in a word of 4 letters or more, two from 6.
-    for (typed, expected) in [("dumbel curl", WorkoutsFixtures.curl.id), ("bench pres", WorkoutsFixtures.bench.id), ("barbel sqaut", WorkoutsFixtures.squat.id)] {
+    for (typed, expected) in [
+        ("dumbel curl", WorkoutsFixtures.curl.id), ("bench pres", WorkoutsFixtures.bench.id), ("barbel sqaut", WorkoutsFixtures.squat.id),
+    ] {
         let found = try await catalog.search(ExerciseQuery(text: typed, limit: 20))
         #expect(found.items.contains { $0.id == expected }, "\(typed) finds \(expected)")
     }
@@ -58,10 +61,13 @@ func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
     #expect(try await catalog.search(ExerciseQuery(muscle: String(longest.prefix(100)), limit: 5)).items.isEmpty)
 
     for (bad, field) in [
-        (ExerciseQuery(limit: 0), "limit"), (ExerciseQuery(limit: 101), "limit"), (ExerciseQuery(text: "squat", limit: 5, cursor: "not-a-cursor"), "cursor"),
+        (ExerciseQuery(limit: 0), "limit"), (ExerciseQuery(limit: 101), "limit"),
+        (ExerciseQuery(text: "squat", limit: 5, cursor: "not-a-cursor"), "cursor"),
         (ExerciseQuery(text: "squat", limit: 5, cursor: "-1#squat|||"), "cursor"),
-        (ExerciseQuery(text: longest + "e", limit: 5), "query"), (ExerciseQuery(text: String(repeating: "press ", count: 50_000), limit: 5), "query"),
-        (ExerciseQuery(muscle: String(longest.prefix(101)), limit: 5), "muscle"), (ExerciseQuery(equipment: String(repeating: "x", count: 101), limit: 5), "equipment"),
+        (ExerciseQuery(text: longest + "e", limit: 5), "query"),
+        (ExerciseQuery(text: String(repeating: "press ", count: 50_000), limit: 5), "query"),
+        (ExerciseQuery(muscle: String(longest.prefix(101)), limit: 5), "muscle"),
+        (ExerciseQuery(equipment: String(repeating: "x", count: 101), limit: 5), "equipment"),
         (ExerciseQuery(category: String(repeating: "x", count: 101), limit: 5), "category"),
     ] {
         do {

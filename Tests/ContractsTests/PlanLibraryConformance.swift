@@ -2,16 +2,22 @@ import Contracts
 import Fakes
 import Foundation
 import Platform
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 func planLibraryConformance(_ library: some PlanLibrary) async throws {
     let plan = RoutinePlan(
         name: "Upper/Lower", frequency: 4,
         templates: [
-            TemplatePlan(name: "Upper", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.bench.id, sets: [TemplateSet(targetReps: 5), TemplateSet(targetReps: 5)])]),
-            TemplatePlan(name: "Lower", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [TemplateSet(targetReps: 5)])]),
+            TemplatePlan(
+                name: "Upper",
+                exercises: [
+                    PlannedExercise(exerciseId: WorkoutsFixtures.bench.id, sets: [TemplateSet(targetReps: 5), TemplateSet(targetReps: 5)])
+                ]),
+            TemplatePlan(
+                name: "Lower", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [TemplateSet(targetReps: 5)])]),
         ])
     let created = try await library.createRoutine(userId: "u1", plan: plan)
     #expect(created.templates.map(\.name) == ["Upper", "Lower"])
@@ -25,10 +31,13 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     #expect(created.routine.description == nil)
     // A blank description is none, as through HTTP.
     let blank = try await library.createRoutine(
-        userId: "u5", plan: RoutinePlan(name: "Blank", description: " ", templates: [TemplatePlan(name: "A", exercises: plan.templates[0].exercises)]))
+        userId: "u5",
+        plan: RoutinePlan(name: "Blank", description: " ", templates: [TemplatePlan(name: "A", exercises: plan.templates[0].exercises)]))
     #expect(blank.routine.description == nil)
     let described = try await library.createRoutine(
-        userId: "u6", plan: RoutinePlan(name: "Described", description: "Heavy", templates: [TemplatePlan(name: "A", exercises: plan.templates[0].exercises)]))
+        userId: "u6",
+        plan: RoutinePlan(
+            name: "Described", description: "Heavy", templates: [TemplatePlan(name: "A", exercises: plan.templates[0].exercises)]))
     #expect(described.routine.description == "Heavy")
 
     let upper = created.templates[0]
@@ -54,13 +63,17 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     // An unknown exercise is reported once the template is found: another user's template is not found first.
     await expectCode(.notFound, "an unknown exercise for another user's template", details: ["template_id": upper.id]) {
         _ = try await library.applyTemplateChanges(
-            userId: "u2", templateId: upper.id, expectedVersion: changed.version, exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])
+            userId: "u2", templateId: upper.id, expectedVersion: changed.version, exercises: [PlannedExercise(exerciseId: "Nope", sets: [])]
+        )
     }
     await expectCode(.invalidArgument, "an unknown exercise for one's own template", details: ["field": "exercises[0].exercise_id"]) {
         _ = try await library.applyTemplateChanges(
-            userId: "u1", templateId: upper.id, expectedVersion: changed.version, exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])
+            userId: "u1", templateId: upper.id, expectedVersion: changed.version, exercises: [PlannedExercise(exerciseId: "Nope", sets: [])]
+        )
     }
-    await expectCode(.invalidArgument, "bad values are refused before anything is looked up", details: ["field": "exercises[0].sets[0].target_reps"]) {
+    await expectCode(
+        .invalidArgument, "bad values are refused before anything is looked up", details: ["field": "exercises[0].sets[0].target_reps"]
+    ) {
         _ = try await library.applyTemplateChanges(
             userId: "u2", templateId: upper.id, expectedVersion: changed.version,
             exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: [TemplateSet(targetReps: 1001)])])
@@ -70,7 +83,9 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     }
     await expectCode(.invalidArgument, "an unknown exercise") {
         _ = try await library.createRoutine(
-            userId: "u1", plan: RoutinePlan(name: "Bad", templates: [TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])]))
+            userId: "u1",
+            plan: RoutinePlan(name: "Bad", templates: [TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "Nope", sets: [])])])
+        )
     }
     // An id holding NUL (which PostgreSQL cannot even compare with) was never given out: it is not found.
     await expectCode(.notFound, "a template id with NUL", details: ["template_id": "t\u{0}"]) {
@@ -81,7 +96,9 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     }
     await expectCode(.invalidArgument, "an exercise id with NUL", details: ["field": "templates[0].exercises[0].exercise_id"]) {
         _ = try await library.createRoutine(
-            userId: "u1", plan: RoutinePlan(name: "Bad", templates: [TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "a\u{0}", sets: [])])]))
+            userId: "u1",
+            plan: RoutinePlan(
+                name: "Bad", templates: [TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "a\u{0}", sets: [])])]))
     }
     #expect(try await library.templates(userId: "u1").count == 2, "a refused plan creates nothing")
 
@@ -95,14 +112,20 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
             templates: names.map {
                 TemplatePlan(
                     name: $0,
-                    exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: sets(1)), PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(3))])
+                    exercises: [
+                        PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: sets(1)),
+                        PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(3)),
+                    ])
             }))
     #expect(try await library.templates(userId: "u3").map(\.name) == names)
     #expect(ordered.templates.first?.analytics.muscles == ["quadriceps", "biceps"])
     // An exercise with no sets planned trains no muscle.
     let unplanned = try await library.applyTemplateChanges(
         userId: "u3", templateId: ordered.templates[0].id, expectedVersion: ordered.templates[0].version,
-        exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: sets(2)), PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [])])
+        exercises: [
+            PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: sets(2)),
+            PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: []),
+        ])
     #expect(unplanned.analytics.muscles == ["biceps"])
     #expect(unplanned.analytics.totalSets == 2)
 
@@ -116,12 +139,14 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
         ("no templates", RoutinePlan(name: "P", templates: []), "templates"),
         ("a blank template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: "", exercises: one)]), "templates[0].name"),
         (
-            "a 101-character template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: String(repeating: "n", count: 101), exercises: one)]),
+            "a 101-character template name",
+            RoutinePlan(name: "P", templates: [TemplatePlan(name: String(repeating: "n", count: 101), exercises: one)]),
             "templates[0].name"
         ),
         (
             // Lengths are code points, as the OpenAPI document's maxLength: 60 characters, 120 code points.
-            "a name of 120 code points", RoutinePlan(name: String(repeating: "👍🏽", count: 60), templates: [TemplatePlan(name: "A", exercises: one)]),
+            "a name of 120 code points",
+            RoutinePlan(name: String(repeating: "👍🏽", count: 60), templates: [TemplatePlan(name: "A", exercises: one)]),
             "name"
         ),
         (
@@ -130,21 +155,32 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
                 name: "P",
                 templates: [
                     TemplatePlan(name: "A", exercises: one),
-                    TemplatePlan(name: "B", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [TemplateSet(targetWeightKg: 2000)])]),
+                    TemplatePlan(
+                        name: "B",
+                        exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [TemplateSet(targetWeightKg: 2000)])]),
                 ]),
             "templates[1].exercises[0].sets[0].target_weight_kg"
         ),
-        ("51 exercises", RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: Array(repeating: one[0], count: 51))]), "templates[0].exercises"),
+        (
+            "51 exercises", RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: Array(repeating: one[0], count: 51))]),
+            "templates[0].exercises"
+        ),
         // NUL, which PostgreSQL cannot store in a text column, is refused in every name and the description.
         ("NUL in the plan name", RoutinePlan(name: "P\u{0}", templates: [TemplatePlan(name: "A", exercises: one)]), "name"),
-        ("NUL in the description", RoutinePlan(name: "P", description: "d\u{0}", templates: [TemplatePlan(name: "A", exercises: one)]), "description"),
         (
-            "NUL in a template name", RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: one), TemplatePlan(name: "B\u{0}B", exercises: one)]),
+            "NUL in the description", RoutinePlan(name: "P", description: "d\u{0}", templates: [TemplatePlan(name: "A", exercises: one)]),
+            "description"
+        ),
+        (
+            "NUL in a template name",
+            RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: one), TemplatePlan(name: "B\u{0}B", exercises: one)]),
             "templates[1].name"
         ),
         (
             "31 sets",
-            RoutinePlan(name: "P", templates: [TemplatePlan(name: "A", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(31))])]),
+            RoutinePlan(
+                name: "P",
+                templates: [TemplatePlan(name: "A", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: sets(31))])]),
             "templates[0].exercises[0].sets"
         ),
         // With several errors, the same one is reported everywhere: template by template, its name before its
@@ -177,7 +213,8 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
 
 @Suite struct PlanLibraryConformanceTests {
     @Test func fake() async throws {
-        try await planLibraryConformance(FakePlanLibrary(catalog: WorkoutsFixtures.catalog, clock: FakeWallClock(), ids: SequentialIDGenerator()))
+        try await planLibraryConformance(
+            FakePlanLibrary(catalog: WorkoutsFixtures.catalog, clock: FakeWallClock(), ids: SequentialIDGenerator()))
     }
 
     @Test(arguments: TestDatabases.engines)

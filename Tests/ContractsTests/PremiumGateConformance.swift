@@ -3,8 +3,8 @@ import Fakes
 import Foundation
 import Platform
 import Subscription
-import Testing
 import TestSupport
+import Testing
 
 struct PremiumFixture: Sendable {
     /// Makes the user premium the way the provider does it.
@@ -33,7 +33,8 @@ extension SubscriptionModule {
         SubscriptionModule(
             database: database,
             verifier: AppStoreDataVerifier(
-                roots: [pki.root], identity: AppStoreAppIdentity(bundleID: AppStoreTestPKI.bundleID, appAppleID: nil, environment: "Sandbox")),
+                roots: [pki.root],
+                identity: AppStoreAppIdentity(bundleID: AppStoreTestPKI.bundleID, appAppleID: nil, environment: "Sandbox")),
             clock: clock, ids: RandomIDGenerator(), logger: TestDatabases.logger)
     }
 }

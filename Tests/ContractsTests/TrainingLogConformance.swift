@@ -2,8 +2,9 @@ import Contracts
 import Fakes
 import Foundation
 import Platform
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 struct TrainingLogFixture: Sendable {
@@ -44,8 +45,10 @@ func trainingLogConformance(_ log: some TrainingLog, fixture: TrainingLogFixture
                 let exercises = [WorkoutExercise(instanceId: "i", exerciseId: WorkoutsFixtures.squat.id, name: "Squat", sets: [set])]
                 await log.record(
                     CompletedWorkout(
-                        id: id, userId: userId, name: name, sourceTemplateId: nil, sourceRoutineId: nil, startTime: clock.now(), endTime: clock.now(),
-                        exercises: exercises, analytics: WorkoutAnalytics(totals: WorkoutTotals(sets: 1, reps: 5, volume: 250), exercises: [], muscles: []),
+                        id: id, userId: userId, name: name, sourceTemplateId: nil, sourceRoutineId: nil, startTime: clock.now(),
+                        endTime: clock.now(),
+                        exercises: exercises,
+                        analytics: WorkoutAnalytics(totals: WorkoutTotals(sets: 1, reps: 5, volume: 250), exercises: [], muscles: []),
                         createdAt: clock.now(), updatedAt: clock.now()))
                 return id
             })
@@ -66,7 +69,9 @@ func trainingLogConformance(_ log: some TrainingLog, fixture: TrainingLogFixture
                     ).value()
                     _ = try await module.active.logSet(
                         userId: userId,
-                        request: .init(workoutId: workout.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id, weightKg: 50, reps: 5),
+                        request: .init(
+                            workoutId: workout.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id,
+                            weightKg: 50, reps: 5),
                         key: nil)
                     return try await module.active.complete(userId: userId, workoutId: workout.id, key: nil).value().id
                 })

@@ -1,17 +1,18 @@
 import Analytics
 import AsyncHTTPClient
 import Auth
-import NIOPosix
 import Contracts
 import Conversations
 import Fakes
 import Foundation
-import SQLKit
+import NIOPosix
 import Platform
 import Recommendations
+import SQLKit
 import Subscription
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 struct EraserFixture: Sendable {
@@ -60,7 +61,8 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
     func auth(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(), ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: SystemClock(),
+                ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
             try await userDataEraserConformance(
                 auth.eraser,
                 fixture: EraserFixture(
@@ -74,15 +76,18 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                     count: { id in
                         var total = 0
                         for table in ["auth_devices", "auth_refresh_tokens", "auth_sessions", "auth_providers", "auth_profiles"] {
-                            total += try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: id)")
+                            total +=
+                                try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: id)")
                                 .first(decodingColumn: "n", as: Int.self) ?? 0
                         }
-                        total += try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_users WHERE id = \(bind: id)")
+                        total +=
+                            try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_users WHERE id = \(bind: id)")
                             .first(decodingColumn: "n", as: Int.self) ?? 0
                         return total
                     },
                     makeUser: { label in
-                        try await auth.service.signUp(email: "\(label)@example.com", password: "secret1", name: label, timeZone: nil).user.id
+                        try await auth.service.signUp(email: "\(label)@example.com", password: "secret1", name: label, timeZone: nil).user
+                            .id
                     }))
         }
     }
@@ -104,13 +109,21 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                     seed: { userId in
                         let template = try await module.templates.create(
                             userId: userId,
-                            draft: TemplateDraft(name: "Push", exercises: [.init(exerciseId: "Barbell_Bench_Press_-_Medium_Grip", sets: [TemplateSet(targetReps: 8)])]))
-                        let routine = try await module.routines.create(userId: userId, draft: RoutineDraft(name: "R", templateIds: [template.id]))
+                            draft: TemplateDraft(
+                                name: "Push",
+                                exercises: [.init(exerciseId: "Barbell_Bench_Press_-_Medium_Grip", sets: [TemplateSet(targetReps: 8)])]))
+                        let routine = try await module.routines.create(
+                            userId: userId, draft: RoutineDraft(name: "R", templateIds: [template.id]))
                         _ = try await module.routines.setActive(userId: userId, routineId: routine.id)
-                        let workout = try await module.active.start(userId: userId, request: .init(templateId: template.id, routineId: routine.id), idempotencyKey: "k1").value()
+                        let workout = try await module.active.start(
+                            userId: userId, request: .init(templateId: template.id, routineId: routine.id), idempotencyKey: "k1"
+                        ).value()
                         let exercise = workout.exercises[0]
                         _ = try await module.active.logSet(
-                            userId: userId, request: .init(workoutId: workout.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 60, reps: 8),
+                            userId: userId,
+                            request: .init(
+                                workoutId: workout.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 60,
+                                reps: 8),
                             key: "k2")
                         _ = try await module.active.complete(userId: userId, workoutId: workout.id, key: "k3")
                         _ = try await module.active.start(userId: userId, request: .init(), idempotencyKey: "k4")
@@ -141,30 +154,40 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                     seed: { userId in
                         let token = AppAccountToken.forUser(userId)
                         // Before the user's row exists: kept as an orphan carrying the token, then claimed.
-                        let early = AppStoreTestPKI.transaction(originalTransactionId: "otid-\(userId)", appAccountToken: token, expires: Date().addingTimeInterval(86_400))
-                        #expect(try await module.service.receiveNotification(signedPayload: pki.notification(type: "SUBSCRIBED", transaction: early)) == .orphaned)
+                        let early = AppStoreTestPKI.transaction(
+                            originalTransactionId: "otid-\(userId)", appAccountToken: token, expires: Date().addingTimeInterval(86_400))
+                        #expect(
+                            try await module.service.receiveNotification(
+                                signedPayload: pki.notification(type: "SUBSCRIBED", transaction: early)) == .orphaned)
                         _ = try await module.service.status(userId: userId)
                         _ = try await module.service.sync(
                             userId: userId,
                             signedTransaction: pki.sign(
                                 payload: AppStoreTestPKI.transaction(
-                                    originalTransactionId: "otid-\(userId)", appAccountToken: token, expires: Date().addingTimeInterval(2 * 86_400),
+                                    originalTransactionId: "otid-\(userId)", appAccountToken: token,
+                                    expires: Date().addingTimeInterval(2 * 86_400),
                                     signedDate: Date().addingTimeInterval(1))))
                         _ = try await module.service.setOverride(userId: userId, override: "premium")
                         // A notification for another purchase of the user's that nobody claimed yet.
-                        let stray = AppStoreTestPKI.transaction(originalTransactionId: "stray-\(userId)", appAccountToken: nil, expires: Date())
-                        _ = try await module.service.receiveNotification(signedPayload: pki.notification(type: "EXPIRED", transaction: stray))
-                        try await db.sql.raw("UPDATE subscription_events SET app_account_token = \(bind: token) WHERE original_transaction_id = \(bind: "stray-\(userId)")").run()
+                        let stray = AppStoreTestPKI.transaction(
+                            originalTransactionId: "stray-\(userId)", appAccountToken: nil, expires: Date())
+                        _ = try await module.service.receiveNotification(
+                            signedPayload: pki.notification(type: "EXPIRED", transaction: stray))
+                        try await db.sql.raw(
+                            "UPDATE subscription_events SET app_account_token = \(bind: token) WHERE original_transaction_id = \(bind: "stray-\(userId)")"
+                        ).run()
                     },
                     count: { userId in
                         var total = 0
                         for table in ["subscription_state", "subscription_transactions", "subscription_events"] {
-                            total += try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
+                            total +=
+                                try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
                                 .first(decodingColumn: "n", as: Int.self) ?? 0
                         }
-                        total += try await db.sql.raw(
-                            "SELECT COUNT(*) AS n FROM subscription_events WHERE app_account_token = \(bind: AppAccountToken.forUser(userId))"
-                        ).first(decodingColumn: "n", as: Int.self) ?? 0
+                        total +=
+                            try await db.sql.raw(
+                                "SELECT COUNT(*) AS n FROM subscription_events WHERE app_account_token = \(bind: AppAccountToken.forUser(userId))"
+                            ).first(decodingColumn: "n", as: Int.self) ?? 0
                         return total
                     },
                     makeUser: { "u-\($0)" }))

@@ -3,8 +3,8 @@ import Fakes
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
 
 /// Delivered events and finished jobs expire (`BackgroundRetention`), so the outbox and the job queue do not grow
 /// by a few rows per completed workout forever; work still to do is never touched.
@@ -53,7 +53,9 @@ import TestSupport
             clock.advance(by: 2 * 86_400)
             // Six days ago: a dispatched event and a done job, both still young.
             try await Self.publish("e-young", db)
-            try await db.sql.raw("UPDATE platform_outbox SET dispatched_at = \(bind: clock.now().millisecondsSince1970) WHERE id = 'e-young'").run()
+            try await db.sql.raw(
+                "UPDATE platform_outbox SET dispatched_at = \(bind: clock.now().millisecondsSince1970) WHERE id = 'e-young'"
+            ).run()
             try await Self.job("j-done-young", ending: .done, queue: queue)
             clock.advance(by: 6 * 86_400)
 

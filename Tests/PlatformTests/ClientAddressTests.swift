@@ -45,7 +45,9 @@ import Testing
 
     @Test func theClientBehindTrustedProxies() throws {
         let trusted = try TrustedProxies(parsing: ["10.0.0.0/8"])
-        func key(_ peer: String, _ forwarded: String?) -> String? { ClientAddress.key(peer: peer, forwardedFor: forwarded, trusted: trusted) }
+        func key(_ peer: String, _ forwarded: String?) -> String? {
+            ClientAddress.key(peer: peer, forwardedFor: forwarded, trusted: trusted)
+        }
         // The proxy appended the address it was reached from.
         #expect(key("10.0.0.2", "203.0.113.9") == "203.0.113.9")
         // Anything the client wrote itself sits left of that, and is never believed.

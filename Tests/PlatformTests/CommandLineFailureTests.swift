@@ -10,7 +10,10 @@ import Testing
 
     @Test func refusedRequestsAreDataErrorsAndTheRestSoftwareErrors() {
         let refused = CommandLineFailure(ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100"))
-        #expect(refused == CommandLineFailure(message: "INVALID_ARGUMENT: The field 'limit' is invalid: must be from 1 to 100. (limit)", status: 65))
+        #expect(
+            refused
+                == CommandLineFailure(message: "INVALID_ARGUMENT: The field 'limit' is invalid: must be from 1 to 100. (limit)", status: 65)
+        )
         #expect(CommandLineFailure(ServiceError(.notFound, "No such user.")).message == "NOT_FOUND: No such user.")
         #expect(CommandLineFailure(ServiceError(.notFound)).status == 65)
         #expect(CommandLineFailure(ServiceError(.internalError, "boom")).status == 70)

@@ -12,7 +12,8 @@ import Testing
     static func platform(_ database: Database) -> PlatformServices {
         PlatformServices(
             database: database, clock: FakeWallClock(), ids: RandomIDGenerator(), logger: TestDatabases.logger, metrics: ServerMetrics(),
-            http: .shared, threadPool: .singleton, mail: MailService(transport: LogMailTransport(logger: TestDatabases.logger), from: "t@example.com"))
+            http: .shared, threadPool: .singleton,
+            mail: MailService(transport: LogMailTransport(logger: TestDatabases.logger), from: "t@example.com"))
     }
 
     @Test(arguments: TestDatabases.engines)
@@ -26,7 +27,8 @@ import Testing
                 return ModulePlugin(name: "coach", migrations: [table], eraser: FakeUserDataEraser(module: "coach"))
             }
             let composition = try await Composition.build(
-                [coach, .substitute("fake-subscription", providing: [ProvidedContract(Contract.premiumGate, gate)])], platform: Self.platform(db))
+                [coach, .substitute("fake-subscription", providing: [ProvidedContract(Contract.premiumGate, gate)])],
+                platform: Self.platform(db))
             #expect(composition.plugins.map(\.name) == ["fake-subscription", "coach"])
             #expect(composition.erasers.all.map(\.module) == ["platform", "coach"])
             #expect(try await TestDatabases.tables(in: db, prefix: "coach_", withColumn: "user_id") == ["coach_notes"])

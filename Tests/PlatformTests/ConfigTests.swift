@@ -1,6 +1,6 @@
 import Contracts
-import Platform
 import Foundation
+import Platform
 import Testing
 
 @Suite struct ConfigTests {
@@ -36,9 +36,11 @@ import Testing
             ("POVVER_PORT", "eighty"), ("POVVER_PORT", "70000"), ("POVVER_LOG_FORMAT", "xml"), ("POVVER_MAIL_TRANSPORT", "pigeon"),
             ("POVVER_MAX_BODY_BYTES", "12"),
         ] {
-            #expect(performing: { try AppConfig.fromEnvironment([name: value]) }, throws: { error in
-                (error as? ServiceError)?.details["field"] == name
-            })
+            #expect(
+                performing: { try AppConfig.fromEnvironment([name: value]) },
+                throws: { error in
+                    (error as? ServiceError)?.details["field"] == name
+                })
         }
     }
 
@@ -49,12 +51,16 @@ import Testing
         #expect(try reader.integer("A", default: 1, range: 1...9) == 5)
         #expect(try reader.integer("B", default: 7, range: 1...9) == 7)
         #expect(try reader.choice("B", default: "on", allowed: ["on", "off"]) == "on")
-        #expect(performing: { try reader.integer("A", default: 1, range: 6...9) }, throws: { error in
-            (error as? ServiceError)?.message == "A must be a whole number from 6 to 9."
-        })
-        #expect(performing: { try reader.choice("D", default: "on", allowed: ["on", "off", "auto"]) }, throws: { error in
-            (error as? ServiceError)?.message == "D must be on, off or auto." && (error as? ServiceError)?.details["field"] == "D"
-        })
+        #expect(
+            performing: { try reader.integer("A", default: 1, range: 6...9) },
+            throws: { error in
+                (error as? ServiceError)?.message == "A must be a whole number from 6 to 9."
+            })
+        #expect(
+            performing: { try reader.choice("D", default: "on", allowed: ["on", "off", "auto"]) },
+            throws: { error in
+                (error as? ServiceError)?.message == "D must be on, off or auto." && (error as? ServiceError)?.details["field"] == "D"
+            })
     }
 }
 

@@ -2,8 +2,8 @@ import Contracts
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct DatabaseTests {
     static let notes = [
@@ -75,7 +75,9 @@ import TestSupport
             try await db.sql.raw("INSERT INTO test_notes (id, body) VALUES ('a', ''), ('b', '')").run()
             let (first, firstLocked) = AsyncStream<Void>.makeStream()
             let (second, secondLocked) = AsyncStream<Void>.makeStream()
-            func crossing(_ mine: String, _ theirs: String, lockedSignal: AsyncStream<Void>.Continuation, other: AsyncStream<Void>) -> Task<Void, any Error> {
+            func crossing(_ mine: String, _ theirs: String, lockedSignal: AsyncStream<Void>.Continuation, other: AsyncStream<Void>) -> Task<
+                Void, any Error
+            > {
                 Task {
                     try await db.transaction { tx in
                         try await tx.sql.raw("UPDATE test_notes SET body = 'x' WHERE id = \(bind: mine)").run()
@@ -93,7 +95,8 @@ import TestSupport
             }
             #expect(errors.count == 1, "PostgreSQL aborts exactly one side")
             for error in errors {
-                #expect(ErrorMapper.serviceError(for: error, logger: TestDatabases.logger).code == .conflict, "\(String(reflecting: error))")
+                #expect(
+                    ErrorMapper.serviceError(for: error, logger: TestDatabases.logger).code == .conflict, "\(String(reflecting: error))")
             }
         }
     }

@@ -1,8 +1,9 @@
 import Contracts
-@testable import Platform
 import ServiceLifecycleTestKit
-import Testing
 import TestSupport
+import Testing
+
+@testable import Platform
 
 /// The bell's interval runs on a manual clock: a wait that ends while the clock stands still was ended by what
 /// the test did (a ring, a cancellation, a shutdown), not by its interval, and one that ends only once the clock

@@ -12,7 +12,10 @@ import Testing
         #expect(object["d"] == .null)
         #expect(object.integer("e") == 0)
         #expect(FlatJSONObject(Data("{}".utf8))?.values.isEmpty == true)
-        for text in [#"{"a":1,"a":2}"#, #"{"a":[1]}"#, #"{"a":{}}"#, #"{"a":1}{"#, #"{"a":-}"#, #"{"a":1.}"#, #"{"a":tru}"#, #"{"a":"\x"}"#, #"{'a':1}"#, "[1]", ""] {
+        for text in [
+            #"{"a":1,"a":2}"#, #"{"a":[1]}"#, #"{"a":{}}"#, #"{"a":1}{"#, #"{"a":-}"#, #"{"a":1.}"#, #"{"a":tru}"#, #"{"a":"\x"}"#,
+            #"{'a':1}"#, "[1]", "",
+        ] {
             #expect(FlatJSONObject(Data(text.utf8)) == nil, "\(text)")
         }
         // Text other than ASCII is read as UTF-8 and must be valid.
@@ -21,7 +24,9 @@ import Testing
         #expect(FlatJSONObject(Data([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D])) == nil)
         // Large objects are left to JSONDecoder.
         let members = { (count: Int) in "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}" }
-        #expect(FlatJSONObject(Data(members(FlatJSONObject.maxMembers).utf8))?.integer("k\(FlatJSONObject.maxMembers - 1)") == FlatJSONObject.maxMembers - 1)
+        #expect(
+            FlatJSONObject(Data(members(FlatJSONObject.maxMembers).utf8))?.integer("k\(FlatJSONObject.maxMembers - 1)") == FlatJSONObject
+                .maxMembers - 1)
         #expect(FlatJSONObject(Data(members(FlatJSONObject.maxMembers + 1).utf8)) == nil)
     }
 }

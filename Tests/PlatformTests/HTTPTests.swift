@@ -27,7 +27,9 @@ struct HTTPFixture {
     let clock = FakeWallClock()
     let verifier: FakeAccessTokenVerifier
     let accounts = FakeAccountDirectory([
-        AccountSummary(userId: "u-agent-target", email: "a@b.co", emailVerified: true, providers: [.password], originalProvider: "email", createdAt: Date())
+        AccountSummary(
+            userId: "u-agent-target", email: "a@b.co", emailVerified: true, providers: [.password], originalProvider: "email",
+            createdAt: Date())
     ])
     let metrics = ServerMetrics()
 
@@ -38,7 +40,8 @@ struct HTTPFixture {
     var endpoints: [Endpoint] {
         let echo = Endpoint.rpc(
             "echo", access: .open, tag: "Test", readOnly: true, summary: "Echo.",
-            request: Schema.object(["name": Schema.string, "count": Schema.integer, "limit": Schema.integer], required: ["name", "count"]),
+            request: Schema.object(
+                ["name": Schema.string, "count": Schema.integer, "limit": Schema.integer], required: ["name", "count"]),
             response: Schema.any, input: EchoInput.self
         ) { input, call in
             EchoOutput(name: input.name, count: input.count, limit: input.limit, user: call.principal?.userId)
@@ -50,7 +53,8 @@ struct HTTPFixture {
             ["user_id": try call.userId()] as [String: String]
         }
         let stream = Endpoint(
-            path: "/stream", methods: [.post], access: .open, tag: "Test", summary: "SSE.", requestSchema: nil, responseSchema: Schema.string,
+            path: "/stream", methods: [.post], access: .open, tag: "Test", summary: "SSE.", requestSchema: nil,
+            responseSchema: Schema.string,
             responseContentType: "text/event-stream", enveloped: false
         ) { _, _, _ in
             let events = AsyncStream<ServerSentEvent> { continuation in
@@ -60,7 +64,9 @@ struct HTTPFixture {
             }
             return ServerSentEvents.response(events)
         }
-        let boom = Endpoint.rpc("boom", access: .open, tag: "Test", summary: "Fails.", request: Schema.empty, response: Schema.any, input: JSONValue.self) {
+        let boom = Endpoint.rpc(
+            "boom", access: .open, tag: "Test", summary: "Fails.", request: Schema.empty, response: Schema.any, input: JSONValue.self
+        ) {
             _, _ -> [String: String] in
             struct Secret: Error { let password = "hunter2" }
             throw Secret()
@@ -71,7 +77,9 @@ struct HTTPFixture {
         ) { _, call in
             ["user_id": try call.userId()] as [String: String]
         }
-        let fault = Endpoint.rpc("fault", access: .open, tag: "Test", summary: "A fault.", request: Schema.empty, response: Schema.any, input: JSONValue.self) {
+        let fault = Endpoint.rpc(
+            "fault", access: .open, tag: "Test", summary: "A fault.", request: Schema.empty, response: Schema.any, input: JSONValue.self
+        ) {
             _, _ -> [String: String] in
             throw ServiceError(.internalError, "A stored row is corrupt.", details: ["row": "r-42"])
         }
@@ -210,7 +218,8 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
             let malformed = try await post(client, "/whoami", "{}", headers: [.authorization: "Basic abc"])
             #expect(malformed.status == .unauthorized)
 
-            let ok = try await post(client, "/whoami", #"{"userId":"u-evil","user_id":"u-evil"}"#, headers: [.authorization: "Bearer \(token)"])
+            let ok = try await post(
+                client, "/whoami", #"{"userId":"u-evil","user_id":"u-evil"}"#, headers: [.authorization: "Bearer \(token)"])
             #expect(ok.status == .ok)
             #expect(String(buffer: ok.body).contains("u-1"))
             #expect(!String(buffer: ok.body).contains("u-evil"))
@@ -252,7 +261,8 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
             let own = try await post(client, "/mine", "{}", headers: [.authorization: "Bearer \(token)"])
             #expect(own.status == .ok)
             let lane = try await post(
-                client, "/mine", "{}", headers: [HTTPField.Name("X-API-Key")!: "service-key-1", HTTPField.Name("X-User-Id")!: "u-agent-target"])
+                client, "/mine", "{}",
+                headers: [HTTPField.Name("X-API-Key")!: "service-key-1", HTTPField.Name("X-User-Id")!: "u-agent-target"])
             #expect(lane.status == .forbidden)
             #expect(try decodeError(lane).error.code == "PERMISSION_DENIED")
             #expect(try await post(client, "/mine", "{}").status == .unauthorized)
@@ -389,10 +399,15 @@ extension ServerSentEventsTests {
         try await Application(router: router).test(.router) { client in
             let refused = String(buffer: try await client.execute(uri: "/refused", method: .post).body)
             let code = ErrorCode.premiumRequired
-            #expect(refused.hasSuffix("id: 8\ndata: {\"type\":\"error\",\"code\":\"PREMIUM_REQUIRED\",\"message\":\"\(code.defaultMessage)\"}\n\n"))
+            #expect(
+                refused.hasSuffix(
+                    "id: 8\ndata: {\"type\":\"error\",\"code\":\"PREMIUM_REQUIRED\",\"message\":\"\(code.defaultMessage)\"}\n\n"))
             let broken = String(buffer: try await client.execute(uri: "/broken", method: .post).body)
             #expect(broken.hasPrefix("id: 7\ndata: {\"type\":\"message_start\"}\n\n"))
-            #expect(broken.hasSuffix("id: 8\ndata: {\"type\":\"error\",\"code\":\"INTERNAL\",\"message\":\"\(ErrorCode.internalError.defaultMessage)\"}\n\n"))
+            #expect(
+                broken.hasSuffix(
+                    "id: 8\ndata: {\"type\":\"error\",\"code\":\"INTERNAL\",\"message\":\"\(ErrorCode.internalError.defaultMessage)\"}\n\n")
+            )
             #expect(!broken.contains("Broken"))
         }
     }

@@ -18,7 +18,10 @@ import Testing
         }
     }
 
-    struct Body: Codable { var name: String; var weights: [Double?] }
+    struct Body: Codable {
+        var name: String
+        var weights: [Double?]
+    }
 
     @Test func aRequestWritingMinusZeroHasTheFingerprintOfZero() throws {
         let zero = try IdempotencyStore.requestFingerprint(operation: "op", request: Body(name: "-0", weights: [0, nil, 2.5]))

@@ -4,8 +4,8 @@ import Foundation
 import Platform
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// `IdempotencyStore` in a table of a module of its own, on every engine: a keyed write runs once, its repeats
 /// get the first answer byte for byte, and a key used for another request is `CONFLICT`.
@@ -30,10 +30,15 @@ import TestSupport
         }
 
         struct Request: Codable, Sendable { var text: String }
-        struct Note: Codable, Sendable, Equatable { var id: Int; var text: String }
+        struct Note: Codable, Sendable, Equatable {
+            var id: Int
+            var text: String
+        }
 
         static let migrations = [
-            Migration(version: 1, name: "notes") { _ in ["CREATE TABLE notes_notes (id BIGINT PRIMARY KEY, user_id TEXT NOT NULL, text TEXT NOT NULL)"] },
+            Migration(version: 1, name: "notes") { _ in
+                ["CREATE TABLE notes_notes (id BIGINT PRIMARY KEY, user_id TEXT NOT NULL, text TEXT NOT NULL)"]
+            },
             IdempotencyStore.migration(version: 2, table: IdempotencyStoreTests.table),
         ]
 
@@ -41,7 +46,8 @@ import TestSupport
         func add(userId: String = "u", key: String?, text: String) async throws -> IdempotentAnswer<Note> {
             try await store.write(userId: userId, key: key, operation: "addNote", request: Request(text: text)) { tx in
                 let id = runs.next()
-                try await tx.sql.raw("INSERT INTO notes_notes (id, user_id, text) VALUES (\(bind: id), \(bind: userId), \(bind: text))").run()
+                try await tx.sql.raw("INSERT INTO notes_notes (id, user_id, text) VALUES (\(bind: id), \(bind: userId), \(bind: text))")
+                    .run()
                 return Note(id: id, text: text)
             }
         }
@@ -51,7 +57,9 @@ import TestSupport
         }
     }
 
-    static func with(_ engine: SQLEngine, clock: FakeWallClock = FakeWallClock(), _ body: (Notes, Database) async throws -> Void) async throws {
+    static func with(_ engine: SQLEngine, clock: FakeWallClock = FakeWallClock(), _ body: (Notes, Database) async throws -> Void)
+        async throws
+    {
         try await TestDatabases.with(engine, migrate: [("notes", Notes.migrations)]) { db in
             try await body(Notes(store: IdempotencyStore(table: table, lockClass: 91_001, database: db, clock: clock)), db)
         }
@@ -92,7 +100,8 @@ import TestSupport
     func aFailedWriteLeavesTheKeyFree(engine: SQLEngine) async throws {
         try await Self.with(engine) { notes, db in
             await #expect(throws: ServiceError(.failedPrecondition)) {
-                _ = try await notes.store.write(userId: "u", key: "k", operation: "addNote", request: Notes.Request(text: "x")) { _ -> Notes.Note in
+                _ = try await notes.store.write(userId: "u", key: "k", operation: "addNote", request: Notes.Request(text: "x")) {
+                    _ -> Notes.Note in
                     throw ServiceError(.failedPrecondition)
                 }
             }

@@ -1,7 +1,8 @@
 import Foundation
 import NIOCore
-@testable import Platform
 import Testing
+
+@testable import Platform
 
 /// `JSONWriter` must write what `JSONCoding.makeEncoder()` writes, byte for byte: answers written by hand are
 /// stored as idempotent replies and request fingerprints are compared with those of earlier versions.
@@ -64,7 +65,8 @@ import Testing
     @Test func everyASCIICharacterIsEscapedAsTheEncoderDoes() throws {
         for byte in UInt8(0)...UInt8(127) {
             let text = "a" + String(UnicodeScalar(byte)) + "z"
-            let sample = Sample(alpha: text, bravo: 0, charlie: nil, delta: Date(timeIntervalSince1970: 0), echo: [], foxtrot: false, golf: text, hotel: 0)
+            let sample = Sample(
+                alpha: text, bravo: 0, charlie: nil, delta: Date(timeIntervalSince1970: 0), echo: [], foxtrot: false, golf: text, hotel: 0)
             #expect(Self.written(sample) == (try Self.encoded(sample)), "byte \(byte)")
         }
     }
@@ -73,9 +75,12 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let scalars: [UnicodeScalar] = ["é", "\u{2028}", "\u{7f}", "😀", "中", "\u{1}", "\"", "\\", "/", "\n", "\u{feff}"]
         for _ in 0..<2_000 {
-            let text = String(String.UnicodeScalarView((0..<Int.random(in: 0...12, using: &generator)).map { _ in
-                Bool.random(using: &generator) ? scalars.randomElement(using: &generator)! : UnicodeScalar(UInt8.random(in: 32...126, using: &generator))
-            }))
+            let text = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                        Bool.random(using: &generator)
+                            ? scalars.randomElement(using: &generator)! : UnicodeScalar(UInt8.random(in: 32...126, using: &generator))
+                    }))
             var bits = Double(bitPattern: UInt64.random(in: .min ... .max, using: &generator))
             if !bits.isFinite { bits = 0 }
             let doubles: [Double] = [
@@ -83,8 +88,10 @@ import Testing
                 (Double.random(in: 0...1000, using: &generator) * 10).rounded() / 10, 1e21, 1e-7, -0.0, 0.1 + 0.2,
             ]
             let sample = Sample(
-                alpha: text, bravo: Int.random(in: .min ... .max, using: &generator), charlie: Bool.random() ? doubles.randomElement()! : nil,
-                delta: Date(timeIntervalSince1970: Double(Int.random(in: -2_000_000_000_000...4_000_000_000_000, using: &generator)) / 1000),
+                alpha: text, bravo: Int.random(in: .min ... .max, using: &generator),
+                charlie: Bool.random() ? doubles.randomElement()! : nil,
+                delta: Date(
+                    timeIntervalSince1970: Double(Int.random(in: -2_000_000_000_000...4_000_000_000_000, using: &generator)) / 1000),
                 echo: (0..<Int.random(in: 0...4, using: &generator)).map { _ in Int.random(in: -5...5, using: &generator) },
                 foxtrot: Bool.random(using: &generator), golf: Bool.random(using: &generator) ? text : nil, hotel: doubles.randomElement()!)
             #expect(Self.written(sample) == (try Self.encoded(sample)))
@@ -98,14 +105,17 @@ import Testing
             #expect(String(decoding: writer.bytes, as: UTF8.self) == (try Self.encoded(value)))
         }
         // Dates around the epoch, the first and last of four-digit years, and beyond them.
-        for milliseconds: Int64 in [0, -1, 999, -999, -1000, -62_135_596_800_000, 253_402_300_799_999, 253_402_300_800_000, -62_135_596_800_001] {
+        for milliseconds: Int64 in [
+            0, -1, 999, -999, -1000, -62_135_596_800_000, 253_402_300_799_999, 253_402_300_800_000, -62_135_596_800_001,
+        ] {
             var writer = JSONWriter()
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
             writer.date(date)
             #expect(String(decoding: writer.bytes, as: UTF8.self) == (try Self.encoded(date)), "\(milliseconds)")
         }
         for value in [
-            Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, .leastNonzeroMagnitude, 1e15, 1e16, 123.456, 1000, 0, -0.0, -1, -1000,
+            Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, .leastNonzeroMagnitude, 1e15, 1e16, 123.456, 1000, 0, -0.0, -1,
+            -1000,
             9_007_199_254_740_991, 9_007_199_254_740_992, -9_007_199_254_740_991, 999_999_999_999_999, 1e21, 0.5, -0.5,
         ] {
             var writer = JSONWriter()

@@ -4,8 +4,8 @@ import Foundation
 import Platform
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct JobQueueTests {
     @Test(arguments: TestDatabases.engines)
@@ -90,7 +90,9 @@ import TestSupport
             let definition = JobDefinition(kind: "count", lease: 120) { job in
                 runs.withLock { $0[job.id, default: 0] += 1 }
             }
-            let workers = (1...2).map { JobWorker(name: "worker-\($0)", queue: queue, definitions: [definition], logger: TestDatabases.logger) }
+            let workers = (1...2).map {
+                JobWorker(name: "worker-\($0)", queue: queue, definitions: [definition], logger: TestDatabases.logger)
+            }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for worker in workers { group.addTask { try await worker.drain() } }
                 try await group.waitForAll()
@@ -145,7 +147,9 @@ import TestSupport
             }
             let worker = JobWorker(
                 name: "w", queue: queue,
-                definitions: [JobDefinition(kind: "short", lease: 30, handler: record), JobDefinition(kind: "long", lease: 600, handler: record)],
+                definitions: [
+                    JobDefinition(kind: "short", lease: 30, handler: record), JobDefinition(kind: "long", lease: 600, handler: record),
+                ],
                 logger: TestDatabases.logger)
             try await queue.enqueue(NewJob(id: "s", kind: "short"))
             try await queue.enqueue(NewJob(id: "l", kind: "long"))
@@ -157,7 +161,10 @@ import TestSupport
             try await queue.enqueue(NewJob(id: "l2", kind: "long"))
             let first = try #require(try await queue.claim(worker: "dead", leases: ["short": 30, "long": 600]))
             let second = try #require(try await queue.claim(worker: "dead", leases: ["short": 30, "long": 600]))
-            #expect(Set([first.leaseExpiresAt, second.leaseExpiresAt]) == [clock.now().addingTimeInterval(30), clock.now().addingTimeInterval(600)])
+            #expect(
+                Set([first.leaseExpiresAt, second.leaseExpiresAt]) == [
+                    clock.now().addingTimeInterval(30), clock.now().addingTimeInterval(600),
+                ])
             clock.advance(by: 31)
             #expect(try await queue.requeueExpiredLeases() == 1)
             #expect(try await queue.job(id: "s2")?.status == .queued)
@@ -212,7 +219,8 @@ import TestSupport
                 }
             }
             let metrics = ServerMetrics()
-            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger, metrics: metrics)
+            let worker = JobWorker(
+                name: "w", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger, metrics: metrics)
             try await queue.enqueue(NewJob(id: "stuck", kind: "stuck", maxAttempts: 3))
             let running = Task { try await worker.runOnce() }
             _ = try await LeaseKeeper.ofTheJobInHand(on: clock) { started.withLock { $0 } }
@@ -305,7 +313,8 @@ import TestSupport
                 try await workUntilCancelled()
             }
             let metrics = ServerMetrics()
-            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger, metrics: metrics)
+            let worker = JobWorker(
+                name: "w", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger, metrics: metrics)
             try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 1))
             let running = Task { try await worker.runOnce() }
             _ = try await LeaseKeeper.ofTheJobInHand(on: clock) { started.withLock { $0 } }
@@ -390,7 +399,8 @@ import TestSupport
             let keeper = try #require(clock.sleepers.first)
             let expiry = Date(
                 millisecondsSince1970: try #require(
-                    try await db.sql.raw("SELECT lease_expires_at FROM platform_jobs WHERE id = 'j'").first(decodingColumn: "lease_expires_at", as: Int64.self)))
+                    try await db.sql.raw("SELECT lease_expires_at FROM platform_jobs WHERE id = 'j'").first(
+                        decodingColumn: "lease_expires_at", as: Int64.self)))
             // Another transaction takes the job's row and holds it (SQLite: the writer, PostgreSQL: the row's lock),
             // so the next renewal waits.
             let latch = WriteQueueTests.Latch()
@@ -443,7 +453,8 @@ import TestSupport
             try await queue.enqueue(NewJob(id: "orphan", kind: "other"))
             _ = try #require(try await queue.claim(worker: "dead", kinds: ["other"], lease: 30))
             try await queue.enqueue(NewJob(id: "long", kind: "long"))
-            let worker = JobWorker(name: "w", queue: queue, definitions: [definition], watchdogInterval: 30, clock: clock, logger: TestDatabases.logger)
+            let worker = JobWorker(
+                name: "w", queue: queue, definitions: [definition], watchdogInterval: 30, clock: clock, logger: TestDatabases.logger)
             let running = Task { try await worker.run() }
             // The worker holds its own job (its keeper sleeps) and its watchdog waits for its next round.
             try await eventually("the job in hand and the watchdog's wait") { started.withLock { $0 } && clock.sleepers.count == 2 }
@@ -513,7 +524,9 @@ final class SleepingJob: Sendable {
 
     /// Enqueues the job and returns once its handler runs and its lease keeper sleeps (the only sleeper on
     /// `clock`), with the worker's `runOnce` and its metrics.
-    static func start(queue: JobQueue, lease: TimeInterval, clock: ManualClock) async throws -> (SleepingJob, Task<Bool, any Error>, ServerMetrics) {
+    static func start(queue: JobQueue, lease: TimeInterval, clock: ManualClock) async throws -> (
+        SleepingJob, Task<Bool, any Error>, ServerMetrics
+    ) {
         let job = SleepingJob()
         let definition = JobDefinition(kind: "k", lease: lease) { _ in
             job.started.withLock { $0 = true }
@@ -525,7 +538,8 @@ final class SleepingJob: Sendable {
             }
         }
         let metrics = ServerMetrics()
-        let worker = JobWorker(name: "w", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger, metrics: metrics)
+        let worker = JobWorker(
+            name: "w", queue: queue, definitions: [definition], clock: clock, logger: TestDatabases.logger, metrics: metrics)
         try await queue.enqueue(NewJob(id: "j", kind: "k", maxAttempts: 3))
         let running = Task { try await worker.runOnce() }
         _ = try await LeaseKeeper.ofTheJobInHand(on: clock) { job.started.withLock { $0 } }

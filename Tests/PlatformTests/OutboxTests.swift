@@ -1,11 +1,12 @@
 import Contracts
 import Fakes
 import Foundation
-@testable import Platform
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import Platform
 
 struct SetLogged: DomainEvent, Equatable {
     static let eventType = "test.set_logged"
@@ -119,7 +120,8 @@ struct SetLogged: DomainEvent, Equatable {
             try await #require(definitions.first { $0.kind == delivery.kind }).handler(delivery)
             clock.advance(by: 61)
             let worker = JobWorker(
-                name: "survivor", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: handlers, logger: TestDatabases.logger),
+                name: "survivor", queue: queue,
+                definitions: OutboxDispatcher.deliveryJobs(handlers: handlers, logger: TestDatabases.logger),
                 logger: TestDatabases.logger)
             try await worker.drain()
             #expect(recorder.calls.withLock { $0 } == 2, "delivered at least once: here twice")
@@ -146,7 +148,8 @@ struct SetLogged: DomainEvent, Equatable {
             try await db.transaction { tx in try await tx.publish(SetLogged(setId: "s1"), id: "e1", occurredAt: Date()) }
             #expect(try await dispatcher.dispatchPending() == 1)
             let previous = JobWorker(
-                name: "previous", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: [handlers[0]], logger: TestDatabases.logger),
+                name: "previous", queue: queue,
+                definitions: OutboxDispatcher.deliveryJobs(handlers: [handlers[0]], logger: TestDatabases.logger),
                 logger: TestDatabases.logger)
             try await previous.drain()
             #expect(old.seen.withLock { $0 } == ["e1"])
@@ -162,7 +165,8 @@ struct SetLogged: DomainEvent, Equatable {
             let stored = StoredEvent(id: "e2", type: SetLogged.eventType, payload: #"{"set_id":"s2","user_id":"u"}"#, occurredAt: Date())
             let payload = try JSONCoding.encodeToString(OutboxDispatcher.Delivery(handler: "elsewhere", event: stored))
             try await db.transaction { tx in
-                try await queue.enqueue(NewJob(id: "event:e2:elsewhere", kind: OutboxDispatcher.deliveryJobKind, payload: payload, maxAttempts: 10), in: tx)
+                try await queue.enqueue(
+                    NewJob(id: "event:e2:elsewhere", kind: OutboxDispatcher.deliveryJobKind, payload: payload, maxAttempts: 10), in: tx)
             }
             #expect(try await current.runOnce())
             #expect(try await Self.status("event:e2:elsewhere", in: db) == "queued", "retried later, not completed")
@@ -188,7 +192,8 @@ struct SetLogged: DomainEvent, Equatable {
             #expect(try await older.dispatchPending() == 1)
             #expect(try await Self.status("event:e1:added", in: db) == "queued")
             let worker = JobWorker(
-                name: "newer", queue: queue, definitions: OutboxDispatcher.deliveryJobs(handlers: newerHandlers, logger: TestDatabases.logger),
+                name: "newer", queue: queue,
+                definitions: OutboxDispatcher.deliveryJobs(handlers: newerHandlers, logger: TestDatabases.logger),
                 logger: TestDatabases.logger)
             try await worker.drain()
             #expect(old.seen.withLock { $0 } == ["e1"])
@@ -213,14 +218,16 @@ struct SetLogged: DomainEvent, Equatable {
             let queue = JobQueue(database: db, clock: clock)
             let kept = Recorder()
             let former = OutboxDispatcher(
-                database: db, queue: queue, handlers: [kept.handler(name: "kept"), kept.handler(name: "removed")], logger: TestDatabases.logger)
+                database: db, queue: queue, handlers: [kept.handler(name: "kept"), kept.handler(name: "removed")],
+                logger: TestDatabases.logger)
             let current = OutboxDispatcher(database: db, queue: queue, handlers: [kept.handler(name: "kept")], logger: TestDatabases.logger)
             try await former.registerHandlers()
             for index in 0..<3 {
                 try await db.transaction { tx in try await tx.publish(SetLogged(setId: "s\(index)"), id: "e\(index)", occurredAt: Date()) }
             }
             #expect(try await former.dispatchPending() == 3)
-            _ = try #require(try await queue.claim(worker: "busy", kinds: [OutboxDispatcher.deliveryJobKind(handler: "removed")], lease: 30 * 24 * 3600))
+            _ = try #require(
+                try await queue.claim(worker: "busy", kinds: [OutboxDispatcher.deliveryJobKind(handler: "removed")], lease: 30 * 24 * 3600))
 
             clock.advance(by: OutboxDispatcher.registrationLifetime - 60)
             try await current.registerHandlers()
@@ -273,9 +280,11 @@ struct SetLogged: DomainEvent, Equatable {
             let queue = JobQueue(database: db, clock: wall)
             let recorder = Recorder()
             let dispatcher = OutboxDispatcher(
-                database: db, queue: queue, handlers: [recorder.handler()], pollInterval: .seconds(3600), clock: clock, logger: TestDatabases.logger)
+                database: db, queue: queue, handlers: [recorder.handler()], pollInterval: .seconds(3600), clock: clock,
+                logger: TestDatabases.logger)
             let seenAt = { @Sendable () async throws -> Int64? in
-                try await db.sql.raw("SELECT seen_at FROM platform_event_handlers WHERE name = 'recorder'").first(decodingColumn: "seen_at", as: Int64.self)
+                try await db.sql.raw("SELECT seen_at FROM platform_event_handlers WHERE name = 'recorder'").first(
+                    decodingColumn: "seen_at", as: Int64.self)
             }
             let running = Task { try await dispatcher.run() }
             try await eventually("registered, and waiting") { clock.sleepers.count == 1 }

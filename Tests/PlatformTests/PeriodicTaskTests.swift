@@ -1,8 +1,9 @@
 import Logging
-@testable import Platform
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import Platform
 
 @Suite struct PeriodicTaskTests {
     struct Failure: Error {}

@@ -3,8 +3,8 @@ import Fakes
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct RateLimiterTests {
     @Test(arguments: TestDatabases.engines)

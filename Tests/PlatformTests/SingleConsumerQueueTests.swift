@@ -1,5 +1,6 @@
-@testable import Platform
 import Testing
+
+@testable import Platform
 
 @Suite struct SingleConsumerQueueTests {
     /// A parked consumer wakes for what is appended; it takes what it chooses and the rest waits for the next

@@ -2,11 +2,12 @@ import Contracts
 import Foundation
 import NIOCore
 import NIOPosix
-@testable import Platform
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import Platform
 
 /// SQLite's group commit (`SQLiteWriteQueue`): writes that allow it share a transaction; one that fails leaves
 /// the others alone; a failed shared transaction runs its writes again one by one.
@@ -246,7 +247,8 @@ import TestSupport
     @Test func aConnectionLeftInATransactionIsRolledBackOnCheckin() async throws {
         let location = try await TestDatabases.makeLocation(.sqlite)
         guard case .sqliteFile(let path) = location else { return }
-        let pool = DirectSQLitePool(path: path, limit: 1, walRestartFrames: 10_000, checkpointInterval: .seconds(1), logger: TestDatabases.logger)
+        let pool = DirectSQLitePool(
+            path: path, limit: 1, walRestartFrames: 10_000, checkpointInterval: .seconds(1), logger: TestDatabases.logger)
         let connection = try await pool.checkout()
         for statement in ["PRAGMA journal_mode = WAL", "CREATE TABLE t (id TEXT)", "BEGIN IMMEDIATE", "INSERT INTO t VALUES ('x')"] {
             try connection.execute(statement, binds: []) { _, _ in }
@@ -538,7 +540,8 @@ import TestSupport
                 for index in 0..<400 {
                     group.addTask {
                         try await db.transaction(batchable: index % 7 != 0) { tx in
-                            try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: String(format: "n%03d", index)), 'x')").run()
+                            try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: String(format: "n%03d", index)), 'x')")
+                                .run()
                         }
                     }
                 }
@@ -559,10 +562,13 @@ import TestSupport
         let location = try await TestDatabases.makeLocation(.sqlite)
         guard case .sqliteFile(let path) = location else { return }
         let db = try await Database.open(
-            location, maxConnectionsPerEventLoop: 4, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, walRestartFrames: walRestartFrames,
+            location, maxConnectionsPerEventLoop: 4, eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            walRestartFrames: walRestartFrames,
             checkpointInterval: checkpointInterval, logger: TestDatabases.logger)
         do {
-            try await Migrator(database: db, logger: TestDatabases.logger).migrate([Migrator.platformMigrations, ("test", DatabaseTests.notes)])
+            try await Migrator(database: db, logger: TestDatabases.logger).migrate([
+                Migrator.platformMigrations, ("test", DatabaseTests.notes),
+            ])
             try await body(db, path)
         } catch {
             await db.shutdown()
@@ -582,7 +588,9 @@ import TestSupport
                     for index in 0..<50 {
                         group.addTask {
                             try await db.transaction(batchable: index % 2 == 0) { tx in
-                                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "r\(round)-\(index)"), \(bind: body))").run()
+                                try await tx.sql.raw(
+                                    "INSERT INTO test_notes (id, body) VALUES (\(bind: "r\(round)-\(index)"), \(bind: body))"
+                                ).run()
                             }
                         }
                     }
@@ -637,14 +645,18 @@ import TestSupport
             #expect(db.sqliteCheckpointRuns == settled)
             // A few one-page commits: well under the 200 frames that call for a run.
             for index in 0..<3 {
-                try await db.transaction { tx in try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "s\(index)"), 'x')").run() }
+                try await db.transaction { tx in
+                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "s\(index)"), 'x')").run()
+                }
             }
             try await Task.sleep(for: .milliseconds(300))
             #expect(db.sqliteCheckpointRuns == settled)
             // 300 commits of a fresh 3 KB row each (a page of its own): over 200 frames.
             let body = String(repeating: "y", count: 3_000)
             for index in 0..<300 {
-                try await db.transaction { tx in try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "b\(index)"), \(bind: body))").run() }
+                try await db.transaction { tx in
+                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "b\(index)"), \(bind: body))").run()
+                }
             }
             let deadline = ContinuousClock.now + .seconds(5)
             while db.sqliteCheckpointRuns == settled, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }

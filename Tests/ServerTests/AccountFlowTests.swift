@@ -5,8 +5,8 @@ import Foundation
 import HTTPTypes
 import Platform
 import PovverApp
-import Subscription
 import SQLKit
+import Subscription
 import Synchronization
 import TestSupport
 import Testing
@@ -29,16 +29,20 @@ import Testing
     func emailChangeWithVerification(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let token = try #require(try await client.signUpVerified(["email": "old@example.com", "password": "password-1"], server: server).accessToken)
+            let token = try #require(
+                try await client.signUpVerified(["email": "old@example.com", "password": "password-1"], server: server).accessToken)
             _ = try await client.call("signUp", ["email": "taken@example.com", "password": "password-2"])
 
-            #expect(try await client.call("changeEmail", ["new_email": "taken@example.com"], token: token).errorCode == "EMAIL_ALREADY_IN_USE")
+            #expect(
+                try await client.call("changeEmail", ["new_email": "taken@example.com"], token: token).errorCode == "EMAIL_ALREADY_IN_USE")
             #expect(try await client.call("changeEmail", ["new_email": "not-an-email"], token: token).errorCode == "INVALID_ARGUMENT")
             let started = try await client.call("changeEmail", ["new_email": "New@Example.com"], token: token)
             #expect(started.status == .ok)
             #expect(started.data["verification_sent_to"] as? String == "new@example.com")
             let code = try await Self.code(to: "new@example.com", in: server)
-            #expect(try await server.auth.outbox.list().filter { $0.recipient == "old@example.com" && $0.kind == "email_changed" }.isEmpty, "nothing changed yet")
+            #expect(
+                try await server.auth.outbox.list().filter { $0.recipient == "old@example.com" && $0.kind == "email_changed" }.isEmpty,
+                "nothing changed yet")
             #expect(try await client.call("getAccount", token: token).data["email"] as? String == "old@example.com")
 
             #expect(try await client.call("applyEmailChange", ["code": code + "x"]).errorCode == "INVALID_CODE")
@@ -52,11 +56,13 @@ import Testing
             let account = try await client.call("getAccount", token: token)
             #expect(account.data["email"] as? String == "new@example.com")
             #expect(account.data["email_verified"] as? Bool == true)
-            let notice = try #require(try await server.auth.outbox.list().first { $0.recipient == "old@example.com" && $0.kind == "email_changed" })
+            let notice = try #require(
+                try await server.auth.outbox.list().first { $0.recipient == "old@example.com" && $0.kind == "email_changed" })
             #expect(notice.kind == "email_changed")
             #expect(notice.body.contains("new@example.com"))
             #expect(try await client.call("signIn", ["email": "new@example.com", "password": "password-1"]).status == .ok)
-            #expect(try await client.call("signIn", ["email": "old@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+            #expect(
+                try await client.call("signIn", ["email": "old@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
 
             // The log transport "delivers" what is queued; the message stays readable for developers.
             _ = try await server.auth.mailSender.deliverDue()
@@ -95,15 +101,21 @@ import Testing
                 clock.advance(by: 1)  // the newest mail to an address is the one listed first
                 #expect(try await client.call("changeEmail", ["new_email": address], token: token).status == .ok)
                 _ = try await client.call("sendPasswordReset", ["email": "owner@example.com"])
-                return (try await Self.code(to: address, in: server), try await Self.code(to: "owner@example.com", kind: "password_reset", in: server))
+                return (
+                    try await Self.code(to: address, in: server),
+                    try await Self.code(to: "owner@example.com", kind: "password_reset", in: server)
+                )
             }
             func expectDead(_ codes: (change: String, reset: String), _ comment: Comment) async throws {
                 #expect(try await client.call("applyEmailChange", ["code": codes.change]).errorCode == "INVALID_CODE", comment)
-                #expect(try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-x"]).errorCode == "INVALID_CODE", comment)
+                #expect(
+                    try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-x"]).errorCode == "INVALID_CODE",
+                    comment)
             }
 
             var codes = try await outstanding("one@example.com", token: token)
-            let changed = try await client.call("changePassword", ["current_password": "password-1", "new_password": "password-2"], token: token)
+            let changed = try await client.call(
+                "changePassword", ["current_password": "password-1", "new_password": "password-2"], token: token)
             token = try #require(changed.accessToken)
             try await expectDead(codes, "changePassword")
 
@@ -124,7 +136,8 @@ import Testing
             token = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-3"]).accessToken)
             codes = try await outstanding("five@example.com", token: token)
             #expect(try await client.call("applyEmailChange", ["code": codes.change]).status == .ok)
-            #expect(try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-4"]).errorCode == "INVALID_CODE")
+            #expect(
+                try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-4"]).errorCode == "INVALID_CODE")
             #expect(try await client.call("signIn", ["email": "five@example.com", "password": "password-3"]).status == .ok)
             #expect(try await client.call("getAccount", token: token).data["email"] as? String == "five@example.com")
         }
@@ -200,8 +213,10 @@ import Testing
             #expect(try await client.call("resetPassword", ["code": "wrong", "new_password": "password-2"]).errorCode == "INVALID_CODE")
             #expect(try await client.call("resetPassword", ["code": code, "new_password": "password-2"]).status == .ok)
             #expect(try await client.call("resetPassword", ["code": code, "new_password": "password-3"]).errorCode == "INVALID_CODE")
-            #expect(try await client.call("refreshToken", ["refresh_token": oldRefresh]).errorCode == "UNAUTHENTICATED", "every session ended")
-            #expect(try await client.call("signIn", ["email": "reset@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+            #expect(
+                try await client.call("refreshToken", ["refresh_token": oldRefresh]).errorCode == "UNAUTHENTICATED", "every session ended")
+            #expect(
+                try await client.call("signIn", ["email": "reset@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
             #expect(try await client.call("signIn", ["email": "reset@example.com", "password": "password-2"]).status == .ok)
 
             // A code past its hour is refused; a newer request replaces an older code.
@@ -232,10 +247,12 @@ import Testing
             try await server.dispatcher.dispatchPending()
             try await server.worker.drain()
             let now = clock.now().millisecondsSince1970
-            let busy = try await server.database.sql.raw(
-                "SELECT COUNT(*) AS n FROM platform_jobs WHERE status = 'leased' OR (status = 'queued' AND run_at <= \(bind: now))"
-            ).first(decodingColumn: "n", as: Int.self) ?? 0
-            let pending = try await server.database.sql.raw("SELECT COUNT(*) AS n FROM platform_outbox WHERE dispatched_at IS NULL")
+            let busy =
+                try await server.database.sql.raw(
+                    "SELECT COUNT(*) AS n FROM platform_jobs WHERE status = 'leased' OR (status = 'queued' AND run_at <= \(bind: now))"
+                ).first(decodingColumn: "n", as: Int.self) ?? 0
+            let pending =
+                try await server.database.sql.raw("SELECT COUNT(*) AS n FROM platform_outbox WHERE dispatched_at IS NULL")
                 .first(decodingColumn: "n", as: Int.self) ?? 0
             if busy == 0 && pending == 0 { return }
             try await Task.sleep(for: .milliseconds(10))
@@ -267,7 +284,8 @@ import Testing
             let columns: [String]
             switch database.engine {
             case .sqlite:
-                columns = try await sql.raw("SELECT name FROM pragma_table_info(\(bind: table))").all(decodingColumn: "name", as: String.self)
+                columns = try await sql.raw("SELECT name FROM pragma_table_info(\(bind: table))").all(
+                    decodingColumn: "name", as: String.self)
             case .postgres:
                 columns = try await sql.raw(
                     "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = \(bind: table)"
@@ -278,9 +296,10 @@ import Testing
                 for needle in needles { conditions.append("CAST(\"\(column)\" AS TEXT) LIKE '%\(needle)%'") }
             }
             guard !conditions.isEmpty else { continue }
-            let count = try await sql.raw(
-                SQLQueryString("SELECT COUNT(*) AS n FROM \"\(table)\" WHERE " + conditions.joined(separator: " OR "))
-            ).first(decodingColumn: "n", as: Int.self) ?? 0
+            let count =
+                try await sql.raw(
+                    SQLQueryString("SELECT COUNT(*) AS n FROM \"\(table)\" WHERE " + conditions.joined(separator: " OR "))
+                ).first(decodingColumn: "n", as: Int.self) ?? 0
             if count > 0 { found[table] = count }
         }
         #expect(tables.count >= 20, "the scan sees every module's tables")
@@ -295,21 +314,27 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.signUpVerified(["email": "gone@example.com", "password": "password-1", "name": "Gone"], server: server)
+            let signUp = try await client.signUpVerified(
+                ["email": "gone@example.com", "password": "password-1", "name": "Gone"], server: server)
             var token = try #require(signUp.accessToken)
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            let survivor = try #require(try await client.call("signUp", ["email": "stays@example.com", "password": "password-9"]).accessToken)
+            let survivor = try #require(
+                try await client.call("signUp", ["email": "stays@example.com", "password": "password-9"]).accessToken)
 
             // Apple linked with an authorization code: its refresh token is kept, sealed.
             let raw = "nonce-del"
             let appleToken = try await providers.token(
-                "apple.com", sub: "a-gone", email: "relay@privaterelay.appleid.com", now: clock.now(), nonce: FakeIdentityProviders.nonceHash(raw))
+                "apple.com", sub: "a-gone", email: "relay@privaterelay.appleid.com", now: clock.now(),
+                nonce: FakeIdentityProviders.nonceHash(raw))
             let linked = try await client.call(
-                "linkProvider", ["provider": "apple.com", "id_token": appleToken, "raw_nonce": raw, "authorization_code": "code-gone"], token: token)
+                "linkProvider", ["provider": "apple.com", "id_token": appleToken, "raw_nonce": raw, "authorization_code": "code-gone"],
+                token: token)
             #expect(Set(linked.data["providers"] as? [String] ?? []) == ["password", "apple.com"])
             #expect(providers.appleCalls.withLock { $0.exchanged } == ["code-gone"])
-            let sealed = try await server.database.sql.raw("SELECT sealed_refresh_token FROM auth_apple_tokens WHERE user_id = \(bind: userId)")
-                .first(decodingColumn: "sealed_refresh_token", as: String.self)
+            let sealed = try await server.database.sql.raw(
+                "SELECT sealed_refresh_token FROM auth_apple_tokens WHERE user_id = \(bind: userId)"
+            )
+            .first(decodingColumn: "sealed_refresh_token", as: String.self)
             #expect(sealed != nil && sealed?.contains("apple-rt") == false, "stored sealed, not in the clear")
 
             // Data in every module that exists: profile, device, workouts (template, routine, history, active
@@ -352,7 +377,8 @@ import Testing
             let before = Set(try await Self.rowsMentioning([userId], in: server.database).keys)
             let expected: Set<String> = [
                 "auth_users", "auth_profiles", "auth_devices", "auth_sessions", "auth_apple_tokens", "auth_codes", "auth_mail_outbox",
-                "workouts_templates", "workouts_routines", "workouts_history", "workouts_active", "workouts_active_sets", "workouts_idempotency",
+                "workouts_templates", "workouts_routines", "workouts_history", "workouts_active", "workouts_active_sets",
+                "workouts_idempotency",
                 "platform_outbox", "platform_jobs", "subscription_state", "subscription_events",
             ]
             #expect(expected.isSubset(of: before), "the user has data everywhere before deletion: missing \(expected.subtracting(before))")
@@ -363,27 +389,35 @@ import Testing
             token = try #require(try await client.call("refreshToken", ["refresh_token": firstRefresh]).accessToken)
             let stale = try await client.call("deleteAccount", token: token)
             #expect(stale.errorCode == "REQUIRES_RECENT_LOGIN")
-            let fresh = try #require(try await client.call("reauthenticate", ["provider": "password", "password": "password-1"], token: token).accessToken)
+            let fresh = try #require(
+                try await client.call("reauthenticate", ["provider": "password", "password": "password-1"], token: token).accessToken)
             #expect(try await client.call("deleteAccount", token: fresh).status == .ok)
 
             // From this moment the account cannot sign in, even before the job ran.
-            #expect(try await client.call("signIn", ["email": "gone@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+            #expect(
+                try await client.call("signIn", ["email": "gone@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
             #expect(try await client.call("getUser", token: fresh).errorCode == "UNAUTHENTICATED")
             let appleAgain = try await providers.token(
-                "apple.com", sub: "a-gone", email: "relay@privaterelay.appleid.com", now: clock.now(), nonce: FakeIdentityProviders.nonceHash("n2"))
-            #expect(try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": appleAgain, "raw_nonce": "n2"]).errorCode == "INVALID_CREDENTIAL")
+                "apple.com", sub: "a-gone", email: "relay@privaterelay.appleid.com", now: clock.now(),
+                nonce: FakeIdentityProviders.nonceHash("n2"))
+            #expect(
+                try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": appleAgain, "raw_nonce": "n2"]).errorCode
+                    == "INVALID_CREDENTIAL")
 
             // The first pass erases everything but the deletion ticket.
             try await Self.settle(server, clock: clock)
-            #expect(try await Self.rowsMentioning([userId, "gone@example.com", "privaterelay"], in: server.database) == ["auth_deletions": 1])
+            #expect(
+                try await Self.rowsMentioning([userId, "gone@example.com", "privaterelay"], in: server.database) == ["auth_deletions": 1])
             // A request that was running when the deletion began commits afterwards (here: setActiveRoutine's row).
             try await server.database.sql.raw(
-                "INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at) VALUES (\(bind: userId), NULL, 0)").run()
+                "INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at) VALUES (\(bind: userId), NULL, 0)"
+            ).run()
             #expect(try await client.call("getUser", token: survivor).status == .ok, "other users are untouched")
             // The second pass, ten minutes later, erases it too, and the ticket.
             clock.advance(by: AuthService.deletionSecondPassDelay)
             try await Self.settle(server, clock: clock)
-            let errors = try await server.database.sql.raw("SELECT last_error FROM platform_jobs WHERE kind = 'auth.delete_account'").all(decodingColumn: "last_error", as: String?.self)
+            let errors = try await server.database.sql.raw("SELECT last_error FROM platform_jobs WHERE kind = 'auth.delete_account'").all(
+                decodingColumn: "last_error", as: String?.self)
             #expect(errors == [nil, nil], "both passes ran once, without an error")
             #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-gone"])
             #expect(providers.appleCalls.withLock { $0.badSecrets } == 0)

@@ -7,8 +7,8 @@ import Platform
 import PovverApp
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Edits of the workout in progress through HTTP on every engine: swaps at the exercise cap, `set_field`, the
 /// planned weights, `reorder_sets`.
@@ -31,13 +31,20 @@ import TestSupport
             let first = try WorkoutsHTTP.exercise(started.data, at: 0)
             let logged = try await client.call(
                 "logSet",
-                ["workout_id": workoutId, "exercise_instance_id": first.instanceId, "set_id": first.setIds[0], "weight_kg": 60, "reps": 5, "idempotency_key": "l1"],
+                [
+                    "workout_id": workoutId, "exercise_instance_id": first.instanceId, "set_id": first.setIds[0], "weight_kg": 60,
+                    "reps": 5, "idempotency_key": "l1",
+                ],
                 token: token)
             #expect(logged.status == .ok)
             let version = try #require(try await client.call("getActiveWorkout", token: token).data["version"] as? Int)
 
             let split = try await client.call(
-                "swapExercise", ["workout_id": workoutId, "exercise_instance_id": first.instanceId, "new_exercise_id": Self.bench, "idempotency_key": "w1"],
+                "swapExercise",
+                [
+                    "workout_id": workoutId, "exercise_instance_id": first.instanceId, "new_exercise_id": Self.bench,
+                    "idempotency_key": "w1",
+                ],
                 token: token)
             #expect(split.errorCode == "INVALID_ARGUMENT", "\(split.json)")
             #expect(split.errorDetails?["field"] as? String == "exercise_instance_id")
@@ -47,7 +54,11 @@ import TestSupport
 
             let second = try WorkoutsHTTP.exercise(started.data, at: 1)
             let inPlace = try await client.call(
-                "swapExercise", ["workout_id": workoutId, "exercise_instance_id": second.instanceId, "new_exercise_id": Self.bench, "idempotency_key": "w2"],
+                "swapExercise",
+                [
+                    "workout_id": workoutId, "exercise_instance_id": second.instanceId, "new_exercise_id": Self.bench,
+                    "idempotency_key": "w2",
+                ],
                 token: token)
             #expect(inPlace.status == .ok, "\(inPlace.json)")
             let swapped = try #require(inPlace.data["exercises"] as? [[String: Any]])
@@ -64,10 +75,16 @@ import TestSupport
             let started = try await client.call("startActiveWorkout", ["name": "Fields"], token: token)
             let workoutId = try #require(started.data["id"] as? String)
             let squat = try WorkoutsHTTP.exercise(
-                try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 1, "idempotency_key": "a1"], token: token).data)
+                try await client.call(
+                    "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 1, "idempotency_key": "a1"], token: token
+                ).data)
             let setId = squat.setIds[0]
             _ = try await client.call(
-                "logSet", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": setId, "weight_kg": 80, "reps": 5, "idempotency_key": "l1"],
+                "logSet",
+                [
+                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": setId, "weight_kg": 80, "reps": 5,
+                    "idempotency_key": "l1",
+                ],
                 token: token)
             let before = try await client.call("getActiveWorkout", token: token)
             #expect(WorkoutsHTTP.set(setId, in: before.data)?["weight_kg"] as? Double == 80)
@@ -90,7 +107,12 @@ import TestSupport
                 "patchActiveWorkout",
                 [
                     "workout_id": workoutId, "idempotency_key": "p2",
-                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "weight_kg", "value": NSNull()]],
+                    "ops": [
+                        [
+                            "op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "weight_kg",
+                            "value": NSNull(),
+                        ]
+                    ],
                 ],
                 token: token)
             #expect(cleared.status == .ok)
@@ -104,13 +126,19 @@ import TestSupport
 
             // Logged again, then its RIR cleared: still logged. Its reps cleared: un-logged again.
             _ = try await client.call(
-                "logSet", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": setId, "weight_kg": 82.5, "reps": 4, "rir": 1, "idempotency_key": "l2"],
+                "logSet",
+                [
+                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": setId, "weight_kg": 82.5, "reps": 4,
+                    "rir": 1, "idempotency_key": "l2",
+                ],
                 token: token)
             let noRir = try await client.call(
                 "patchActiveWorkout",
                 [
                     "workout_id": workoutId, "idempotency_key": "p3",
-                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "rir", "value": NSNull()]],
+                    "ops": [
+                        ["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "rir", "value": NSNull()]
+                    ],
                 ],
                 token: token)
             #expect(noRir.status == .ok, "\(noRir.json)")
@@ -120,7 +148,9 @@ import TestSupport
                 "patchActiveWorkout",
                 [
                     "workout_id": workoutId, "idempotency_key": "p4",
-                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "reps", "value": NSNull()]],
+                    "ops": [
+                        ["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "reps", "value": NSNull()]
+                    ],
                 ],
                 token: token)
             #expect(WorkoutsHTTP.set(setId, in: noReps.data)?["completed_at"] is NSNull, "\(noReps.json)")
@@ -140,15 +170,22 @@ import TestSupport
             // Another set logged, completing archives that one only, not the un-logged one.
             let added = try await client.call(
                 "patchActiveWorkout",
-                ["workout_id": workoutId, "idempotency_key": "p5", "ops": [["op": "add_set", "exercise_instance_id": squat.instanceId]]], token: token)
+                ["workout_id": workoutId, "idempotency_key": "p5", "ops": [["op": "add_set", "exercise_instance_id": squat.instanceId]]],
+                token: token)
             let other = try #require(WorkoutsHTTP.exercise(added.data).setIds.last)
             #expect(other != setId)
             _ = try await client.call(
-                "logSet", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": other, "weight_kg": 60, "reps": 10, "idempotency_key": "l3"],
+                "logSet",
+                [
+                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": other, "weight_kg": 60, "reps": 10,
+                    "idempotency_key": "l3",
+                ],
                 token: token)
-            let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c2"], token: token)
+            let completed = try await client.call(
+                "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c2"], token: token)
             #expect(completed.status == .ok, "\(completed.json)")
-            #expect(((completed.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["sets"] as? Int == 1, "\(completed.json)")
+            #expect(
+                ((completed.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["sets"] as? Int == 1, "\(completed.json)")
             let archived = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
             #expect(archived.status == .ok, "\(archived.json)")
             let archivedSets = (archived.data["exercises"] as? [[String: Any]] ?? []).flatMap { $0["sets"] as? [[String: Any]] ?? [] }
@@ -168,7 +205,10 @@ import TestSupport
                 [
                     "name": "Heavy",
                     "exercises": [
-                        ["exercise_id": Self.squat, "sets": [["target_reps": 5, "target_weight_kg": 100], ["target_reps": 5, "target_weight_kg": 102.5]]],
+                        [
+                            "exercise_id": Self.squat,
+                            "sets": [["target_reps": 5, "target_weight_kg": 100], ["target_reps": 5, "target_weight_kg": 102.5]],
+                        ],
                         ["exercise_id": Self.bench, "sets": [["target_reps": 8, "target_weight_kg": 60], ["target_reps": 8]]],
                     ],
                 ], token: token)
@@ -180,7 +220,9 @@ import TestSupport
 
             // As stored (read back from the database, not the start's own answer).
             let stored = try await client.call("getActiveWorkout", token: token)
-            func planned(_ setId: String, _ workout: [String: Any]) -> Double? { WorkoutsHTTP.set(setId, in: workout)?["target_weight_kg"] as? Double }
+            func planned(_ setId: String, _ workout: [String: Any]) -> Double? {
+                WorkoutsHTTP.set(setId, in: workout)?["target_weight_kg"] as? Double
+            }
             #expect(planned(squat.setIds[0], stored.data) == 100)
             #expect(planned(squat.setIds[1], stored.data) == 102.5)
             #expect(planned(bench.setIds[0], stored.data) == 60)
@@ -190,16 +232,25 @@ import TestSupport
             // Lifting leaves the plan; set_field changes it (and `weight` is read as `weight_kg`).
             let logged = try await client.call(
                 "logSet",
-                ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "weight_kg": 97.5, "reps": 5,
-                 "idempotency_key": "l1"], token: token)
+                [
+                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "weight_kg": 97.5,
+                    "reps": 5,
+                    "idempotency_key": "l1",
+                ], token: token)
             #expect((logged.data["set"] as? [String: Any])?["target_weight_kg"] as? Double == 100, "logSet: \(logged.json)")
             let patched = try await client.call(
                 "patchActiveWorkout",
                 [
                     "workout_id": workoutId, "idempotency_key": "p1",
                     "ops": [
-                        ["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1], "field": "target_weight_kg", "value": 105],
-                        ["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1], "field": "weight", "value": 104.5],
+                        [
+                            "op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1],
+                            "field": "target_weight_kg", "value": 105,
+                        ],
+                        [
+                            "op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1], "field": "weight",
+                            "value": 104.5,
+                        ],
                     ],
                 ], token: token)
             #expect(patched.status == .ok, "patchActiveWorkout: \(patched.json)")
@@ -207,7 +258,12 @@ import TestSupport
                 "patchActiveWorkout",
                 [
                     "workout_id": workoutId, "idempotency_key": "p2",
-                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1], "field": "target_weight_kg", "value": 1001]],
+                    "ops": [
+                        [
+                            "op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1],
+                            "field": "target_weight_kg", "value": 1001,
+                        ]
+                    ],
                 ], token: token)
             #expect(refused.status == .badRequest && refused.errorDetails?["field"] as? String == "ops[0].value", "\(refused.json)")
             let edited = try await client.call("getActiveWorkout", token: token)
@@ -217,7 +273,8 @@ import TestSupport
             // Swapping the bench press (nothing logged): its sets stay, their target reps too, but not its weights.
             let swapped = try await client.call(
                 "swapExercise",
-                ["workout_id": workoutId, "exercise_instance_id": bench.instanceId, "new_exercise_id": Self.curl, "idempotency_key": "w1"], token: token)
+                ["workout_id": workoutId, "exercise_instance_id": bench.instanceId, "new_exercise_id": Self.curl, "idempotency_key": "w1"],
+                token: token)
             #expect(swapped.status == .ok, "swapExercise: \(swapped.json)")
             let afterSwap = try await client.call("getActiveWorkout", token: token)
             #expect(try WorkoutsHTTP.exercise(afterSwap.data, at: 1).setIds == bench.setIds)
@@ -225,7 +282,8 @@ import TestSupport
             #expect(WorkoutsHTTP.set(bench.setIds[0], in: afterSwap.data)?["target_reps"] as? Int == 8)
 
             // The archive keeps what was planned beside what was lifted.
-            let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
+            let completed = try await client.call(
+                "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
             #expect(completed.status == .ok, "completeActiveWorkout: \(completed.json)")
             let archived = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
             #expect(planned(squat.setIds[0], archived.data) == 100, "getWorkout: \(archived.json)")
@@ -243,9 +301,13 @@ import TestSupport
             let started = try await client.call("startActiveWorkout", ["name": "Order"], token: token)
             let workoutId = try #require(started.data["id"] as? String)
             let squat = try WorkoutsHTTP.exercise(
-                try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 3, "idempotency_key": "a1"], token: token).data)
+                try await client.call(
+                    "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 3, "idempotency_key": "a1"], token: token
+                ).data)
             let curl = try WorkoutsHTTP.exercise(
-                try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.curl, "sets": 2, "idempotency_key": "a2"], token: token).data, at: 1)
+                try await client.call(
+                    "addExercise", ["workout_id": workoutId, "exercise_id": Self.curl, "sets": 2, "idempotency_key": "a2"], token: token
+                ).data, at: 1)
             let s = squat.setIds
             #expect(s.count == 3)
             #expect(curl.setIds.count == 2)
@@ -253,11 +315,15 @@ import TestSupport
             func reorder(_ instanceId: String, _ order: [String], key: String) async throws -> Reply {
                 try await client.call(
                     "patchActiveWorkout",
-                    ["workout_id": workoutId, "idempotency_key": key, "ops": [["op": "reorder_sets", "exercise_instance_id": instanceId, "order": order]]],
+                    [
+                        "workout_id": workoutId, "idempotency_key": key,
+                        "ops": [["op": "reorder_sets", "exercise_instance_id": instanceId, "order": order]],
+                    ],
                     token: token)
             }
             func sets(_ workout: [String: Any], of instanceId: String) -> [[String: Any]] {
-                (workout["exercises"] as? [[String: Any]])?.first { $0["instance_id"] as? String == instanceId }?["sets"] as? [[String: Any]] ?? []
+                (workout["exercises"] as? [[String: Any]])?.first { $0["instance_id"] as? String == instanceId }?["sets"]
+                    as? [[String: Any]] ?? []
             }
 
             let reordered = try await reorder(squat.instanceId, [s[2], s[0], s[1]], key: "r1")

@@ -7,8 +7,8 @@ import NIOCore
 import Platform
 import PovverApp
 import SQLKit
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct AuthFlowTests {
     /// Per-address limits key on the socket's peer, unless it is a trusted proxy (`POVVER_TRUSTED_PROXIES`):
@@ -19,15 +19,19 @@ import TestSupport
         let environment = trusted ? ["POVVER_TRUSTED_PROXIES": "127.0.0.1/32, ::1"] : [:]
         try await TestServer.with(.sqlite, environment: environment, live: true) { _, client in
             func reset(_ index: Int, from address: String) async throws -> Reply {
-                try await client.call("sendPasswordReset", ["email": "someone\(index)@example.com"], headers: [.xForwardedFor: "\(address)"])
+                try await client.call(
+                    "sendPasswordReset", ["email": "someone\(index)@example.com"], headers: [.xForwardedFor: "\(address)"])
             }
             // 20 an hour per address, whichever emails they name.
             for index in 0..<20 { #expect(try await reset(index, from: trusted ? "203.0.113.7" : "203.0.113.\(index)").status == .ok) }
             #expect(try await reset(20, from: "203.0.113.7").errorCode == "RATE_LIMITED")
             let another = try await reset(21, from: "198.51.100.4, 203.0.113.8")
-            #expect((another.status == .ok) == trusted, "another client behind the proxy is not limited; a forged header is no other client")
+            #expect(
+                (another.status == .ok) == trusted, "another client behind the proxy is not limited; a forged header is no other client")
             if trusted {
-                #expect(try await reset(22, from: "198.51.100.4, 203.0.113.7").errorCode == "RATE_LIMITED", "what the client wrote is not believed")
+                #expect(
+                    try await reset(22, from: "198.51.100.4, 203.0.113.7").errorCode == "RATE_LIMITED",
+                    "what the client wrote is not believed")
             }
         }
     }
@@ -87,7 +91,8 @@ import TestSupport
             #expect(response.status == .ok)
 
             let jwks = try await client.get("/.well-known/jwks.json")
-            let keys = try #require((try JSONSerialization.jsonObject(with: Data(jwks.body.readableBytesView)) as? [String: Any])?["keys"] as? [[String: Any]])
+            let keys = try #require(
+                (try JSONSerialization.jsonObject(with: Data(jwks.body.readableBytesView)) as? [String: Any])?["keys"] as? [[String: Any]])
             #expect(keys.count == 1)
             #expect(keys[0]["kty"] as? String == "EC")
             #expect(keys[0]["alg"] as? String == "ES256")
@@ -162,7 +167,10 @@ import TestSupport
             let token = try #require(try await client.call("signUp", ["email": "upd@example.com", "password": "secret1"]).accessToken)
             let updated = try await client.call(
                 "updateUser",
-                ["name": "Grace", "week_starts_on_monday": false, "time_zone": "Europe/Berlin", "weight_format": "pounds", "userId": "someone-else"],
+                [
+                    "name": "Grace", "week_starts_on_monday": false, "time_zone": "Europe/Berlin", "weight_format": "pounds",
+                    "userId": "someone-else",
+                ],
                 token: token)
             #expect(updated.status == .ok)
             #expect(updated.data["name"] as? String == "Grace")
@@ -190,7 +198,8 @@ import TestSupport
     @Test(arguments: TestDatabases.engines)
     func accountAndDevices(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
-            let token = try #require(try await client.signUpVerified(["email": "acc@example.com", "password": "secret1"], server: server).accessToken)
+            let token = try #require(
+                try await client.signUpVerified(["email": "acc@example.com", "password": "secret1"], server: server).accessToken)
             let account = try await client.call("getAccount", token: token)
             #expect(account.data["email"] as? String == "acc@example.com")
             #expect(account.data["original_provider"] as? String == "email")
@@ -199,12 +208,15 @@ import TestSupport
 
             let device = ["device_id": "iphone-1", "platform": "ios", "push_token": "apns-1", "app_version": "1.2.3"]
             #expect(try await client.call("registerDevice", device, token: token).status == .ok)
-            #expect(try await client.call("registerDevice", device.merging(["push_token": "apns-2"]) { _, new in new }, token: token).status == .ok)
+            #expect(
+                try await client.call("registerDevice", device.merging(["push_token": "apns-2"]) { _, new in new }, token: token).status
+                    == .ok)
             #expect(try await count(server, "auth_devices") == 1)
             let badPlatform = try await client.call("registerDevice", ["device_id": "x", "platform": "palm"], token: token)
             #expect(badPlatform.errorDetails?["field"] as? String == "platform")
             // 128 characters, but 5,248 code points (10 KB): too long for the device's key on either engine.
-            let stacked = try await client.call("registerDevice", ["device_id": StackedMarks.text(letters: 128), "platform": "ios"], token: token)
+            let stacked = try await client.call(
+                "registerDevice", ["device_id": StackedMarks.text(letters: 128), "platform": "ios"], token: token)
             #expect(stacked.errorCode == "INVALID_ARGUMENT" && stacked.errorDetails?["field"] as? String == "device_id", "\(stacked.json)")
             #expect(try await count(server, "auth_devices") == 1)
         }
@@ -275,7 +287,9 @@ import TestSupport
         try await TestServer.with(engine) { server, client in
             let signUp = try await client.call("signUp", ["email": "evt@example.com", "password": "secret1"])
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            let row = try await server.database.sql.raw("SELECT type, payload FROM platform_outbox WHERE id = \(bind: "account-created:\(userId)")").first()
+            let row = try await server.database.sql.raw(
+                "SELECT type, payload FROM platform_outbox WHERE id = \(bind: "account-created:\(userId)")"
+            ).first()
             #expect(try row?.decode(column: "type", as: String.self) == AccountCreated.eventType)
         }
     }

@@ -22,7 +22,8 @@ import Testing
         do {
             _ = try await AdminComposition.with(
                 modules: ["auth"],
-                environment: environment, databaseURL: "sqlite://\(directory.path)/typo.sqlite", label: "test") { _ in "ran" }
+                environment: environment, databaseURL: "sqlite://\(directory.path)/typo.sqlite", label: "test"
+            ) { _ in "ran" }
             Issue.record("the command ran on a new database")
         } catch let error as ServiceError {
             #expect(error.code == .notFound && error.details["field"] == "POVVER_DATABASE_URL")
@@ -55,14 +56,17 @@ import Testing
             #expect(try await tool.showOutbox(id: mailId).contains("oobCode="))
 
             #expect(try await tool.revokeSessions(userId: userId) == "1 open session(s) revoked for \(userId)\n")
-            #expect(try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
+            #expect(
+                try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
 
             try await AccountFlowTests.settle(server, clock: clock)
             #expect(
                 try await tool.deleteUser(userId: userId)
-                    == "account \(userId) deleted from every module; in 10 minutes a running server erases again whatever a request under way at the time wrote\n")
+                    == "account \(userId) deleted from every module; in 10 minutes a running server erases again whatever a request under way at the time wrote\n"
+            )
             #expect(try await tool.listUsers(limit: 10, email: nil).contains("cli@example.com") == false)
-            #expect(try await client.call("signIn", ["email": "cli@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+            #expect(
+                try await client.call("signIn", ["email": "cli@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
             try await AccountFlowTests.settleDeletion(server, clock: clock)
             #expect(try await AccountFlowTests.rowsMentioning([userId, "cli@example.com"], in: server.database).isEmpty)
         }

@@ -5,8 +5,8 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
-import Testing
 import TestSupport
+import Testing
 
 /// Every kind of bad input gets its code, writes nothing, and the server keeps serving.
 @Suite struct BadInputTests {
@@ -19,19 +19,38 @@ import TestSupport
                 ("wrong type", ByteBuffer(string: #"{"email": 42, "password": "secret1"}"#), "INVALID_ARGUMENT", "email"),
                 ("missing field", ByteBuffer(string: #"{"email": "a@b.co"}"#), "INVALID_ARGUMENT", "password"),
                 ("null field", ByteBuffer(string: #"{"email": null, "password": "secret1"}"#), "INVALID_ARGUMENT", "email"),
-                ("optional field of wrong type", ByteBuffer(string: #"{"email": "a@b.co", "password": "secret1", "name": {"x": 1}}"#), "INVALID_ARGUMENT", "name"),
+                (
+                    "optional field of wrong type", ByteBuffer(string: #"{"email": "a@b.co", "password": "secret1", "name": {"x": 1}}"#),
+                    "INVALID_ARGUMENT", "name"
+                ),
                 ("invalid email", ByteBuffer(string: #"{"email": "not-an-email", "password": "secret1"}"#), "INVALID_ARGUMENT", "email"),
-                ("email with spaces inside", ByteBuffer(string: #"{"email": "a b@c.co", "password": "secret1"}"#), "INVALID_ARGUMENT", "email"),
+                (
+                    "email with spaces inside", ByteBuffer(string: #"{"email": "a b@c.co", "password": "secret1"}"#), "INVALID_ARGUMENT",
+                    "email"
+                ),
                 // 60 characters before the @, each a letter under 40 combining marks: 4,860 bytes.
                 (
                     "email local part over 64 bytes",
                     ByteBuffer(string: #"{"email": ""# + StackedMarks.text(letters: 60) + #"@b.co", "password": "secret1"}"#),
                     "INVALID_ARGUMENT", "email"
                 ),
-                ("10 KB password", ByteBuffer(string: #"{"email": "a@b.co", "password": ""# + String(repeating: "p", count: 10_240) + #""}"#), "INVALID_ARGUMENT", "password"),
+                (
+                    "10 KB password",
+                    ByteBuffer(string: #"{"email": "a@b.co", "password": ""# + String(repeating: "p", count: 10_240) + #""}"#),
+                    "INVALID_ARGUMENT", "password"
+                ),
                 ("weak password", ByteBuffer(string: #"{"email": "a@b.co", "password": "123"}"#), "WEAK_PASSWORD", nil),
-                ("non-UTF-8", ByteBuffer(bytes: Array(#"{"email": "a@b.co", "password": ""#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}"#.utf8)), "INVALID_ARGUMENT", nil),
-                ("oversized body", ByteBuffer(string: #"{"email": "a@b.co", "password": "secret1", "name": ""# + String(repeating: "n", count: 1_100_000) + #""}"#), "PAYLOAD_TOO_LARGE", nil),
+                (
+                    "non-UTF-8",
+                    ByteBuffer(bytes: Array(#"{"email": "a@b.co", "password": ""#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}"#.utf8)),
+                    "INVALID_ARGUMENT", nil
+                ),
+                (
+                    "oversized body",
+                    ByteBuffer(
+                        string: #"{"email": "a@b.co", "password": "secret1", "name": ""# + String(repeating: "n", count: 1_100_000) + #""}"#
+                    ), "PAYLOAD_TOO_LARGE", nil
+                ),
             ]
             for (label, body, code, field) in cases {
                 let reply = try await client.raw("signUp", body)
@@ -81,8 +100,14 @@ extension BadInputTests {
             let token = try await client.newUser("nul@example.com")
             let bench = WorkoutsFlowTests.bench
             let cases: [(String, String, String)] = [
-                ("createTemplate", #"{"name": "Push\u0000", "exercises": [{"exercise_id": "\#(bench)", "sets": [{"target_reps": 5}]}]}"#, "name"),
-                ("createTemplate", #"{"name": "Push", "exercises": [{"exercise_id": "\#(bench)\u0000", "sets": []}]}"#, "exercises[0].exercise_id"),
+                (
+                    "createTemplate", #"{"name": "Push\u0000", "exercises": [{"exercise_id": "\#(bench)", "sets": [{"target_reps": 5}]}]}"#,
+                    "name"
+                ),
+                (
+                    "createTemplate", #"{"name": "Push", "exercises": [{"exercise_id": "\#(bench)\u0000", "sets": []}]}"#,
+                    "exercises[0].exercise_id"
+                ),
                 ("startActiveWorkout", #"{"name": "Day", "idempotency_key": "k\u0000"}"#, "idempotency_key"),
                 ("getWorkout", #"{"workout_id": "\u0000"}"#, "workout_id"),
             ]
@@ -104,7 +129,8 @@ extension BadInputTests {
 
             let literal = try await client.raw(
                 "createTemplate",
-                ByteBuffer(string: #"{"name": "Push \\u0000", "exercises": [{"exercise_id": "\#(bench)", "sets": [{"target_reps": 5}]}]}"#), token: token)
+                ByteBuffer(string: #"{"name": "Push \\u0000", "exercises": [{"exercise_id": "\#(bench)", "sets": [{"target_reps": 5}]}]}"#),
+                token: token)
             #expect(literal.status == .ok, "\(literal.json)")
             #expect(literal.data["name"] as? String == #"Push \u0000"#)
         }

@@ -29,7 +29,8 @@ import Workouts
         try Data(pki.rootPEM.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let environment = [
-            "POVVER_MODULES": "auth,subscription", "POVVER_APPSTORE_ROOT_CERTS": file.path, "POVVER_APPSTORE_BUNDLE_ID": AppStoreTestPKI.bundleID,
+            "POVVER_MODULES": "auth,subscription", "POVVER_APPSTORE_ROOT_CERTS": file.path,
+            "POVVER_APPSTORE_BUNDLE_ID": AppStoreTestPKI.bundleID,
             "POVVER_APPSTORE_ENVIRONMENT": "Sandbox",
         ]
         try await TestServer.with(engine, environment: environment) { server, client in
@@ -44,10 +45,14 @@ import Workouts
             let logSet = try await client.call("logSet", ["workout_id": "w", "exercise_instance_id": "e", "set_id": "s"], token: token)
             #expect(logSet.status == .notFound && logSet.errorCode == "NOT_FOUND")
             #expect(try await Self.tables(server, prefix: "workouts_").isEmpty)
-            #expect(try await TestDatabases.tables(in: server.database, prefix: "workouts_", withColumn: "id").isEmpty, "no Workouts table at all")
+            #expect(
+                try await TestDatabases.tables(in: server.database, prefix: "workouts_", withColumn: "id").isEmpty,
+                "no Workouts table at all")
 
             let document = try await client.get("/openapi.json")
-            let paths = try #require((try JSONSerialization.jsonObject(with: Data(document.body.readableBytesView)) as? [String: Any])?["paths"] as? [String: Any])
+            let paths = try #require(
+                (try JSONSerialization.jsonObject(with: Data(document.body.readableBytesView)) as? [String: Any])?["paths"]
+                    as? [String: Any])
             #expect(paths["/appStoreWebhook"] != nil && paths["/signUp"] != nil)
             #expect(paths["/logSet"] == nil && paths["/searchExercises"] == nil)
         }
@@ -61,13 +66,17 @@ import Workouts
             WorkoutsModule.definition(),
             .substitute(
                 "fake-auth",
-                providing: [ProvidedContract(Contract.accessTokenVerifier, tokens), ProvidedContract(Contract.accountDirectory, FakeAccountDirectory())]),
+                providing: [
+                    ProvidedContract(Contract.accessTokenVerifier, tokens),
+                    ProvidedContract(Contract.accountDirectory, FakeAccountDirectory()),
+                ]),
             .substitute("fake-subscription", providing: [ProvidedContract(Contract.premiumGate, FakePremiumGate(premium: ["athlete"]))]),
         ]
         try await TestServer.with(engine, modules: modules) { server, client in
             let token = await tokens.issue(userId: "athlete")
             let created = try await client.call(
-                "createTemplate", ["name": "Legs", "exercises": [["exercise_id": WorkoutsFlowTests.squat, "sets": [["target_reps": 5]]]]], token: token)
+                "createTemplate", ["name": "Legs", "exercises": [["exercise_id": WorkoutsFlowTests.squat, "sets": [["target_reps": 5]]]]],
+                token: token)
             #expect(created.status == .ok)
             #expect(try await client.call("getTemplates", token: token).status == .ok)
             #expect(try await client.call("signUp", ["email": "a@example.com", "password": "password-1"]).errorCode == "NOT_FOUND")
@@ -82,20 +91,25 @@ import Workouts
     func subscriptionRunsWithAFakeAccountDirectory(engine: SQLEngine) async throws {
         let tokens = FakeAccessTokenVerifier(clock: SystemClock())
         let accounts = FakeAccountDirectory([
-            AccountSummary(userId: "payer", email: "payer@example.com", emailVerified: true, providers: [.password], originalProvider: "email", createdAt: Date())
+            AccountSummary(
+                userId: "payer", email: "payer@example.com", emailVerified: true, providers: [.password], originalProvider: "email",
+                createdAt: Date())
         ])
         let modules = [
             SubscriptionModule.definition(settings: try SubscriptionSettings(environment: [:])),
             .substitute(
-                "fake-auth", providing: [ProvidedContract(Contract.accessTokenVerifier, tokens), ProvidedContract(Contract.accountDirectory, accounts)]),
+                "fake-auth",
+                providing: [ProvidedContract(Contract.accessTokenVerifier, tokens), ProvidedContract(Contract.accountDirectory, accounts)]),
         ]
         try await TestServer.with(engine, modules: modules) { server, client in
             let status = try await client.call("getSubscriptionStatus", token: await tokens.issue(userId: "payer"))
             #expect(status.status == .ok && status.data["is_premium"] as? Bool == false)
             // The service lane asks the directory whether the user exists.
-            let known = try await client.call("getSubscriptionStatus", headers: [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: "payer"])
+            let known = try await client.call(
+                "getSubscriptionStatus", headers: [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: "payer"])
             #expect(known.status == .ok)
-            let unknown = try await client.call("getSubscriptionStatus", headers: [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: "ghost"])
+            let unknown = try await client.call(
+                "getSubscriptionStatus", headers: [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: "ghost"])
             #expect(unknown.status != .ok)
             #expect(try await Self.tables(server, prefix: "auth_").isEmpty)
         }
@@ -118,33 +132,43 @@ import Workouts
     /// Without Auth (or a substitute) nothing verifies tokens: the start fails naming the module, before the
     /// database is touched.
     @Test func aCompositionMissingAConsumedContractDoesNotStart() async throws {
-        let config = try AppConfig.fromEnvironment(["POVVER_MODULES": "workouts", "POVVER_DATABASE_URL": "sqlite:///nonexistent-dir/never.sqlite"])
-        await #expect(performing: { _ = try await PovverServer.build(config: config, logger: TestDatabases.logger) }, throws: { error in
-            let text = "\(error)"
-            return text.contains("AccessTokenVerifier") && text.contains("add the auth module")
-        })
+        let config = try AppConfig.fromEnvironment([
+            "POVVER_MODULES": "workouts", "POVVER_DATABASE_URL": "sqlite:///nonexistent-dir/never.sqlite",
+        ])
+        await #expect(
+            performing: { _ = try await PovverServer.build(config: config, logger: TestDatabases.logger) },
+            throws: { error in
+                let text = "\(error)"
+                return text.contains("AccessTokenVerifier") && text.contains("add the auth module")
+            })
         #expect(FileManager.default.fileExists(atPath: "/nonexistent-dir/never.sqlite") == false)
 
         // A module that consumes the premium gate in a composition without Subscription.
         let coach = ModuleDefinition(name: "coach", consumes: [Contract.premiumGate.erased]) { _ in ModulePlugin(name: "coach") }
-        #expect(performing: { try Composition.order([coach]) }, throws: { error in
-            (error as? CompositionError) == .missingContract(consumer: "the module coach", contract: Contract.premiumGate.erased)
-                && "\(error)".contains("add the subscription module")
-        })
+        #expect(
+            performing: { try Composition.order([coach]) },
+            throws: { error in
+                (error as? CompositionError) == .missingContract(consumer: "the module coach", contract: Contract.premiumGate.erased)
+                    && "\(error)".contains("add the subscription module")
+            })
     }
 
     @Test func unknownModuleNamesAndBadModuleSettingsStopTheStart() throws {
-        #expect(performing: { try PovverModules.definitions(["auth", "payments"], environment: [:]) }, throws: { error in
-            (error as? CompositionError) == .unknownModule("payments", known: PovverModules.names)
-        })
+        #expect(
+            performing: { try PovverModules.definitions(["auth", "payments"], environment: [:]) },
+            throws: { error in
+                (error as? CompositionError) == .unknownModule("payments", known: PovverModules.names)
+            })
         for (name, value) in [
             ("POVVER_BCRYPT_COST", "40"), ("POVVER_ACCESS_TOKEN_TTL_SECONDS", "10"), ("POVVER_RATE_LIMITS", "maybe"),
             ("POVVER_APPSTORE_ENVIRONMENT", "Staging"), ("POVVER_APPSTORE_APP_APPLE_ID", "abc"), ("POVVER_LLM_BASE_URL", "ftp://model"),
             ("POVVER_APPLE_TEAM_ID", "TEAM"),
         ] {
-            #expect(performing: { try PovverModules.definitions(environment: [name: value]) }, throws: { error in
-                (error as? ServiceError)?.details["field"] == name
-            })
+            #expect(
+                performing: { try PovverModules.definitions(environment: [name: value]) },
+                throws: { error in
+                    (error as? ServiceError)?.details["field"] == name
+                })
         }
         // A module not composed does not read its settings.
         #expect(try PovverModules.definitions(["workouts"], environment: ["POVVER_BCRYPT_COST": "40"]).map(\.name) == ["workouts"])

@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-@testable import Platform
 import PovverApp
-import Testing
 import TestSupport
+import Testing
+
+@testable import Platform
 
 /// What a client and an operator see once SQLite could not make a write durable.
 @Suite struct DurabilityFailureTests {
@@ -20,8 +21,10 @@ import TestSupport
                 "startActiveWorkout", ["name": "Disk", "idempotency_key": "s"], token: token)
             let workoutId = try #require(started.data["id"] as? String, "\(started.json)")
             let added = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": WorkoutsFlowTests.bench, "sets": 2, "idempotency_key": "a"], token: token)
-            let sets = try #require(((added.data["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.compactMap { $0["id"] as? String })
+                "addExercise", ["workout_id": workoutId, "exercise_id": WorkoutsFlowTests.bench, "sets": 2, "idempotency_key": "a"],
+                token: token)
+            let sets = try #require(
+                ((added.data["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.compactMap { $0["id"] as? String })
             let instanceId = try #require((added.data["exercises"] as? [[String: Any]])?.first?["instance_id"] as? String)
             #expect(try await client.get("/ready").status == .ok)
 
@@ -30,7 +33,10 @@ import TestSupport
             func logSet(_ setId: String, key: String) async throws -> Reply {
                 try await client.call(
                     "logSet",
-                    ["workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": setId, "weight_kg": 60, "reps": 5, "idempotency_key": key],
+                    [
+                        "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": setId, "weight_kg": 60, "reps": 5,
+                        "idempotency_key": key,
+                    ],
                     token: token)
             }
             let failed = try await logSet(sets[0], key: "l1")

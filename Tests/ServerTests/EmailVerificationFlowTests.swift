@@ -31,12 +31,14 @@ import Testing
             #expect(mail.subject == "Confirm your email for Povver")
             #expect(mail.body.contains("povver://auth/action?mode=verifyEmail&oobCode="))
             let code = try await AccountFlowTests.code(to: "pat@example.com", kind: "verify_email", in: server)
-            let stored = try await server.database.sql.raw("SELECT code_hash FROM auth_codes").all(decodingColumn: "code_hash", as: String.self)
+            let stored = try await server.database.sql.raw("SELECT code_hash FROM auth_codes").all(
+                decodingColumn: "code_hash", as: String.self)
             #expect(stored.count == 2 && !stored.contains(code), "stored as digests")
 
             let wrong = try await client.call("verifyEmail", ["code": code + "x"], token: token)
             #expect(wrong.errorCode == "INVALID_CODE" && wrong.status == .badRequest, "\(wrong.json)")
-            #expect(try await client.call("verifyEmail", ["code": code], token: other).errorCode == "INVALID_CODE", "another account's code")
+            #expect(
+                try await client.call("verifyEmail", ["code": code], token: other).errorCode == "INVALID_CODE", "another account's code")
             #expect(try await client.call("getAccount", token: other).data["email_verified"] as? Bool == false)
             #expect(try await client.call("getAccount", token: token).data["email_verified"] as? Bool == false)
 
@@ -46,11 +48,14 @@ import Testing
             #expect(try await client.call("getAccount", token: token).data["email_verified"] as? Bool == true)
             let signIn = try await client.call("signIn", ["email": "pat@example.com", "password": "password-1"])
             #expect((signIn.data["user"] as? [String: Any])?["email_verified"] as? Bool == true)
-            #expect(try await client.call("verifyEmail", ["code": code], token: token).data["email_verified"] as? Bool == true, "a double tap")
+            #expect(
+                try await client.call("verifyEmail", ["code": code], token: token).data["email_verified"] as? Bool == true, "a double tap")
             // Verified, the account may add a way in and a device.
             let google = try await providers.token("google.com", sub: "g-pat", email: "pat.g@example.com", now: clock.now())
             #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token).status == .ok)
-            #expect(try await client.call("registerDevice", ["device_id": "d1", "platform": "ios", "push_token": "p"], token: token).status == .ok)
+            #expect(
+                try await client.call("registerDevice", ["device_id": "d1", "platform": "ios", "push_token": "p"], token: token).status
+                    == .ok)
         }
     }
 

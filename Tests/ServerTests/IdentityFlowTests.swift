@@ -55,7 +55,9 @@ final class FakeIdentityProviders: Sendable {
         let google = try! JSONSerialization.data(withJSONObject: ["keys": [Self.jwk(googleKey, kid: "g1")]])
         let apple = try! JSONSerialization.data(withJSONObject: ["keys": [Self.jwk(appleKey, kid: "a1")]])
         router.get("google/jwks") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"], body: .init(byteBuffer: ByteBuffer(bytes: google)))
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(bytes: google)))
         }
         router.get("apple/jwks") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: apple)))
@@ -63,7 +65,8 @@ final class FakeIdentityProviders: Sendable {
         // Apple's /auth/token and /auth/revoke: the client secret must be an ES256 JWT of the team key.
         router.post("apple/auth/token") { request, _ in
             let form = try await Self.form(request)
-            guard try await self.validSecret(form), form["grant_type"] == "authorization_code", let code = form["code"], code.hasPrefix("code-")
+            guard try await self.validSecret(form), form["grant_type"] == "authorization_code", let code = form["code"],
+                code.hasPrefix("code-")
             else { return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_grant"}"#))) }
             self.appleCalls.withLock { $0.exchanged.append(code) }
             let body = #"{"access_token":"at","token_type":"Bearer","expires_in":3600,"refresh_token":"apple-rt-\#(code)","id_token":"x"}"#
@@ -85,8 +88,10 @@ final class FakeIdentityProviders: Sendable {
     ) async throws -> String {
         let isGoogle = provider == "google.com"
         let claims = Claims(
-            iss: iss ?? (isGoogle ? "https://accounts.google.com" : "https://appleid.apple.com"), aud: aud ?? (isGoogle ? "google-client" : "apple-client"),
-            exp: Int(now.timeIntervalSince1970 + lifetime), iat: Int(now.timeIntervalSince1970 - 5), sub: sub, email: email, email_verified: emailVerified,
+            iss: iss ?? (isGoogle ? "https://accounts.google.com" : "https://appleid.apple.com"),
+            aud: aud ?? (isGoogle ? "google-client" : "apple-client"),
+            exp: Int(now.timeIntervalSince1970 + lifetime), iat: Int(now.timeIntervalSince1970 - 5), sub: sub, email: email,
+            email_verified: emailVerified,
             nonce: nonce, name: name)
         let keys = JWTKeyCollection()
         let signingKey = key ?? (isGoogle ? googleKey : appleKey)
@@ -216,7 +221,10 @@ final class FakeIdentityProviders: Sendable {
 
             let again = try await client.call(
                 "signInWithIdp",
-                ["provider": "google.com", "id_token": try await providers.token("google.com", sub: "g-123", email: "ann@example.com", now: clock.now())])
+                [
+                    "provider": "google.com",
+                    "id_token": try await providers.token("google.com", sub: "g-123", email: "ann@example.com", now: clock.now()),
+                ])
             #expect(again.data["result"] as? String == "existing_user")
             #expect(again.data["pending"] == nil)
         }
@@ -231,13 +239,17 @@ final class FakeIdentityProviders: Sendable {
         let providers = self.providers
         try await providers.withServer(engine, clock: clock) { client in
             for round in 0..<5 {
-                let idToken = try await providers.token("google.com", sub: "g-twice-\(round)", email: "twice\(round)@example.com", now: clock.now())
+                let idToken = try await providers.token(
+                    "google.com", sub: "g-twice-\(round)", email: "twice\(round)@example.com", now: clock.now())
                 let replies = try await withThrowingTaskGroup(of: (Int, String?, String).self) { group in
                     for _ in 0..<4 {
                         group.addTask {
                             let reply = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
                             let user = (reply.data["user"] as? [String: Any])?["id"] as? String
-                            return (Int(reply.status.code), user, String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self))
+                            return (
+                                Int(reply.status.code), user,
+                                String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self)
+                            )
                         }
                     }
                     var replies: [(Int, String?, String)] = []
@@ -262,7 +274,9 @@ final class FakeIdentityProviders: Sendable {
             #expect(try await client.call("getAccount", token: token).errorCode == "UNAUTHENTICATED")
             let second = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
             #expect(second.data["result"] as? String == "new_user")
-            #expect(second.data["user"].flatMap { ($0 as? [String: Any])?["id"] as? String } != first.data["user"].flatMap { ($0 as? [String: Any])?["id"] as? String })
+            #expect(
+                second.data["user"].flatMap { ($0 as? [String: Any])?["id"] as? String }
+                    != first.data["user"].flatMap { ($0 as? [String: Any])?["id"] as? String })
         }
     }
 
@@ -281,7 +295,8 @@ final class FakeIdentityProviders: Sendable {
             #expect(collision.errorCode == "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL")
             #expect(
                 collision.errorMessage
-                    == "An account with this email already exists. Please sign in with your original method, then link this provider in Settings.")
+                    == "An account with this email already exists. Please sign in with your original method, then link this provider in Settings."
+            )
             let account = try await client.call("getAccount", token: token)
             #expect((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } == ["password"])
         }
@@ -294,7 +309,8 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let unverified = try await providers.token("google.com", sub: "g-impostor", email: "victim@example.com", now: clock.now(), emailVerified: "false")
+            let unverified = try await providers.token(
+                "google.com", sub: "g-impostor", email: "victim@example.com", now: clock.now(), emailVerified: "false")
             let refused = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": unverified])
             #expect(refused.errorCode == "INVALID_CREDENTIAL", "\(refused.json)")
             #expect(refused.errorDetails?["reason"] as? String == "the provider has not verified the email address")
@@ -314,8 +330,10 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let carol = try #require(try await client.signUpVerified(["email": "carol@example.com", "password": "password-1"], server: server).accessToken)
-            let dave = try #require(try await client.signUpVerified(["email": "dave@example.com", "password": "password-2"], server: server).accessToken)
+            let carol = try #require(
+                try await client.signUpVerified(["email": "carol@example.com", "password": "password-1"], server: server).accessToken)
+            let dave = try #require(
+                try await client.signUpVerified(["email": "dave@example.com", "password": "password-2"], server: server).accessToken)
             let google = { try await providers.token("google.com", sub: "g-carol", email: "carol.g@example.com", now: clock.now()) }
             clock.advance(by: 1)
 
@@ -324,8 +342,9 @@ final class FakeIdentityProviders: Sendable {
             let taken = try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: dave)
             #expect(taken.errorCode == "CREDENTIAL_ALREADY_IN_USE")
             #expect(taken.errorMessage == "This Google account is already linked to a different Povver account.")
-            #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: carol).errorCode
-                == "PROVIDER_ALREADY_LINKED")
+            #expect(
+                try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: carol).errorCode
+                    == "PROVIDER_ALREADY_LINKED")
             // Carol can now sign in with Google directly.
             let viaGoogle = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": try await google()])
             #expect(viaGoogle.data["result"] as? String == "existing_user")
@@ -337,7 +356,8 @@ final class FakeIdentityProviders: Sendable {
             #expect(last.errorCode == "LAST_SIGN_IN_METHOD")
 
             clock.advance(by: 301)
-            let stale = try await client.call("changePassword", ["current_password": "password-1", "new_password": "password-9"], token: carol)
+            let stale = try await client.call(
+                "changePassword", ["current_password": "password-1", "new_password": "password-9"], token: carol)
             #expect(stale.errorCode == "REQUIRES_RECENT_LOGIN")
             // Adding a way in needs a recent login too: a stolen token cannot leave a lasting credential behind.
             let staleLink = try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: carol)
@@ -349,10 +369,12 @@ final class FakeIdentityProviders: Sendable {
             let fresh = try #require(
                 try await client.call("reauthenticate", ["provider": "password", "password": "password-1"], token: carol).accessToken)
             #expect(try await client.call("getAccount", token: carol).errorCode == "UNAUTHENTICATED")  // the old session ended
-            let changed = try await client.call("changePassword", ["current_password": "password-1", "new_password": "password-9"], token: fresh)
+            let changed = try await client.call(
+                "changePassword", ["current_password": "password-1", "new_password": "password-9"], token: fresh)
             #expect(changed.status == .ok)
             #expect(try await client.call("signIn", ["email": "carol@example.com", "password": "password-9"]).status == .ok)
-            #expect(try await client.call("signIn", ["email": "carol@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+            #expect(
+                try await client.call("signIn", ["email": "carol@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
         }
     }
 
@@ -363,7 +385,8 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let token = try #require(try await client.signUpVerified(["email": "gus@example.com", "password": "password-1"], server: server).accessToken)
+            let token = try #require(
+                try await client.signUpVerified(["email": "gus@example.com", "password": "password-1"], server: server).accessToken)
             let google = try await providers.token("google.com", sub: "g-gus", email: "gus.g@example.com", now: clock.now())
             for round in 0..<8 {
                 let account = try await client.call("getAccount", token: token)
@@ -393,7 +416,8 @@ final class FakeIdentityProviders: Sendable {
         let providers = self.providers
         try await providers.withServer(.sqlite, clock: clock) { client in
             let google = { try await providers.token("google.com", sub: "g-erin", email: "erin@example.com", now: clock.now()) }
-            let token = try #require(try await client.call("signInWithIdp", ["provider": "google.com", "id_token": try await google()]).accessToken)
+            let token = try #require(
+                try await client.call("signInWithIdp", ["provider": "google.com", "id_token": try await google()]).accessToken)
             _ = try await client.call("confirmAccountCreation", token: token)
             clock.advance(by: 1)
             let withPassword = try await client.call("setPassword", ["password": "password-3"], token: token)
@@ -408,8 +432,9 @@ final class FakeIdentityProviders: Sendable {
             // Someone else's Google account does not re-authenticate this one.
             let other = try await providers.token("google.com", sub: "g-other", email: "other@example.com", now: clock.now())
             let freshToken = try #require(fresh.accessToken)
-            #expect(try await client.call("reauthenticate", ["provider": "google.com", "id_token": other], token: freshToken).errorCode
-                == "INVALID_CREDENTIAL")
+            #expect(
+                try await client.call("reauthenticate", ["provider": "google.com", "id_token": other], token: freshToken).errorCode
+                    == "INVALID_CREDENTIAL")
         }
     }
 
@@ -422,11 +447,14 @@ final class FakeIdentityProviders: Sendable {
         try await providers.withServer(engine, clock: clock) { client in
             let raw = "raw-nonce-1"
             let idToken = try await providers.token(
-                "apple.com", sub: "a-fay", email: "relay123@privaterelay.appleid.com", now: clock.now(), nonce: FakeIdentityProviders.nonceHash(raw))
+                "apple.com", sub: "a-fay", email: "relay123@privaterelay.appleid.com", now: clock.now(),
+                nonce: FakeIdentityProviders.nonceHash(raw))
             #expect(try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken]).errorCode == "INVALID_ARGUMENT")
-            #expect(try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": "other"]).errorCode
-                == "INVALID_CREDENTIAL")
-            let first = try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": raw, "name": "Fay"])
+            #expect(
+                try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": "other"]).errorCode
+                    == "INVALID_CREDENTIAL")
+            let first = try await client.call(
+                "signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": raw, "name": "Fay"])
             #expect(first.data["result"] as? String == "new_user")
             let replay = try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": raw])
             #expect(replay.errorCode == "INVALID_CREDENTIAL")
@@ -437,7 +465,8 @@ final class FakeIdentityProviders: Sendable {
             #expect(profile.data["email"] as? String == "relay123@privaterelay.appleid.com")
             #expect(profile.data["provider"] as? String == "apple.com")
             // Later Apple sign-ins carry no name: the profile keeps it.
-            let later = try await providers.token("apple.com", sub: "a-fay", email: nil, now: clock.now(), nonce: FakeIdentityProviders.nonceHash("raw-2"))
+            let later = try await providers.token(
+                "apple.com", sub: "a-fay", email: nil, now: clock.now(), nonce: FakeIdentityProviders.nonceHash("raw-2"))
             let again = try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": later, "raw_nonce": "raw-2"])
             #expect(again.data["result"] as? String == "existing_user")
             #expect((again.data["user"] as? [String: Any])?["name"] as? String == "Fay")
@@ -453,13 +482,36 @@ final class FakeIdentityProviders: Sendable {
         try await providers.withServer(engine, clock: clock) { client in
             let now = clock.now()
             var bad: [(String, String)] = [
-                ("expired", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now.addingTimeInterval(-7200))),
-                ("wrong audience", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, aud: "someone-else")),
-                ("wrong issuer", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, iss: "https://evil.example.com")),
-                ("apple token as google", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, iss: "https://appleid.apple.com")),
-                ("stranger's key", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, key: providers.strangerKey)),
-                ("unknown kid", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, key: providers.strangerKey, kid: "zz")),
-                ("apple key for google", try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, key: providers.appleKey, kid: "g1")),
+                (
+                    "expired",
+                    try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now.addingTimeInterval(-7200))
+                ),
+                (
+                    "wrong audience",
+                    try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, aud: "someone-else")
+                ),
+                (
+                    "wrong issuer",
+                    try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, iss: "https://evil.example.com")
+                ),
+                (
+                    "apple token as google",
+                    try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, iss: "https://appleid.apple.com")
+                ),
+                (
+                    "stranger's key",
+                    try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now, key: providers.strangerKey)
+                ),
+                (
+                    "unknown kid",
+                    try await providers.token(
+                        "google.com", sub: "g-x", email: "x@example.com", now: now, key: providers.strangerKey, kid: "zz")
+                ),
+                (
+                    "apple key for google",
+                    try await providers.token(
+                        "google.com", sub: "g-x", email: "x@example.com", now: now, key: providers.appleKey, kid: "g1")
+                ),
                 ("garbage", "not.a.token"),
             ]
             let claims = FakeIdentityProviders.Claims(
@@ -474,7 +526,9 @@ final class FakeIdentityProviders: Sendable {
             }
             // None of them created anything: the genuine token is still a new user.
             let genuine = try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now)
-            #expect(try await client.call("signInWithIdp", ["provider": "google.com", "id_token": genuine]).data["result"] as? String == "new_user")
+            #expect(
+                try await client.call("signInWithIdp", ["provider": "google.com", "id_token": genuine]).data["result"] as? String
+                    == "new_user")
         }
     }
 }

@@ -5,8 +5,8 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct OperationsTests {
     /// Every route the router serves is in `/openapi.json`, and every documented path and method is served.
@@ -28,7 +28,8 @@ import TestSupport
             let served = Set(routes.filter { $0.method != .head }.map { "\($0.method.rawValue) \($0.path)" })
             #expect(Set(routes.filter { $0.method == .head }.map(\.path)) == Set(routes.filter { $0.method == .get }.map(\.path)))
             #expect(served.subtracting(documented).isEmpty, "routes missing from the document: \(served.subtracting(documented).sorted())")
-            #expect(documented.subtracting(served).isEmpty, "documented routes that do not exist: \(documented.subtracting(served).sorted())")
+            #expect(
+                documented.subtracting(served).isEmpty, "documented routes that do not exist: \(documented.subtracting(served).sorted())")
             for name in ["signUp", "signIn", "refreshToken", "signOut", "getAccount", "getUser", "updateUser", "registerDevice"] {
                 #expect(paths["/\(name)"]?["post"] != nil, "\(name) is documented")
             }
@@ -49,7 +50,9 @@ import TestSupport
             #expect(error["code"] as? String == "INVALID_ARGUMENT")
             #expect(error["message"] as? String == "This endpoint takes POST, not GET.")
             #expect((error["details"] as? [String: Any])?["allowed"] as? String == "POST")
-            #expect(try await client.call("signIn", ["email": "a@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL", "no account was made")
+            #expect(
+                try await client.call("signIn", ["email": "a@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL",
+                "no account was made")
             let delete = try await client.execute(uri: "/getUser", method: .delete)
             #expect(delete.status == .badRequest)
             #expect(String(buffer: delete.body).contains("This endpoint takes GET, HEAD or POST, not DELETE."))
@@ -89,7 +92,9 @@ import TestSupport
                     let body = Self.placeholder(schema, option: option) as? [String: Any] ?? [:]
                     let reply = try await client.call(String(path.dropFirst()), body, token: token)
                     if reply.errorCode == "INVALID_ARGUMENT", reply.errorDetails?["reason"] as? String == "missing" {
-                        Issue.record("\(path) requires '\(reply.errorDetails?["field"] ?? "?")', which its schema does not list: \(body.keys.sorted())")
+                        Issue.record(
+                            "\(path) requires '\(reply.errorDetails?["field"] ?? "?")', which its schema does not list: \(body.keys.sorted())"
+                        )
                     }
                 }
                 checked += 1
@@ -139,9 +144,10 @@ import TestSupport
                 return (content?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
             }
             func alternatives(_ schema: [String: Any]?) -> Set<[String]> {
-                Set((schema?["allOf"] as? [[String: Any]] ?? []).map { group in
-                    (group["anyOf"] as? [[String: Any]] ?? []).flatMap { $0["required"] as? [String] ?? [] }
-                })
+                Set(
+                    (schema?["allOf"] as? [[String: Any]] ?? []).map { group in
+                        (group["anyOf"] as? [[String: Any]] ?? []).flatMap { $0["required"] as? [String] ?? [] }
+                    })
             }
             let logSet = try #require(requestSchema("logSet"))
             let logSetProperties = logSet["properties"] as? [String: Any] ?? [:]
@@ -150,7 +156,8 @@ import TestSupport
             #expect(!((logSet["required"] as? [String] ?? []).contains("weight_kg")))
             #expect(alternatives(requestSchema("createRoutine")) == [["template_ids", "templateIds"]])
             let patchOp = try #require(
-                ((requestSchema("patchActiveWorkout")?["properties"] as? [String: Any])?["ops"] as? [String: Any])?["items"] as? [String: Any])
+                ((requestSchema("patchActiveWorkout")?["properties"] as? [String: Any])?["ops"] as? [String: Any])?["items"]
+                    as? [String: Any])
             let fields = ((patchOp["properties"] as? [String: Any])?["field"] as? [String: Any])?["enum"] as? [String] ?? []
             #expect(fields.contains("weight") && fields.contains("weight_kg"))
 
@@ -162,7 +169,8 @@ import TestSupport
                 keys.reduce(value) { ($0 as? [String: Any])?[$1] }
             }
             let templateSet = dig(
-                paths["/getTemplate"]?["post"], "responses", "200", "content", "application/json", "schema", "properties", "data", "properties",
+                paths["/getTemplate"]?["post"], "responses", "200", "content", "application/json", "schema", "properties", "data",
+                "properties",
                 "exercises", "items", "properties", "sets", "items", "properties")
             for target in ["target_reps", "target_rir"] {
                 #expect(dig(templateSet, target, "type") as? [String] == ["integer", "null"], "\(target)")

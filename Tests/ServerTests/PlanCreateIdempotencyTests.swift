@@ -3,8 +3,8 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
-import Testing
 import TestSupport
+import Testing
 
 /// `createTemplate` and `createRoutine` take an optional `idempotency_key`: a client retrying a create whose
 /// answer it lost gets the first template or routine back instead of a second one.
@@ -38,7 +38,8 @@ import TestSupport
                 for _ in 0..<6 {
                     group.addTask {
                         let request: [String: Any] = [
-                            "name": "Legs", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]], "idempotency_key": "t2",
+                            "name": "Legs", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]],
+                            "idempotency_key": "t2",
                         ]
                         return try await client.call("createTemplate", request, token: token).data["id"] as? String
                     }
@@ -60,7 +61,8 @@ import TestSupport
             let routines = try await client.call("getRoutines", [:], token: token).data["items"] as? [[String: Any]]
             #expect(routines?.count == 1)
             // One key, one request: a key used by a template create is not reused by a routine create.
-            let reused = try await client.call("createRoutine", ["name": "Cycle", "template_ids": [templateId], "idempotency_key": "t1"], token: token)
+            let reused = try await client.call(
+                "createRoutine", ["name": "Cycle", "template_ids": [templateId], "idempotency_key": "t1"], token: token)
             #expect(reused.errorCode == "CONFLICT")
 
             let empty = try await client.call("createTemplate", template.merging(["idempotency_key": ""]) { _, new in new }, token: token)
@@ -69,7 +71,8 @@ import TestSupport
 
             // Another user's identical key is theirs alone.
             let stranger = try await client.newUser("stranger@example.com")
-            let theirs = try await client.call("createTemplate", keyed.merging(["idempotency_key": "t1"]) { _, new in new }, token: stranger)
+            let theirs = try await client.call(
+                "createTemplate", keyed.merging(["idempotency_key": "t1"]) { _, new in new }, token: stranger)
             #expect(theirs.status == .ok)
             #expect(theirs.data["id"] as? String != templateId)
         }

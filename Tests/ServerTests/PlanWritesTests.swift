@@ -7,8 +7,8 @@ import Platform
 import PovverApp
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Template and routine writes through HTTP on every engine: a new version only for a real change, the active
 /// routine set and shown on every routine answer.
@@ -30,7 +30,8 @@ import TestSupport
                 let repeated = try await client.call("patchTemplate", body, token: token)
                 #expect(repeated.status == .ok && repeated.data["version"] as? Int == 1, "\(patch): \(repeated.json)")
             }
-            let renamed = try await client.call("patchTemplate", ["template_id": templates[0], "name": "A2", "expected_version": 1], token: token)
+            let renamed = try await client.call(
+                "patchTemplate", ["template_id": templates[0], "name": "A2", "expected_version": 1], token: token)
             #expect(renamed.data["version"] as? Int == 2, "\(renamed.json)")
 
             for patch in [["name": "Cycle"], ["template_ids": templates], ["name": "Cycle", "template_ids": templates]] as [[String: Any]] {
@@ -54,13 +55,17 @@ import TestSupport
             let template = try await WorkoutsHTTP.template(client, "T", exercise: Self.squat, token: token)
             let routine = try await client.call("createRoutine", ["name": "R", "template_ids": [template]], token: token)
             let routineId = try #require(routine.data["id"] as? String)
-            #expect(try await client.call("setActiveRoutine", ["routine_id": routineId], token: token).data["active_routine_id"] as? String == routineId)
+            #expect(
+                try await client.call("setActiveRoutine", ["routine_id": routineId], token: token).data["active_routine_id"] as? String
+                    == routineId)
 
             let empty = try await client.call("setActiveRoutine", [:], token: token)
             #expect(empty.status == .badRequest)
             #expect(empty.errorCode == "INVALID_ARGUMENT")
             #expect(empty.errorDetails?["field"] as? String == "routine_id")
-            #expect(try await client.call("getNextWorkout", token: token).data["routine_id"] as? String == routineId, "still the active routine")
+            #expect(
+                try await client.call("getNextWorkout", token: token).data["routine_id"] as? String == routineId, "still the active routine"
+            )
 
             let cleared = try await client.call("setActiveRoutine", ["routine_id": NSNull()], token: token)
             #expect(cleared.status == .ok)
@@ -77,7 +82,8 @@ import TestSupport
             let token = try await client.newUser("badge@example.com")
             let other = try await client.newUser("elsewhere@example.com")
             let template = try await WorkoutsHTTP.template(client, "T", exercise: Self.squat, token: token)
-            let push = try await client.call("createRoutine", ["name": "Push", "template_ids": [template], "idempotency_key": "c1"], token: token)
+            let push = try await client.call(
+                "createRoutine", ["name": "Push", "template_ids": [template], "idempotency_key": "c1"], token: token)
             let pull = try await client.call("createRoutine", ["name": "Pull", "template_ids": [template]], token: token)
             #expect(push.data["is_active"] as? Bool == false && pull.data["is_active"] as? Bool == false, "a new routine is not active")
             let pushId = try #require(push.data["id"] as? String)
@@ -85,7 +91,10 @@ import TestSupport
 
             func flags() async throws -> [String: Bool] {
                 let items = try await client.call("getRoutines", token: token).data["items"] as? [[String: Any]] ?? []
-                return Dictionary(uniqueKeysWithValues: items.compactMap { item in (item["id"] as? String).map { ($0, item["is_active"] as? Bool ?? false) } })
+                return Dictionary(
+                    uniqueKeysWithValues: items.compactMap { item in
+                        (item["id"] as? String).map { ($0, item["is_active"] as? Bool ?? false) }
+                    })
             }
             func one(_ id: String) async throws -> Bool? {
                 try await client.call("getRoutine", ["routine_id": id], token: token).data["is_active"] as? Bool
@@ -100,7 +109,9 @@ import TestSupport
             #expect(renamed.data["is_active"] as? Bool == true, "\(renamed.json)")
             // Another user's active routine is theirs alone.
             let theirs = try await client.call(
-                "createRoutine", ["name": "Theirs", "template_ids": [try await WorkoutsHTTP.template(client, "T", exercise: Self.squat, token: other)]], token: other)
+                "createRoutine",
+                ["name": "Theirs", "template_ids": [try await WorkoutsHTTP.template(client, "T", exercise: Self.squat, token: other)]],
+                token: other)
             _ = try await client.call("setActiveRoutine", ["routine_id": theirs.data["id"] as Any], token: other)
             #expect(try await flags() == [pushId: true, pullId: false])
 

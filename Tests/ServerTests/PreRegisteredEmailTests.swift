@@ -34,18 +34,24 @@ import Testing
             #expect(linked.errorDetails?["reason"] as? String == "email_not_verified")
             let raw = "nonce-attacker"
             let apple = try await providers.token(
-                "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(), nonce: FakeIdentityProviders.nonceHash(raw))
+                "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(),
+                nonce: FakeIdentityProviders.nonceHash(raw))
             let linkedApple = try await client.call(
-                "linkProvider", ["provider": "apple.com", "id_token": apple, "raw_nonce": raw, "authorization_code": "code-attacker"], token: token)
+                "linkProvider", ["provider": "apple.com", "id_token": apple, "raw_nonce": raw, "authorization_code": "code-attacker"],
+                token: token)
             #expect(linkedApple.errorCode == "FAILED_PRECONDITION", "\(linkedApple.json)")
-            let device = try await client.call("registerDevice", ["device_id": "attacker-phone", "platform": "ios", "push_token": "apns-attacker"], token: token)
+            let device = try await client.call(
+                "registerDevice", ["device_id": "attacker-phone", "platform": "ios", "push_token": "apns-attacker"], token: token)
             #expect(device.errorCode == "FAILED_PRECONDITION" && device.status.code == 412, "\(device.json)")
             #expect(device.errorDetails?["reason"] as? String == "email_not_verified")
             let lane: HTTPFields = [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: userId]
-            let viaAgent = try await client.call("registerDevice", ["device_id": "agent-phone", "platform": "ios", "push_token": "apns-agent"], headers: lane)
+            let viaAgent = try await client.call(
+                "registerDevice", ["device_id": "agent-phone", "platform": "ios", "push_token": "apns-agent"], headers: lane)
             #expect(viaAgent.errorCode == "FAILED_PRECONDITION", "nor through the service lane: \(viaAgent.json)")
 
-            let providerIds = (try await client.call("getAccount", token: token).data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String }
+            let providerIds = (try await client.call("getAccount", token: token).data["providers"] as? [[String: Any]])?.compactMap {
+                $0["provider_id"] as? String
+            }
             #expect(providerIds == ["password"])
             #expect(try await count(server, "auth_devices") == 0)
             #expect(try await count(server, "auth_apple_tokens") == 0)
@@ -56,11 +62,15 @@ import Testing
             // The owner takes the address back; the reset mail says what that removes.
             #expect(try await client.call("sendPasswordReset", ["email": "victim@example.com"]).status == .ok)
             let resetMail = try #require(try await server.auth.outbox.list().first { $0.kind == "password_reset" })
-            #expect(Self.text(resetMail.body).contains("remove every Google or Apple sign-in linked to it and every registered device"), "\(resetMail.body)")
+            #expect(
+                Self.text(resetMail.body).contains("remove every Google or Apple sign-in linked to it and every registered device"),
+                "\(resetMail.body)")
             let code = try await AccountFlowTests.code(to: "victim@example.com", kind: "password_reset", in: server)
             #expect(try await client.call("resetPassword", ["code": code, "new_password": "owner-pw-1"]).status == .ok)
-            #expect(try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
-            let owner = try #require(try await client.call("signIn", ["email": "victim@example.com", "password": "owner-pw-1"]).accessToken)
+            #expect(
+                try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
+            let owner = try #require(
+                try await client.call("signIn", ["email": "victim@example.com", "password": "owner-pw-1"]).accessToken)
             #expect(try await client.call("getAccount", token: owner).data["email_verified"] as? Bool == true)
         }
     }
@@ -75,27 +85,36 @@ import Testing
         try await providers.withFullServer(engine, clock: clock) { server, client in
             let signUp = try await client.call("signUp", ["email": "victim@example.com", "password": "attacker-pw"])
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            let (google, apple) = try await Self.leaveWaysIn(userId: userId, token: try #require(signUp.accessToken), server, client, providers, clock)
+            let (google, apple) = try await Self.leaveWaysIn(
+                userId: userId, token: try #require(signUp.accessToken), server, client, providers, clock)
             let otherSession = try await client.call("signIn", ["email": "victim@example.com", "password": "attacker-pw"])
 
             #expect(try await client.call("sendPasswordReset", ["email": "victim@example.com"]).status == .ok)
             let resetMail = try #require(try await server.auth.outbox.list().first { $0.kind == "password_reset" })
-            #expect(Self.text(resetMail.body).contains("remove every Google or Apple sign-in linked to it and every registered device"), "\(resetMail.body)")
+            #expect(
+                Self.text(resetMail.body).contains("remove every Google or Apple sign-in linked to it and every registered device"),
+                "\(resetMail.body)")
             let code = try await AccountFlowTests.code(to: "victim@example.com", kind: "password_reset", in: server)
             #expect(try await client.call("resetPassword", ["code": code, "new_password": "owner-pw-1"]).status == .ok)
 
-            let owner = try #require(try await client.call("signIn", ["email": "victim@example.com", "password": "owner-pw-1"]).accessToken)
+            let owner = try #require(
+                try await client.call("signIn", ["email": "victim@example.com", "password": "owner-pw-1"]).accessToken)
             let account = try await client.call("getAccount", token: owner)
             #expect((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } == ["password"])
             #expect(account.data["email_verified"] as? Bool == true)
             #expect(try await Self.rows(server, "auth_devices", userId) == 0)
             #expect(try await Self.rows(server, "auth_apple_tokens", userId) == 0)
             #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-attacker"], "revoked at Apple")
-            #expect(try await client.call("refreshToken", ["refresh_token": try #require(otherSession.refreshToken)]).errorCode == "UNAUTHENTICATED")
-            #expect(try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
+            #expect(
+                try await client.call("refreshToken", ["refresh_token": try #require(otherSession.refreshToken)]).errorCode
+                    == "UNAUTHENTICATED")
+            #expect(
+                try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
             for (provider, body) in [("google.com", ["provider": "google.com", "id_token": google]), ("apple.com", apple)] {
                 let signIn = try await client.call("signInWithIdp", body)
-                #expect((signIn.data["user"] as? [String: Any])?["id"] as? String != userId, "\(provider) no longer opens the account: \(signIn.json)")
+                #expect(
+                    (signIn.data["user"] as? [String: Any])?["id"] as? String != userId,
+                    "\(provider) no longer opens the account: \(signIn.json)")
             }
 
             let notice = try #require(try await server.auth.outbox.list().first { $0.kind == "sign_in_methods_removed" })
@@ -128,7 +147,8 @@ import Testing
             #expect(try await client.call("applyEmailChange", ["code": code]).status == .ok)
 
             #expect(try await client.call("getAccount", token: token).errorCode == "UNAUTHENTICATED", "every session ended")
-            let again = try #require(try await client.call("signIn", ["email": "proven@example.com", "password": "password-1"]).accessToken)
+            let again = try #require(
+                try await client.call("signIn", ["email": "proven@example.com", "password": "password-1"]).accessToken)
             let account = try await client.call("getAccount", token: again)
             #expect((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } == ["password"])
             #expect(account.data["email_verified"] as? Bool == true)
@@ -152,7 +172,9 @@ import Testing
             let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
             let google = try await providers.token("google.com", sub: "g-kept", email: "kept.g@example.com", now: clock.now())
             #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token).status == .ok)
-            #expect(try await client.call("registerDevice", ["device_id": "phone", "platform": "ios", "push_token": "apns"], token: token).status == .ok)
+            #expect(
+                try await client.call("registerDevice", ["device_id": "phone", "platform": "ios", "push_token": "apns"], token: token)
+                    .status == .ok)
 
             #expect(try await client.call("sendPasswordReset", ["email": "kept@example.com"]).status == .ok)
             let resetMail = try #require(try await server.auth.outbox.list().first { $0.kind == "password_reset" })
@@ -162,9 +184,14 @@ import Testing
 
             let again = try #require(try await client.call("signIn", ["email": "kept@example.com", "password": "password-2"]).accessToken)
             let account = try await client.call("getAccount", token: again)
-            #expect(Set((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } ?? []) == ["password", "google.com"])
+            #expect(
+                Set((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } ?? []) == [
+                    "password", "google.com",
+                ])
             #expect(try await Self.rows(server, "auth_devices", userId) == 1)
-            #expect(try await client.call("signInWithIdp", ["provider": "google.com", "id_token": google]).data["result"] as? String == "existing_user")
+            #expect(
+                try await client.call("signInWithIdp", ["provider": "google.com", "id_token": google]).data["result"] as? String
+                    == "existing_user")
             #expect(try await server.auth.outbox.list().contains { $0.kind == "sign_in_methods_removed" } == false)
         }
     }
@@ -181,17 +208,23 @@ import Testing
         #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token).status == .ok)
         let raw = "nonce-attacker"
         let apple = try await providers.token(
-            "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(), nonce: FakeIdentityProviders.nonceHash(raw))
+            "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(),
+            nonce: FakeIdentityProviders.nonceHash(raw))
         let linked = try await client.call(
-            "linkProvider", ["provider": "apple.com", "id_token": apple, "raw_nonce": raw, "authorization_code": "code-attacker"], token: token)
+            "linkProvider", ["provider": "apple.com", "id_token": apple, "raw_nonce": raw, "authorization_code": "code-attacker"],
+            token: token)
         #expect(linked.status == .ok, "\(linked.json)")
-        #expect(try await client.call("registerDevice", ["device_id": "attacker-phone", "platform": "ios", "push_token": "apns-attacker"], token: token).status == .ok)
+        #expect(
+            try await client.call(
+                "registerDevice", ["device_id": "attacker-phone", "platform": "ios", "push_token": "apns-attacker"], token: token
+            ).status == .ok)
         try await server.database.sql.raw("UPDATE auth_users SET email_verified = 0 WHERE id = \(bind: userId)").run()
         #expect(try await rows(server, "auth_apple_tokens", userId) == 1)
         #expect(try await rows(server, "auth_devices", userId) == 1)
         let again = "nonce-attacker-2"
         let appleAgain = try await providers.token(
-            "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(), nonce: FakeIdentityProviders.nonceHash(again))
+            "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(),
+            nonce: FakeIdentityProviders.nonceHash(again))
         return (google, ["provider": "apple.com", "id_token": appleAgain, "raw_nonce": again])
     }
 

@@ -7,8 +7,8 @@ import Platform
 import PovverApp
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The routine cursor through HTTP on every engine: a completion moves it on and a deletion steps it back before
 /// answering, and it follows the routine's list when templates are deleted, removed, reordered or listed twice.
@@ -35,7 +35,8 @@ import TestSupport
             let second = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s2"], token: token)
             #expect(second.data["source_template_id"] as? String == b)
             #expect(try await client.call("deleteTemplate", ["template_id": b], token: token).status == .ok)
-            #expect(try await client.call("getRoutine", ["routine_id": routineId], token: token).data["template_ids"] as? [String] == [a, c])
+            #expect(
+                try await client.call("getRoutine", ["routine_id": routineId], token: token).data["template_ids"] as? [String] == [a, c])
             try await WorkoutsHTTP.logEverySetAndComplete(client, second.data, key: "2", token: token)
             #expect(try await WorkoutsHTTP.lastCompleted(client, routineId: routineId, token: token) == b)
 
@@ -54,14 +55,16 @@ import TestSupport
             let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.squat, Self.bench, Self.curl], token: token)
             var workoutIds: [String] = []
             for (index, template) in templates.prefix(2).enumerated() {
-                let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
+                let started = try await client.call(
+                    "startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
                 #expect(started.data["source_template_id"] as? String == template)
                 try await WorkoutsHTTP.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
                 #expect(try await WorkoutsHTTP.lastCompleted(client, routineId: routineId, token: token) == template)
                 workoutIds.append(try #require(started.data["id"] as? String))
             }
             #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == templates[2])
-            #expect(try await client.call("deleteWorkout", ["workout_id": workoutIds[1], "idempotency_key": "d1"], token: token).status == .ok)
+            #expect(
+                try await client.call("deleteWorkout", ["workout_id": workoutIds[1], "idempotency_key": "d1"], token: token).status == .ok)
             #expect(try await WorkoutsHTTP.lastCompleted(client, routineId: routineId, token: token) == templates[0])
             #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == templates[1])
         }
@@ -73,10 +76,12 @@ import TestSupport
     func cursorSurvivesSuccessiveRemovalsAndAReorder(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("successive@example.com")
-            let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.squat, Self.bench, Self.curl, Self.squat], token: token)
+            let (templates, routineId) = try await WorkoutsHTTP.routine(
+                client, of: [Self.squat, Self.bench, Self.curl, Self.squat], token: token)
             let (a, b, c, d) = (templates[0], templates[1], templates[2], templates[3])
             for (index, template) in [a, b, c].enumerated() {
-                let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
+                let started = try await client.call(
+                    "startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
                 #expect(started.data["source_template_id"] as? String == template)
                 try await WorkoutsHTTP.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
                 #expect(try await WorkoutsHTTP.lastCompleted(client, routineId: routineId, token: token) == template)
@@ -107,10 +112,13 @@ import TestSupport
             let created = try await client.call("createRoutine", ["name": "Twice A", "template_ids": [a, b, a, c]], token: token)
             let routineId = try #require(created.data["id"] as? String, "\(created.json)")
             for (index, (template, next)) in [(a, b), (b, a), (a, c)].enumerated() {
-                let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
+                let started = try await client.call(
+                    "startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
                 #expect(started.data["source_template_id"] as? String == template)
                 try await WorkoutsHTTP.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
-                #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == next, "workout \(index): the cursor moved on to \(next)")
+                #expect(
+                    try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == next,
+                    "workout \(index): the cursor moved on to \(next)")
             }
             let patched = try await client.call("patchRoutine", ["routine_id": routineId, "template_ids": [a, b, c]], token: token)
             #expect(patched.status == .ok, "\(patched.json)")

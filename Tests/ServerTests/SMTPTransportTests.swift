@@ -1,11 +1,11 @@
 import AsyncHTTPClient
 import Auth
-import NIOPosix
 import Contracts
 import Fakes
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOPosix
 import Platform
 import PovverApp
 import Synchronization
@@ -92,7 +92,10 @@ final class LocalSMTPServer: Sendable {
         }.start()
         for _ in 0..<600 {
             if let ready = output.all.first, ready.hasPrefix("READY ") {
-                struct Ready: Decodable { var port: Int; var ca: String? }
+                struct Ready: Decodable {
+                    var port: Int
+                    var ca: String?
+                }
                 let info = try JSONDecoder().decode(Ready.self, from: Data(ready.dropFirst(6).utf8))
                 return LocalSMTPServer(port: info.port, caFile: info.ca, process: process, output: output)
             }
@@ -179,7 +182,8 @@ struct FailingTransport: MailTransport {
     @Test func refusesWrongPasswordUntrustedCertificateAndMissingSTARTTLS() async throws {
         try await LocalSMTPServer.with(mode: "starttls") { smtp in
             let wrong = try SMTPMailTransport(
-                settings: SMTPSettings(host: "localhost", port: smtp.port, security: .startTLS, username: "povver", password: "nope", caFile: smtp.caFile))
+                settings: SMTPSettings(
+                    host: "localhost", port: smtp.port, security: .startTLS, username: "povver", password: "nope", caFile: smtp.caFile))
             await #expect { try await wrong.send(Self.message) } throws: { ($0 as? MailDeliveryError)?.permanent == true }
             let untrusted = try SMTPMailTransport(
                 settings: SMTPSettings(host: "localhost", port: smtp.port, security: .startTLS, username: "povver", password: "s3cret"))
@@ -237,7 +241,8 @@ struct FailingTransport: MailTransport {
         try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations)]) { db in
             let clock = FakeWallClock()
             let auth = try await AuthModule(
-                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(), http: .shared, threadPool: .singleton)
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(),
+                http: .shared, threadPool: .singleton)
             let logger = TestDatabases.logger
             _ = try await auth.service.signUp(email: "retry@example.com", password: "password-1", name: nil, timeZone: nil)  // mails a code
             let failing = MailSender(outbox: auth.outbox, transport: FailingTransport(permanent: false), logger: logger)

@@ -31,10 +31,12 @@ import Testing
             #expect(sent.data["verification_sent_to"] as? String == "pat.new@example.com")
 
             // Change Password: current + new → success (and fresh tokens; other sessions end).
-            let changed = try await client.call("changePassword", ["current_password": "password-1", "new_password": "password-2"], token: token)
+            let changed = try await client.call(
+                "changePassword", ["current_password": "password-1", "new_password": "password-2"], token: token)
             #expect(changed.status == .ok)
             token = try #require(changed.accessToken)
-            #expect(try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
+            #expect(
+                try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
 
             // Linked Accounts: "Email" linked; Google/Apple available; unlink refused when only one provider.
             let account = try await client.call("getAccount", token: token)
@@ -51,14 +53,17 @@ import Testing
 
             // After delete: back to the login screen; the user is gone from Auth and from every module's data.
             #expect(try await client.call("getUser", token: token).errorCode == "UNAUTHENTICATED")
-            #expect(try await client.call("signIn", ["email": "pat@example.com", "password": "password-2"]).errorCode == "INVALID_CREDENTIAL")
+            #expect(
+                try await client.call("signIn", ["email": "pat@example.com", "password": "password-2"]).errorCode == "INVALID_CREDENTIAL")
             try await AccountFlowTests.settleDeletion(server, clock: clock)
             #expect(try await AccountFlowTests.rowsMentioning([userId, "pat@example.com"], in: server.database).isEmpty)
         }
     }
 
     /// The request body of a Google or Apple sign-in (Apple with its nonce and, optionally, authorization code).
-    func idp(_ provider: String, sub: String, email: String?, clock: FakeWallClock, code: String? = nil, name: String? = nil) async throws -> [String: Any] {
+    func idp(_ provider: String, sub: String, email: String?, clock: FakeWallClock, code: String? = nil, name: String? = nil) async throws
+        -> [String: Any]
+    {
         let raw = "raw-\(UUID().uuidString)"
         let isApple = provider == "apple.com"
         let token = try await providers.token(
@@ -79,7 +84,9 @@ import Testing
         try await providers.withFullServer(engine, clock: clock) { server, client in
             // Provider button → new user → "Create account?" → confirm → main screen.
             let first = try await client.call(
-                "signInWithIdp", try await idp(provider, sub: "sub-1", email: "first@example.com", clock: clock, code: isApple ? "code-first" : nil, name: "Quinn"))
+                "signInWithIdp",
+                try await idp(
+                    provider, sub: "sub-1", email: "first@example.com", clock: clock, code: isApple ? "code-first" : nil, name: "Quinn"))
             #expect(first.data["result"] as? String == "new_user")
             let pending = try #require(first.accessToken)
             let confirmed = try await client.call("confirmAccountCreation", token: pending)
@@ -100,12 +107,14 @@ import Testing
 
             // Sign out → same account again → straight to main (no confirmation). Apple sends no email now.
             #expect(try await client.call("signOut", token: pending).status == .ok)
-            let again = try await client.call("signInWithIdp", try await idp(provider, sub: "sub-1", email: isApple ? nil : "first@example.com", clock: clock))
+            let again = try await client.call(
+                "signInWithIdp", try await idp(provider, sub: "sub-1", email: isApple ? nil : "first@example.com", clock: clock))
             #expect(again.data["result"] as? String == "existing_user")
             var token = try #require(again.accessToken)
 
             // Provider button → cancel confirmation → back to login, no user created, no error.
-            let other = try await client.call("signInWithIdp", try await idp(provider, sub: "sub-2", email: "cancel@example.com", clock: clock))
+            let other = try await client.call(
+                "signInWithIdp", try await idp(provider, sub: "sub-2", email: "cancel@example.com", clock: clock))
             let otherToken = try #require(other.accessToken)
             #expect(try await client.call("cancelAccountCreation", token: otherToken).status == .ok)
             #expect(try await server.auth.service.adminUsers(email: "cancel@example.com").isEmpty)
@@ -114,11 +123,13 @@ import Testing
             let emailUser = try await client.signUpVerified(["email": "rae@example.com", "password": "password-1"], server: server)
             let emailToken = try #require(emailUser.accessToken)
             _ = try await client.call("signOut", token: emailToken)
-            let collision = try await client.call("signInWithIdp", try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock))
+            let collision = try await client.call(
+                "signInWithIdp", try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock))
             #expect(collision.errorCode == "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL")
             #expect(
                 collision.errorMessage
-                    == "An account with this email already exists. Please sign in with your original method, then link this provider in Settings.")
+                    == "An account with this email already exists. Please sign in with your original method, then link this provider in Settings."
+            )
 
             // Email row greyed out, "managed by" the provider, for a provider-only user.
             let managed = try await client.call("changeEmail", ["new_email": "x@example.com"], token: token)
@@ -128,7 +139,9 @@ import Testing
             // Linked Accounts > Link provider → success, shows as linked (from the email user's side).
             let rae = try #require(try await client.call("signIn", ["email": "rae@example.com", "password": "password-1"]).accessToken)
             let linked = try await client.call(
-                "linkProvider", try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock, code: isApple ? "code-rae" : nil), token: rae)
+                "linkProvider",
+                try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock, code: isApple ? "code-rae" : nil),
+                token: rae)
             #expect(Set(linked.data["providers"] as? [String] ?? []) == ["password", provider])
             // Someone else's provider account cannot be linked.
             let stolen = try await client.call("linkProvider", try await idp(provider, sub: "sub-1", email: nil, clock: clock), token: rae)
@@ -137,12 +150,15 @@ import Testing
             // Unlink provider (email still linked) → warning → confirm → unlinked.
             let unlinked = try await client.call("unlinkProvider", ["provider": provider], token: rae)
             #expect(unlinked.data["providers"] as? [String] == ["password"])
-            if isApple { #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-rae"], "unlinking Apple revokes its token") }
+            if isApple {
+                #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-rae"], "unlinking Apple revokes its token")
+            }
 
             // Reauthenticate with the provider in the delete flow → works; deletion revokes Apple's token first.
             clock.advance(by: 301)
             #expect(try await client.call("deleteAccount", token: token).errorCode == "REQUIRES_RECENT_LOGIN")
-            let reauth = try await client.call("reauthenticate", try await idp(provider, sub: "sub-1", email: nil, clock: clock), token: token)
+            let reauth = try await client.call(
+                "reauthenticate", try await idp(provider, sub: "sub-1", email: nil, clock: clock), token: token)
             #expect(reauth.status == .ok)
             token = try #require(reauth.accessToken)
             #expect(try await client.call("deleteAccount", token: token).status == .ok)
@@ -151,7 +167,8 @@ import Testing
                 #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-rae", "apple-rt-code-first"])
             }
             #expect(try await AccountFlowTests.rowsMentioning([userId, "first@example.com"], in: server.database).isEmpty)
-            let afterwards = try await client.call("signInWithIdp", try await idp(provider, sub: "sub-1", email: "first@example.com", clock: clock))
+            let afterwards = try await client.call(
+                "signInWithIdp", try await idp(provider, sub: "sub-1", email: "first@example.com", clock: clock))
             #expect(afterwards.data["result"] as? String == "new_user", "a deleted account starts over")
         }
     }

@@ -9,8 +9,8 @@ import PovverApp
 import SQLKit
 import Subscription
 import SubscriptionTool
-import Testing
 import TestSupport
+import Testing
 
 /// A server started with a test root configured accepts and rejects signed notifications as Apple's verifier
 /// would, and keeps the subscription state clients read.
@@ -25,17 +25,22 @@ import TestSupport
         try Data(pki.rootPEM.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let environment = [
-            "POVVER_APPSTORE_ROOT_CERTS": file.path, "POVVER_APPSTORE_BUNDLE_ID": AppStoreTestPKI.bundleID, "POVVER_APPSTORE_ENVIRONMENT": "Sandbox",
+            "POVVER_APPSTORE_ROOT_CERTS": file.path, "POVVER_APPSTORE_BUNDLE_ID": AppStoreTestPKI.bundleID,
+            "POVVER_APPSTORE_ENVIRONMENT": "Sandbox",
         ]
         try await TestServer.with(engine, environment: environment, clock: clock, body)
     }
 
-    static func notification(_ pki: AppStoreTestPKI, _ type: String, token: String?, otid: String = "2000000000000001", at offset: TimeInterval = 0, offerType: Int? = nil, uuid: String = UUID().uuidString) -> String {
+    static func notification(
+        _ pki: AppStoreTestPKI, _ type: String, token: String?, otid: String = "2000000000000001", at offset: TimeInterval = 0,
+        offerType: Int? = nil, uuid: String = UUID().uuidString
+    ) -> String {
         let signedDate = Date().addingTimeInterval(offset)
         return pki.notification(
             type: type, uuid: uuid, signedDate: signedDate,
             transaction: AppStoreTestPKI.transaction(
-                originalTransactionId: otid, appAccountToken: token, expires: Date().addingTimeInterval(7 * 86_400), signedDate: signedDate, offerType: offerType),
+                originalTransactionId: otid, appAccountToken: token, expires: Date().addingTimeInterval(7 * 86_400), signedDate: signedDate,
+                offerType: offerType),
             renewal: AppStoreTestPKI.renewal(originalTransactionId: otid, autoRenew: true, signedDate: signedDate))
     }
 
@@ -63,7 +68,9 @@ import TestSupport
             #expect(accepted.status == .ok)
             #expect(accepted.json["success"] as? Bool == true)
             let trial = try await client.call("getSubscriptionStatus", token: token)
-            #expect(trial.data["status"] as? String == "trial" && trial.data["tier"] as? String == "premium" && trial.data["is_premium"] as? Bool == true)
+            #expect(
+                trial.data["status"] as? String == "trial" && trial.data["tier"] as? String == "premium"
+                    && trial.data["is_premium"] as? Bool == true)
             #expect(trial.data["product_id"] as? String == "povver.premium.monthly" && trial.data["auto_renew_enabled"] as? Bool == true)
             #expect(trial.data["expires_at"] is String)
 
@@ -79,19 +86,22 @@ import TestSupport
             #expect(refused.status == .badRequest)
             #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["reason"] as? String == "invalid_signature")
             let stranger = try AppStoreTestPKI()
-            let foreign = try await client.call("appStoreWebhook", ["signedPayload": Self.notification(stranger, "EXPIRED", token: appAccountToken)])
+            let foreign = try await client.call(
+                "appStoreWebhook", ["signedPayload": Self.notification(stranger, "EXPIRED", token: appAccountToken)])
             #expect(foreign.status == .badRequest && foreign.errorDetails?["reason"] as? String == "untrusted_chain")
             #expect(try await client.call("appStoreWebhook", ["payload": "x"]).status == .badRequest)
             let twoPayloads = try await client.call("appStoreWebhook", ["signedPayload": subscribed, "signed_payload": spliced])
             #expect(twoPayloads.status == .badRequest && twoPayloads.errorDetails?["field"] as? String == "signedPayload")
-            let twoTransactions = try await client.call("syncSubscription", ["signed_transaction": "a.b.c", "signedTransaction": "d.e.f"], token: token)
+            let twoTransactions = try await client.call(
+                "syncSubscription", ["signed_transaction": "a.b.c", "signedTransaction": "d.e.f"], token: token)
             #expect(twoTransactions.status == .badRequest && twoTransactions.errorDetails?["field"] as? String == "signed_transaction")
             #expect(try await client.call("getSubscriptionStatus", token: token).data["status"] as? String == "trial")
 
             // The client syncs its StoreKit 2 transaction after the trial converts.
             let converted = pki.sign(
                 payload: AppStoreTestPKI.transaction(
-                    originalTransactionId: "2000000000000001", appAccountToken: appAccountToken, expires: Date().addingTimeInterval(30 * 86_400),
+                    originalTransactionId: "2000000000000001", appAccountToken: appAccountToken,
+                    expires: Date().addingTimeInterval(30 * 86_400),
                     signedDate: Date().addingTimeInterval(-5)))
             let synced = try await client.call("syncSubscription", ["signed_transaction": converted], token: token)
             #expect(synced.status == .ok)
@@ -106,7 +116,8 @@ import TestSupport
             #expect(try await client.call("getSubscriptionStatus", token: other).data["is_premium"] as? Bool == false)
 
             // Apple's downgrade is authoritative.
-            let expired = try await client.call("appStoreWebhook", ["signedPayload": Self.notification(pki, "EXPIRED", token: appAccountToken, at: -1)])
+            let expired = try await client.call(
+                "appStoreWebhook", ["signedPayload": Self.notification(pki, "EXPIRED", token: appAccountToken, at: -1)])
             #expect(expired.status == .ok)
             let after = try await client.call("getSubscriptionStatus", token: token)
             #expect(after.data["status"] as? String == "expired" && after.data["is_premium"] as? Bool == false)
@@ -138,7 +149,10 @@ import TestSupport
             let freshId = try #require((fresh.data["user"] as? [String: Any])?["id"] as? String)
             try await AccountFlowTests.settle(server, clock: clock)
             #expect(try await count("subscription_state WHERE user_id = \(bind: freshId)") == 1, "the handler made the row")
-            #expect(try await client.call("appStoreWebhook", ["signedPayload": Self.notification(pki, "SUBSCRIBED", token: AppAccountToken.forUser(freshId))]).status == .ok)
+            #expect(
+                try await client.call(
+                    "appStoreWebhook", ["signedPayload": Self.notification(pki, "SUBSCRIBED", token: AppAccountToken.forUser(freshId))]
+                ).status == .ok)
             #expect(try await server.subscription.premiumGate.isPremium(userId: freshId))
 
             let older = try await client.call("signUp", ["email": "older@example.com", "password": "password-1"])
@@ -160,7 +174,9 @@ import TestSupport
     @Test func defaultsTrustOnlyAppleAndNeedAnAppIdentity() async throws {
         let pki = try AppStoreTestPKI()
         let signed = Self.notification(pki, "SUBSCRIBED", token: AppAccountToken.forUser("u"))
-        try await TestServer.with(.sqlite, environment: ["POVVER_APPSTORE_BUNDLE_ID": AppStoreTestPKI.bundleID, "POVVER_APPSTORE_ENVIRONMENT": "Sandbox"]) { _, client in
+        try await TestServer.with(
+            .sqlite, environment: ["POVVER_APPSTORE_BUNDLE_ID": AppStoreTestPKI.bundleID, "POVVER_APPSTORE_ENVIRONMENT": "Sandbox"]
+        ) { _, client in
             let refused = try await client.call("appStoreWebhook", ["signedPayload": signed])
             #expect(refused.status == .badRequest && refused.errorDetails?["reason"] as? String == "untrusted_chain")
         }
@@ -208,7 +224,10 @@ import TestSupport
             #expect(shown.hasPrefix("verified: App Store Server Notification V2"))
             #expect(shown.contains("\"originalTransactionId\" : \"2000000000000001\"") && shown.contains("\"autoRenewStatus\" : 1"))
             #expect(shown.contains("Povver Test Root CA"))
-            #expect(try await tool.verify(pki.sign(payload: AppStoreTestPKI.transaction(originalTransactionId: "9", appAccountToken: nil, expires: Date()))).hasPrefix("verified: signed transaction"))
+            #expect(
+                try await tool.verify(
+                    pki.sign(payload: AppStoreTestPKI.transaction(originalTransactionId: "9", appAccountToken: nil, expires: Date()))
+                ).hasPrefix("verified: signed transaction"))
             do {
                 _ = try await tool.verify(Self.notification(try AppStoreTestPKI(), "DID_RENEW", token: nil))
                 Issue.record("a foreign chain verified")

@@ -22,7 +22,9 @@ enum TestServer {
         let location = try await TestDatabases.makeLocation(engine)
         do {
             var config = try AppConfig.fromEnvironment(
-                ["POVVER_BCRYPT_COST": "4", "POVVER_SERVICE_API_KEYS": "test-service-key", "POVVER_PORT": "0"].merging(environment) { _, new in new })
+                ["POVVER_BCRYPT_COST": "4", "POVVER_SERVICE_API_KEYS": "test-service-key", "POVVER_PORT": "0"].merging(environment) {
+                    _, new in new
+                })
             config.database = location
             // A server that refuses to start has closed its database; its file still goes.
             let modules = try modules ?? PovverModules.definitions(config.modules, environment: config.environment, signingKey: .generate())

@@ -7,8 +7,8 @@ import Platform
 import PovverApp
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Starting a workout from a routine and finishing one, through HTTP on every engine.
 @Suite struct WorkoutStartAndFinishTests {
@@ -50,7 +50,8 @@ import TestSupport
         try await TestServer.with(engine) { server, client in
             let token = try await client.newUser("idle@example.com")
             let template = try await client.call(
-                "createTemplate", ["name": "A", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5], ["target_reps": 5]]]]], token: token)
+                "createTemplate",
+                ["name": "A", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5], ["target_reps": 5]]]]], token: token)
             let templateId = try #require(template.data["id"] as? String)
             let second = try await client.call(
                 "createTemplate", ["name": "B", "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 10]]]]], token: token)
@@ -70,17 +71,26 @@ import TestSupport
             #expect(active.data["status"] as? String == "in_progress")
             #expect(active.data["version"] as? Int == started.data["version"] as? Int)
             #expect((try await client.call("getRecentWorkouts", token: token).data["items"] as? [Any])?.isEmpty == true)
-            let events = try await server.database.sql.raw("SELECT COUNT(*) AS n FROM platform_outbox WHERE type = \(bind: WorkoutCompleted.eventType)")
-                .first(decodingColumn: "n", as: Int.self)
+            let events = try await server.database.sql.raw(
+                "SELECT COUNT(*) AS n FROM platform_outbox WHERE type = \(bind: WorkoutCompleted.eventType)"
+            )
+            .first(decodingColumn: "n", as: Int.self)
             #expect(events == 0, "no WorkoutCompleted")
-            #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == templateId, "the routine does not move on")
+            #expect(
+                try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == templateId,
+                "the routine does not move on")
 
             // Once a set is logged, the same key completes it.
             let exercise = try WorkoutsHTTP.exercise(active.data)
             _ = try await client.call(
-                "logSet", ["workout_id": workoutId, "exercise_instance_id": exercise.instanceId, "set_id": exercise.setIds[0], "weight_kg": 100, "reps": 5, "idempotency_key": "l1"],
+                "logSet",
+                [
+                    "workout_id": workoutId, "exercise_instance_id": exercise.instanceId, "set_id": exercise.setIds[0], "weight_kg": 100,
+                    "reps": 5, "idempotency_key": "l1",
+                ],
                 token: token)
-            let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
+            let completed = try await client.call(
+                "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
             #expect(completed.status == .ok, "\(completed.json)")
             #expect(((completed.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["sets"] as? Int == 1)
 

@@ -7,8 +7,8 @@ import Platform
 import PovverApp
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// What the Workouts answers hold, through HTTP on every engine: every optional field (null when empty), and
 /// the time of the write that made them.
@@ -27,12 +27,18 @@ import TestSupport
             let started = try await client.call("startActiveWorkout", ["idempotency_key": "s1"], token: token)
             expectNull(["name", "source_template_id", "source_routine_id"], in: started.data, "startActiveWorkout")
             let workoutId = try #require(started.data["id"] as? String)
-            expectNull(["name", "source_template_id", "source_routine_id"], in: try await client.call("getActiveWorkout", token: token).data, "getActiveWorkout")
-            let added = try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 1, "idempotency_key": "a1"], token: token)
+            expectNull(
+                ["name", "source_template_id", "source_routine_id"], in: try await client.call("getActiveWorkout", token: token).data,
+                "getActiveWorkout")
+            let added = try await client.call(
+                "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 1, "idempotency_key": "a1"], token: token)
             let squat = try WorkoutsHTTP.exercise(added.data)
             _ = try await client.call(
-                "logSet", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "weight_kg": 0, "reps": 0,
-                           "idempotency_key": "l1"], token: token)
+                "logSet",
+                [
+                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "weight_kg": 0, "reps": 0,
+                    "idempotency_key": "l1",
+                ], token: token)
             _ = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
             let archived = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
             expectNull(["name", "source_template_id", "source_routine_id"], in: archived.data, "getWorkout")
@@ -47,7 +53,8 @@ import TestSupport
             #expect(plannedSet?["target_reps"] as? Int == 5)
             expectNull(["target_rir", "target_weight_kg"], in: plannedSet, "getTemplate.exercises[0].sets[0]")
             let next = try await client.call("getTemplates", token: token).data
-            let listedSet = (((next["items"] as? [[String: Any]])?.first?["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first
+            let listedSet =
+                (((next["items"] as? [[String: Any]])?.first?["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.first
             expectNull(["target_rir", "target_weight_kg"], in: listedSet, "getTemplates.items[0].exercises[0].sets[0]")
             let routine = try await client.call("createRoutine", ["name": "Plain", "template_ids": [templateId]], token: token)
             expectNull(["description", "frequency", "last_completed_template_id", "last_completed_at"], in: routine.data, "createRoutine")
@@ -57,19 +64,24 @@ import TestSupport
             for (kind, idField, suffix) in [("Template", "template_id", templateId), ("Routine", "routine_id", routineId)] {
                 let described = try await client.call("patch\(kind)", [idField: suffix, "description": "Heavy day"], token: token)
                 #expect(described.data["description"] as? String == "Heavy day", "patch\(kind): \(described.json)")
-                let kept = try await client.call("patch\(kind)", [idField: suffix, "description": NSNull(), "name": "Renamed"], token: token)
+                let kept = try await client.call(
+                    "patch\(kind)", [idField: suffix, "description": NSNull(), "name": "Renamed"], token: token)
                 #expect(kept.data["description"] as? String == "Heavy day", "patch\(kind) with null: \(kept.json)")
                 let cleared = try await client.call("patch\(kind)", [idField: suffix, "description": ""], token: token)
                 #expect(cleared.status == .ok, "\(cleared.json)")
                 expectNull(["description"], in: cleared.data, "patch\(kind) with \"\"")
-                expectNull(["description"], in: try await client.call("get\(kind)", [idField: suffix], token: token).data, "get\(kind) after clearing")
+                expectNull(
+                    ["description"], in: try await client.call("get\(kind)", [idField: suffix], token: token).data,
+                    "get\(kind) after clearing")
                 #expect(cleared.data["version"] as? Int == (kept.data["version"] as? Int).map { $0 + 1 })
             }
             let blank = try await client.call(
-                "createTemplate", ["name": "Blank", "description": "  ", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]],
+                "createTemplate",
+                ["name": "Blank", "description": "  ", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]],
                 token: token)
             expectNull(["description"], in: blank.data, "createTemplate with a blank description")
-            let blankRoutine = try await client.call("createRoutine", ["name": "Blank", "description": "", "template_ids": [templateId]], token: token)
+            let blankRoutine = try await client.call(
+                "createRoutine", ["name": "Blank", "description": "", "template_ids": [templateId]], token: token)
             expectNull(["description"], in: blankRoutine.data, "createRoutine with an empty description")
             // A catalog exercise without equipment (stretches) says so with null.
             let stretches = try await client.call("searchExercises", ["category": "stretching", "limit": 100], token: token)
@@ -99,26 +111,39 @@ import TestSupport
                 previous = answered
             }
 
-            let added = try await client.call("addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 2, "idempotency_key": "a1"], token: token)
+            let added = try await client.call(
+                "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 2, "idempotency_key": "a1"], token: token)
             try await expectOwnTime(added, "addExercise")
             let squat = try WorkoutsHTTP.exercise(added.data)
             let patched = try await client.call(
                 "patchActiveWorkout",
                 [
                     "workout_id": workoutId, "idempotency_key": "p1",
-                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "field": "target_reps", "value": 8]],
+                    "ops": [
+                        [
+                            "op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "field": "target_reps",
+                            "value": 8,
+                        ]
+                    ],
                 ],
                 token: token)
             try await expectOwnTime(patched, "patchActiveWorkout")
             let swapped = try await client.call(
-                "swapExercise", ["workout_id": workoutId, "exercise_instance_id": squat.instanceId, "new_exercise_id": Self.bench, "idempotency_key": "w1"],
+                "swapExercise",
+                [
+                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "new_exercise_id": Self.bench,
+                    "idempotency_key": "w1",
+                ],
                 token: token)
             try await expectOwnTime(swapped, "swapExercise")
 
             let bench = try WorkoutsHTTP.exercise(swapped.data)
             let logged = try await client.call(
                 "logSet",
-                ["workout_id": workoutId, "exercise_instance_id": bench.instanceId, "set_id": bench.setIds[0], "weight_kg": 60, "reps": 8, "idempotency_key": "l1"],
+                [
+                    "workout_id": workoutId, "exercise_instance_id": bench.instanceId, "set_id": bench.setIds[0], "weight_kg": 60,
+                    "reps": 8, "idempotency_key": "l1",
+                ],
                 token: token)
             #expect(logged.status == .ok)
             let completedAt = try #require((logged.data["set"] as? [String: Any])?["completed_at"] as? String)

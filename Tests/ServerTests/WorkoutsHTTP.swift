@@ -7,8 +7,8 @@ import Platform
 import PovverApp
 import SQLKit
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// What the Workouts HTTP suites share: the calls that set up templates, routines and workouts, and those sent
 /// at the same moment.
@@ -31,13 +31,17 @@ enum WorkoutsHTTP {
         var json: String
 
         var description: String { "\(name): \(status.code) \(json)" }
-        var error: [String: Any]? { (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["error"] as? [String: Any] }
+        var error: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["error"] as? [String: Any]
+        }
     }
 
     /// The calls, all at once.
-    static func concurrently(_ client: any TestClientProtocol, token: String, _ calls: [(String, [String: Any])]) async throws -> [Outcome] {
+    static func concurrently(_ client: any TestClientProtocol, token: String, _ calls: [(String, [String: Any])]) async throws -> [Outcome]
+    {
         // The bodies as JSON text: a dictionary of Any is not Sendable.
-        let bodies = try calls.map { name, body in (name, String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)) }
+        let bodies = try calls.map { name, body in (name, String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
+        }
         return try await withThrowingTaskGroup(of: Outcome.self) { group in
             for (name, body) in bodies {
                 group.addTask {
@@ -83,12 +87,15 @@ enum WorkoutsHTTP {
 
     /// A template of one exercise with one set; its id.
     static func template(_ client: any TestClientProtocol, _ name: String, exercise: String, token: String) async throws -> String {
-        let reply = try await client.call("createTemplate", ["name": name, "exercises": [["exercise_id": exercise, "sets": [["target_reps": 5]]]]], token: token)
+        let reply = try await client.call(
+            "createTemplate", ["name": name, "exercises": [["exercise_id": exercise, "sets": [["target_reps": 5]]]]], token: token)
         return try #require(reply.data["id"] as? String, "createTemplate: \(reply.json)")
     }
 
     /// A routine of one template per exercise (named A, B, C, ...): the templates' ids and the routine's.
-    static func routine(_ client: any TestClientProtocol, of exercises: [String], token: String) async throws -> (templates: [String], routineId: String) {
+    static func routine(_ client: any TestClientProtocol, of exercises: [String], token: String) async throws -> (
+        templates: [String], routineId: String
+    ) {
         var templates: [String] = []
         for (index, exercise) in exercises.enumerated() {
             templates.append(try await template(client, String(UnicodeScalar(UInt8(65 + index))), exercise: exercise, token: token))
@@ -114,7 +121,8 @@ enum WorkoutsHTTP {
     }
 
     /// Logs every set of the (active) workout and completes it.
-    static func logEverySetAndComplete(_ client: any TestClientProtocol, _ workout: [String: Any], key: String, token: String) async throws {
+    static func logEverySetAndComplete(_ client: any TestClientProtocol, _ workout: [String: Any], key: String, token: String) async throws
+    {
         let workoutId = try #require(workout["id"] as? String)
         for (exerciseIndex, exercise) in (workout["exercises"] as? [[String: Any]] ?? []).enumerated() {
             let instanceId = try #require(exercise["instance_id"] as? String)
@@ -122,14 +130,16 @@ enum WorkoutsHTTP {
                 let logged = try await client.call(
                     "logSet",
                     [
-                        "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": try #require(set["id"] as? String), "weight_kg": 40,
+                        "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": try #require(set["id"] as? String),
+                        "weight_kg": 40,
                         "reps": 5, "idempotency_key": "log-\(key)-\(exerciseIndex)-\(setIndex)",
                     ],
                     token: token)
                 #expect(logged.status == .ok, "logSet: \(logged.json)")
             }
         }
-        let completed = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "complete-\(key)"], token: token)
+        let completed = try await client.call(
+            "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "complete-\(key)"], token: token)
         #expect(completed.status == .ok, "completeActiveWorkout: \(completed.json)")
     }
 
@@ -139,6 +149,7 @@ enum WorkoutsHTTP {
     }
 
     static func nextTemplate(_ client: any TestClientProtocol, routineId: String, token: String) async throws -> String? {
-        (try await client.call("getNextWorkout", ["routine_id": routineId], token: token).data["template"] as? [String: Any])?["id"] as? String
+        (try await client.call("getNextWorkout", ["routine_id": routineId], token: token).data["template"] as? [String: Any])?["id"]
+            as? String
     }
 }

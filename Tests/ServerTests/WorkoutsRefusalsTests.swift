@@ -3,8 +3,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Platform
-import Testing
 import TestSupport
+import Testing
 
 /// Every active-workout write refuses what it cannot do with the right code and changes nothing: ids that are
 /// not in the caller's workout (unknown, or another user's) are `NOT_FOUND`; any write to a completed or cancelled
@@ -14,18 +14,25 @@ import TestSupport
     static let curl = WorkoutsFlowTests.curl
 
     /// Starts a workout from a new template of three squat sets; returns its id, instance id and set ids.
-    static func start(_ client: any TestClientProtocol, token: String, key: String) async throws -> (id: String, instance: String, sets: [String]) {
+    static func start(_ client: any TestClientProtocol, token: String, key: String) async throws -> (
+        id: String, instance: String, sets: [String]
+    ) {
         let template = try await client.call(
-            "createTemplate", ["name": "T", "exercises": [["exercise_id": squat, "sets": [["target_reps": 5], ["target_reps": 5], ["target_reps": 5]]]]],
+            "createTemplate",
+            ["name": "T", "exercises": [["exercise_id": squat, "sets": [["target_reps": 5], ["target_reps": 5], ["target_reps": 5]]]]],
             token: token)
-        let started = try await client.call("startActiveWorkout", ["template_id": template.data["id"] as Any, "idempotency_key": key], token: token)
+        let started = try await client.call(
+            "startActiveWorkout", ["template_id": template.data["id"] as Any, "idempotency_key": key], token: token)
         let exercise = try #require((started.data["exercises"] as? [[String: Any]])?.first, "\(started.json)")
         let sets = try #require((exercise["sets"] as? [[String: Any]])?.compactMap { $0["id"] as? String })
         return (try #require(started.data["id"] as? String), try #require(exercise["instance_id"] as? String), sets)
     }
 
     static func log(_ workout: String, _ instance: String, _ set: String, key: String) -> (String, [String: Any]) {
-        ("logSet", ["workout_id": workout, "exercise_instance_id": instance, "set_id": set, "weight_kg": 60, "reps": 5, "idempotency_key": key])
+        (
+            "logSet",
+            ["workout_id": workout, "exercise_instance_id": instance, "set_id": set, "weight_kg": 60, "reps": 5, "idempotency_key": key]
+        )
     }
 
     static func patch(_ workout: String, _ op: [String: Any], key: String) -> (String, [String: Any]) {
@@ -48,18 +55,43 @@ import TestSupport
                 (Self.log(id, instance, "nope", key: "k2"), "set_id"),
                 (Self.log(id, theirs.instance, theirs.sets[1], key: "k3"), "exercise_instance_id"),
                 (Self.log(id, instance, theirs.sets[1], key: "k4"), "set_id"),
-                (Self.patch(id, ["op": "set_field", "exercise_instance_id": "nope", "set_id": set, "field": "reps", "value": 3], key: "k5"), "exercise_instance_id"),
-                (Self.patch(id, ["op": "set_field", "exercise_instance_id": instance, "set_id": "nope", "field": "reps", "value": 3], key: "k6"), "set_id"),
-                (Self.patch(id, ["op": "set_field", "exercise_instance_id": theirs.instance, "set_id": theirs.sets[0], "field": "reps", "value": 3], key: "k7"),
-                 "exercise_instance_id"),
+                (
+                    Self.patch(
+                        id, ["op": "set_field", "exercise_instance_id": "nope", "set_id": set, "field": "reps", "value": 3], key: "k5"),
+                    "exercise_instance_id"
+                ),
+                (
+                    Self.patch(
+                        id, ["op": "set_field", "exercise_instance_id": instance, "set_id": "nope", "field": "reps", "value": 3], key: "k6"),
+                    "set_id"
+                ),
+                (
+                    Self.patch(
+                        id,
+                        [
+                            "op": "set_field", "exercise_instance_id": theirs.instance, "set_id": theirs.sets[0], "field": "reps",
+                            "value": 3,
+                        ], key: "k7"),
+                    "exercise_instance_id"
+                ),
                 (Self.patch(id, ["op": "add_set", "exercise_instance_id": "nope"], key: "k8"), "exercise_instance_id"),
                 (Self.patch(id, ["op": "remove_set", "exercise_instance_id": "nope", "set_id": set], key: "k9"), "exercise_instance_id"),
                 (Self.patch(id, ["op": "remove_set", "exercise_instance_id": instance, "set_id": "nope"], key: "k10"), "set_id"),
                 (Self.patch(id, ["op": "remove_set", "exercise_instance_id": instance, "set_id": theirs.sets[2]], key: "k11"), "set_id"),
                 (Self.patch(id, ["op": "remove_exercise", "exercise_instance_id": theirs.instance], key: "k12"), "exercise_instance_id"),
-                (("swapExercise", ["workout_id": id, "exercise_instance_id": "nope", "new_exercise_id": Self.curl, "idempotency_key": "k13"]), "exercise_instance_id"),
-                (("swapExercise", ["workout_id": id, "exercise_instance_id": theirs.instance, "new_exercise_id": Self.curl, "idempotency_key": "k14"]),
-                 "exercise_instance_id"),
+                (
+                    (
+                        "swapExercise",
+                        ["workout_id": id, "exercise_instance_id": "nope", "new_exercise_id": Self.curl, "idempotency_key": "k13"]
+                    ), "exercise_instance_id"
+                ),
+                (
+                    (
+                        "swapExercise",
+                        ["workout_id": id, "exercise_instance_id": theirs.instance, "new_exercise_id": Self.curl, "idempotency_key": "k14"]
+                    ),
+                    "exercise_instance_id"
+                ),
             ].map { ($0.0.0, $0.0.1, $0.1) }
             for (name, body, missing) in attempts {
                 let reply = try await client.call(name, body, token: owner)
@@ -77,7 +109,8 @@ import TestSupport
             let routine = try await client.call("createRoutine", ["name": "R", "template_ids": [template.data["id"] as Any]], token: other)
             let foreign = try #require(before.data["source_template_id"] as? String)
             let patched = try await client.call(
-                "patchRoutine", ["routine_id": routine.data["id"] as Any, "template_ids": [template.data["id"] as Any, foreign]], token: other)
+                "patchRoutine", ["routine_id": routine.data["id"] as Any, "template_ids": [template.data["id"] as Any, foreign]],
+                token: other)
             #expect(patched.status == .notFound && patched.errorCode == "NOT_FOUND", "\(patched.json)")
             let kept = try await client.call("getRoutine", ["routine_id": routine.data["id"] as Any], token: other)
             #expect((kept.data["template_ids"] as? [String]) == [template.data["id"] as? String].compactMap { $0 })
@@ -102,9 +135,20 @@ import TestSupport
                 let attempts: [(String, [String: Any])] = [
                     Self.log(id, workout.instance, workout.sets[1], key: "\(status)-1"),
                     Self.patch(id, ["op": "add_set", "exercise_instance_id": workout.instance], key: "\(status)-2"),
-                    Self.patch(id, ["op": "set_field", "exercise_instance_id": workout.instance, "set_id": workout.sets[0], "field": "reps", "value": 1], key: "\(status)-3"),
+                    Self.patch(
+                        id,
+                        [
+                            "op": "set_field", "exercise_instance_id": workout.instance, "set_id": workout.sets[0], "field": "reps",
+                            "value": 1,
+                        ], key: "\(status)-3"),
                     ("addExercise", ["workout_id": id, "exercise_id": Self.curl, "idempotency_key": "\(status)-4"]),
-                    ("swapExercise", ["workout_id": id, "exercise_instance_id": workout.instance, "new_exercise_id": Self.curl, "idempotency_key": "\(status)-5"]),
+                    (
+                        "swapExercise",
+                        [
+                            "workout_id": id, "exercise_instance_id": workout.instance, "new_exercise_id": Self.curl,
+                            "idempotency_key": "\(status)-5",
+                        ]
+                    ),
                     ("completeActiveWorkout", ["workout_id": id, "idempotency_key": "\(status)-6"]),
                     ("cancelActiveWorkout", ["workout_id": id, "idempotency_key": "\(status)-7"]),
                 ]
@@ -131,8 +175,10 @@ import TestSupport
     func planPatchesNameAChangeAndAStaleOneIsAConflict(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("plans@example.com")
-            let push = try await client.call("createTemplate", ["name": "Push", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]], token: token)
-            let pull = try await client.call("createTemplate", ["name": "Pull", "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 8]]]]], token: token)
+            let push = try await client.call(
+                "createTemplate", ["name": "Push", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]], token: token)
+            let pull = try await client.call(
+                "createTemplate", ["name": "Pull", "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 8]]]]], token: token)
             let pushId = try #require(push.data["id"] as? String)
             let pullId = try #require(pull.data["id"] as? String)
             let routine = try await client.call("createRoutine", ["name": "R", "template_ids": [pushId, pullId]], token: token)
@@ -142,14 +188,22 @@ import TestSupport
                 ("patchTemplate", ["template_id": pushId]),
                 ("patchTemplate", ["template_id": pushId, "expected_version": 1]),
                 ("patchTemplate", ["template_id": pushId, "patch": ["name": "Push A"]]),
-                ("patchTemplate", ["template_id": pushId, "changes": ["name": "A"], "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 1]]]]]),
+                (
+                    "patchTemplate",
+                    [
+                        "template_id": pushId, "changes": ["name": "A"],
+                        "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 1]]]],
+                    ]
+                ),
                 ("patchRoutine", ["routine_id": routineId, "expected_version": 1]),
                 ("patchRoutine", ["routine_id": routineId, "changes": [String: Any]()]),
                 ("patchRoutine", ["routine_id": routineId, "changes": ["name": "A"], "templateIds": [pullId]]),
             ]
             for (endpoint, body) in refusals {
                 let refused = try await client.call(endpoint, body, token: token)
-                #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == "changes", "\(endpoint) \(body): \(refused.json)")
+                #expect(
+                    refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == "changes",
+                    "\(endpoint) \(body): \(refused.json)")
             }
             let template = try await client.call("getTemplate", ["template_id": pushId], token: token)
             #expect(template.data["name"] as? String == "Push" && template.data["version"] as? Int == 1, "\(template.json)")
@@ -158,9 +212,11 @@ import TestSupport
 
             // Another device deletes Pull (the routine goes to version 2); this one still shows [Push, Pull] at 1.
             _ = try await client.call("deleteTemplate", ["template_id": pullId], token: token)
-            let stale = try await client.call("patchRoutine", ["routine_id": routineId, "expected_version": 1, "template_ids": [pullId, pushId]], token: token)
+            let stale = try await client.call(
+                "patchRoutine", ["routine_id": routineId, "expected_version": 1, "template_ids": [pullId, pushId]], token: token)
             #expect(stale.status == .conflict && stale.errorDetails?["current_version"] as? String == "2", "\(stale.json)")
-            let current = try await client.call("patchRoutine", ["routine_id": routineId, "expected_version": 2, "template_ids": [pullId, pushId]], token: token)
+            let current = try await client.call(
+                "patchRoutine", ["routine_id": routineId, "expected_version": 2, "template_ids": [pullId, pushId]], token: token)
             #expect(current.status == .notFound && current.errorDetails?["template_id"] as? String == pullId, "\(current.json)")
             let unknown = try await client.call("patchRoutine", ["routine_id": "nope", "template_ids": [pullId]], token: token)
             #expect(unknown.status == .notFound && unknown.errorDetails?["routine_id"] != nil, "the routine first: \(unknown.json)")
@@ -182,7 +238,8 @@ import TestSupport
             _ = try await client.call("logSet", Self.log(id, squat, sets[0], key: "l0").1, token: owner)
             // The coach swaps the squat for curls: the logged set stays with the squat, the two to do go on.
             let swapped = try await client.call(
-                "swapExercise", ["workout_id": id, "exercise_instance_id": squat, "new_exercise_id": Self.curl, "idempotency_key": "w"], token: owner)
+                "swapExercise", ["workout_id": id, "exercise_instance_id": squat, "new_exercise_id": Self.curl, "idempotency_key": "w"],
+                token: owner)
             let entries = try #require(swapped.data["exercises"] as? [[String: Any]], "\(swapped.json)")
             let curls = try #require(entries.count == 2 ? entries[1]["instance_id"] as? String : nil, "\(swapped.json)")
             let before = try await client.call("getActiveWorkout", [:], token: owner)
@@ -190,12 +247,21 @@ import TestSupport
 
             let stale: [(String, [String: Any], details: [String: String])] = [
                 (Self.log(id, squat, sets[1], key: "k1"), ["set_id": sets[1], "exercise_instance_id": curls]),
-                (Self.patch(id, ["op": "set_field", "exercise_instance_id": squat, "set_id": sets[2], "field": "reps", "value": 3], key: "k2"),
-                 ["set_id": sets[2], "exercise_instance_id": curls]),
-                (Self.patch(id, ["op": "remove_set", "exercise_instance_id": squat, "set_id": sets[1]], key: "k3"), ["exercise_instance_id": curls]),
+                (
+                    Self.patch(
+                        id, ["op": "set_field", "exercise_instance_id": squat, "set_id": sets[2], "field": "reps", "value": 3], key: "k2"),
+                    ["set_id": sets[2], "exercise_instance_id": curls]
+                ),
+                (
+                    Self.patch(id, ["op": "remove_set", "exercise_instance_id": squat, "set_id": sets[1]], key: "k3"),
+                    ["exercise_instance_id": curls]
+                ),
                 (Self.patch(id, ["op": "reorder_exercises", "order": [squat]], key: "k4"), ["field": "ops[0].order"]),
-                (Self.patch(id, ["op": "reorder_sets", "exercise_instance_id": squat, "order": [sets[0], sets[1], sets[2]]], key: "k5"),
-                 ["field": "ops[0].order"]),
+                (
+                    Self.patch(
+                        id, ["op": "reorder_sets", "exercise_instance_id": squat, "order": [sets[0], sets[1], sets[2]]], key: "k5"),
+                    ["field": "ops[0].order"]
+                ),
             ].map { ($0.0.0, $0.0.1, $0.1) }
             for (name, body, details) in stale {
                 let reply = try await client.call(name, body, token: owner)
@@ -207,15 +273,26 @@ import TestSupport
             // reorder is refused as malformed, naming the operation.
             let addThenReorder: [String: Any] = [
                 "workout_id": id, "idempotency_key": "k9",
-                "ops": [["op": "add_set", "exercise_instance_id": curls], ["op": "reorder_sets", "exercise_instance_id": curls, "order": [sets[1], sets[2]]]],
+                "ops": [
+                    ["op": "add_set", "exercise_instance_id": curls],
+                    ["op": "reorder_sets", "exercise_instance_id": curls, "order": [sets[1], sets[2]]],
+                ],
             ]
             let own = try await client.call("patchActiveWorkout", addThenReorder, token: owner)
             #expect(own.errorCode == "INVALID_ARGUMENT" && own.errorDetails?["field"] as? String == "ops[1].order", "\(own.json)")
             let refused: [(String, [String: Any], code: String, field: String)] = [
                 (Self.patch(id, ["op": "reorder_exercises", "order": [curls, curls]], key: "k6"), "INVALID_ARGUMENT", "field"),
-                (("swapExercise", ["workout_id": id, "exercise_instance_id": curls, "new_exercise_id": Self.curl, "idempotency_key": "k7"]),
-                 "INVALID_ARGUMENT", "field"),
-                (("addExercise", ["workout_id": id, "exercise_id": "no-such-exercise", "idempotency_key": "k8"]), "INVALID_ARGUMENT", "field"),
+                (
+                    (
+                        "swapExercise",
+                        ["workout_id": id, "exercise_instance_id": curls, "new_exercise_id": Self.curl, "idempotency_key": "k7"]
+                    ),
+                    "INVALID_ARGUMENT", "field"
+                ),
+                (
+                    ("addExercise", ["workout_id": id, "exercise_id": "no-such-exercise", "idempotency_key": "k8"]), "INVALID_ARGUMENT",
+                    "field"
+                ),
             ].map { ($0.0.0, $0.0.1, $0.1, $0.2) }
             for (name, body, code, field) in refused {
                 let reply = try await client.call(name, body, token: owner)
@@ -224,7 +301,10 @@ import TestSupport
             // Another user naming this workout learns only that it is not theirs, whatever exercise they name.
             for (name, body) in [
                 ("addExercise", ["workout_id": id, "exercise_id": "no-such-exercise", "idempotency_key": "o1"]),
-                ("swapExercise", ["workout_id": id, "exercise_instance_id": curls, "new_exercise_id": "no-such-exercise", "idempotency_key": "o2"]),
+                (
+                    "swapExercise",
+                    ["workout_id": id, "exercise_instance_id": curls, "new_exercise_id": "no-such-exercise", "idempotency_key": "o2"]
+                ),
                 Self.patch(id, ["op": "add_exercise", "exercise_id": "no-such-exercise"], key: "o3"),
             ] as [(String, [String: Any])] {
                 let reply = try await client.call(name, body, token: other)

@@ -4,8 +4,8 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
-import Testing
 import TestSupport
+import Testing
 
 /// Retrying the plan and history writes (an optional `idempotency_key` on every one of them), and editing an
 /// archived workout without losing the ids of what the edit keeps.
@@ -29,7 +29,8 @@ import TestSupport
                 #expect(first.status == .ok, "\(name): \(first.json)")
                 let again = try await client.call(name, body, token: token)
                 #expect(again.status == .ok, "\(name) repeated: \(again.json)")
-                #expect(NSDictionary(dictionary: again.data) == NSDictionary(dictionary: first.data), "\(name): the first answer, as it was")
+                #expect(
+                    NSDictionary(dictionary: again.data) == NSDictionary(dictionary: first.data), "\(name): the first answer, as it was")
                 let other = try await client.call(name, body.merging(changed) { _, new in new }, token: token)
                 #expect(other.errorCode == "CONFLICT", "\(name) with the key of a different request: \(other.json)")
                 #expect(other.errorDetails?["idempotency_key"] as? String == body["idempotency_key"] as? String)
@@ -43,17 +44,21 @@ import TestSupport
             #expect(patchedTemplate.data["version"] as? Int == 2)
             let template = try await client.call("getTemplate", ["template_id": templates[0]], token: token)
             #expect(template.data["version"] as? Int == 2 && template.data["name"] as? String == "Legs day", "\(template.json)")
-            let unkeyed = try await client.call("patchTemplate", ["template_id": templates[0], "expected_version": 1, "name": "Legs day"], token: token)
+            let unkeyed = try await client.call(
+                "patchTemplate", ["template_id": templates[0], "expected_version": 1, "name": "Legs day"], token: token)
             #expect(unkeyed.errorCode == "CONFLICT", "without a key a stale version is a conflict, as before")
 
             // patchRoutine, with the legacy templateIds read as template_ids (the same request either way).
             let patchedRoutine = try await expectRepeat(
-                "patchRoutine", ["routine_id": routineId, "expected_version": 1, "templateIds": Array(templates.reversed()), "idempotency_key": "pr"],
+                "patchRoutine",
+                ["routine_id": routineId, "expected_version": 1, "templateIds": Array(templates.reversed()), "idempotency_key": "pr"],
                 changed: ["templateIds": templates])
             #expect(patchedRoutine.data["version"] as? Int == 2)
             #expect(patchedRoutine.data["template_ids"] as? [String] == Array(templates.reversed()))
             let sameInOtherSpelling = try await client.call(
-                "patchRoutine", ["routine_id": routineId, "expected_version": 1, "template_ids": Array(templates.reversed()), "idempotency_key": "pr"], token: token)
+                "patchRoutine",
+                ["routine_id": routineId, "expected_version": 1, "template_ids": Array(templates.reversed()), "idempotency_key": "pr"],
+                token: token)
             #expect(sameInOtherSpelling.data["version"] as? Int == 2, "\(sameInOtherSpelling.json)")
 
             // setActiveRoutine.
@@ -90,7 +95,9 @@ import TestSupport
             let routine = try await client.call("getRoutine", ["routine_id": routineId], token: token)
             #expect(routine.data["template_ids"] as? [String] == [templates[0]], "\(routine.json)")
             #expect(routine.data["version"] as? Int == 3, "dropped from the routine once: \(routine.json)")
-            #expect(try await client.call("getTemplate", ["template_id": templates[0]], token: token).status == .ok, "the other request did nothing")
+            #expect(
+                try await client.call("getTemplate", ["template_id": templates[0]], token: token).status == .ok,
+                "the other request did nothing")
 
             let deletedRoutine = try await expectRepeat(
                 "deleteRoutine", ["routine_id": routineId, "idempotency_key": "dr"], changed: ["routine_id": "another"])
@@ -101,7 +108,8 @@ import TestSupport
             // A failed write stores nothing under its key: sent again once the cause is gone, it runs.
             let missing = try await client.call("deleteTemplate", ["template_id": "nope", "idempotency_key": "dx"], token: token)
             #expect(missing.errorCode == "NOT_FOUND")
-            let reusedAfterFailure = try await client.call("patchTemplate", ["template_id": templates[0], "name": "Later", "idempotency_key": "dx"], token: token)
+            let reusedAfterFailure = try await client.call(
+                "patchTemplate", ["template_id": templates[0], "name": "Later", "idempotency_key": "dx"], token: token)
             #expect(reusedAfterFailure.status == .ok, "\(reusedAfterFailure.json)")
 
             // Keys are checked like everywhere else, and a stranger's retry finds nothing of ours.
@@ -122,7 +130,10 @@ import TestSupport
             let token = try await client.newUser("racing-retries@example.com")
             let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.squat, Self.bench, Self.curl], token: token)
             let requests: [(String, [String: Any])] = [
-                ("patchTemplate", ["template_id": templates[0], "expected_version": 1, "name": "Renamed", "idempotency_key": "race-patch"]),
+                (
+                    "patchTemplate",
+                    ["template_id": templates[0], "expected_version": 1, "name": "Renamed", "idempotency_key": "race-patch"]
+                ),
                 ("patchRoutine", ["routine_id": routineId, "expected_version": 1, "name": "Renamed", "idempotency_key": "race-routine"]),
                 ("deleteTemplate", ["template_id": templates[1], "idempotency_key": "race-delete"]),
             ]
@@ -169,7 +180,10 @@ import TestSupport
                 [
                     "name": "Push",
                     "exercises": [
-                        ["exercise_id": Self.bench, "sets": [["target_reps": 5, "target_rir": 2, "target_weight_kg": 80], ["target_reps": 5, "target_rir": 1]]],
+                        [
+                            "exercise_id": Self.bench,
+                            "sets": [["target_reps": 5, "target_rir": 2, "target_weight_kg": 80], ["target_reps": 5, "target_rir": 1]],
+                        ],
                         ["exercise_id": Self.squat, "sets": [["target_reps": 3]]],
                     ],
                 ], token: token)
@@ -187,7 +201,10 @@ import TestSupport
             // Bad ids are refused, each naming its place, and leave the workout as it was.
             let refusals: [([[String: Any]], String, String)] = [
                 ([["instance_id": "nope", "sets": [["weight_kg": 20, "reps": 1]]]], "exercises[0].instance_id", "NOT_FOUND"),
-                ([["instance_id": bench.instanceId, "sets": [["id": squat.setIds[0], "weight_kg": 20, "reps": 1]]]], "exercises[0].sets[0].id", "NOT_FOUND"),
+                (
+                    [["instance_id": bench.instanceId, "sets": [["id": squat.setIds[0], "weight_kg": 20, "reps": 1]]]],
+                    "exercises[0].sets[0].id", "NOT_FOUND"
+                ),
                 (
                     [
                         ["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1]]],
@@ -199,7 +216,9 @@ import TestSupport
                     [
                         [
                             "instance_id": bench.instanceId,
-                            "sets": [["id": bench.setIds[0], "weight_kg": 20, "reps": 1], ["id": bench.setIds[0], "weight_kg": 20, "reps": 2]],
+                            "sets": [
+                                ["id": bench.setIds[0], "weight_kg": 20, "reps": 1], ["id": bench.setIds[0], "weight_kg": 20, "reps": 2],
+                            ],
                         ]
                     ],
                     "exercises[0].sets[1].id", "INVALID_ARGUMENT"
@@ -208,15 +227,33 @@ import TestSupport
                 // What is archived is what was done: emptying a workout is deleting it, and an exercise needs a set.
                 ([], "exercises", "INVALID_ARGUMENT"),
                 (
-                    [["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1]]], ["exercise_id": WorkoutsFlowTests.curl, "sets": []]],
+                    [
+                        ["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1]]],
+                        ["exercise_id": WorkoutsFlowTests.curl, "sets": []],
+                    ],
                     "exercises[1].sets", "INVALID_ARGUMENT"
                 ),
                 // A set is kept as done: its weight (0 for bodyweight) and reps, even when only the reps change.
-                ([["instance_id": bench.instanceId, "sets": [["id": bench.setIds[0], "reps": 6]]]], "exercises[0].sets[0].weight_kg", "INVALID_ARGUMENT"),
-                ([["instance_id": bench.instanceId, "sets": [["weight_kg": 1000.5, "reps": 6]]]], "exercises[0].sets[0].weight_kg", "INVALID_ARGUMENT"),
-                ([["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1001]]]], "exercises[0].sets[0].reps", "INVALID_ARGUMENT"),
-                ([["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 5, "rir": 11]]]], "exercises[0].sets[0].rir", "INVALID_ARGUMENT"),
-                ([["exercise_id": "No_Such_Exercise", "sets": [["weight_kg": 20, "reps": 5]]]], "exercises[0].exercise_id", "INVALID_ARGUMENT"),
+                (
+                    [["instance_id": bench.instanceId, "sets": [["id": bench.setIds[0], "reps": 6]]]], "exercises[0].sets[0].weight_kg",
+                    "INVALID_ARGUMENT"
+                ),
+                (
+                    [["instance_id": bench.instanceId, "sets": [["weight_kg": 1000.5, "reps": 6]]]], "exercises[0].sets[0].weight_kg",
+                    "INVALID_ARGUMENT"
+                ),
+                (
+                    [["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1001]]]], "exercises[0].sets[0].reps",
+                    "INVALID_ARGUMENT"
+                ),
+                (
+                    [["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 5, "rir": 11]]]], "exercises[0].sets[0].rir",
+                    "INVALID_ARGUMENT"
+                ),
+                (
+                    [["exercise_id": "No_Such_Exercise", "sets": [["weight_kg": 20, "reps": 5]]]], "exercises[0].exercise_id",
+                    "INVALID_ARGUMENT"
+                ),
             ]
             for (exercises, field, code) in refusals {
                 let refused = try await client.call("updateWorkout", ["workout_id": workoutId, "exercises": exercises], token: token)
@@ -227,11 +264,16 @@ import TestSupport
             // An edit names what it changes, in one place: nothing, or changes both inside `changes` and beside it, is refused.
             for body in [
                 ["workout_id": workoutId], ["workout_id": workoutId, "changes": [String: Any]()],
-                ["workout_id": workoutId, "changes": ["name": "A"], "exercises": [["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1]]]]],
+                [
+                    "workout_id": workoutId, "changes": ["name": "A"],
+                    "exercises": [["instance_id": bench.instanceId, "sets": [["weight_kg": 20, "reps": 1]]]],
+                ],
                 ["workout_id": workoutId, "name": "B", "changes": ["name": "A"]],
             ] as [[String: Any]] {
                 let refused = try await client.call("updateWorkout", body, token: token)
-                #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == "changes", "\(body): \(refused.json)")
+                #expect(
+                    refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == "changes",
+                    "\(body): \(refused.json)")
             }
             let untouched = try await client.call("getWorkout", ["workout_id": workoutId], token: token).data
             #expect(NSDictionary(dictionary: untouched) == NSDictionary(dictionary: before), "refused edits changed nothing")
@@ -244,7 +286,10 @@ import TestSupport
                     "exercises": [
                         [
                             "instance_id": bench.instanceId,
-                            "sets": [["id": bench.setIds[0], "weight_kg": 40, "reps": 5], ["id": bench.setIds[1], "weight_kg": 40, "reps": 4], ["weight_kg": 35, "reps": 8]],
+                            "sets": [
+                                ["id": bench.setIds[0], "weight_kg": 40, "reps": 5], ["id": bench.setIds[1], "weight_kg": 40, "reps": 4],
+                                ["weight_kg": 35, "reps": 8],
+                            ],
                         ],
                         ["exercise_id": Self.curl, "sets": [["weight_kg": 15, "reps": 12]]],
                     ],
@@ -256,7 +301,8 @@ import TestSupport
             let keptBench = try WorkoutsHTTP.exercise(after, at: 0)
             #expect(keptBench.instanceId == bench.instanceId)
             #expect(Array(keptBench.setIds.prefix(2)) == bench.setIds, "the sets sent with their ids keep them")
-            #expect(keptBench.setIds.count == 3 && !bench.setIds.contains(keptBench.setIds[2]) && !squat.setIds.contains(keptBench.setIds[2]))
+            #expect(
+                keptBench.setIds.count == 3 && !bench.setIds.contains(keptBench.setIds[2]) && !squat.setIds.contains(keptBench.setIds[2]))
             let names = (before["exercises"] as? [[String: Any]] ?? []).map { $0["name"] as? String }
             #expect(exercises[0]["exercise_id"] as? String == Self.bench && exercises[0]["name"] as? String == names[0])
             let sets = try #require(exercises[0]["sets"] as? [[String: Any]])
@@ -264,7 +310,8 @@ import TestSupport
             #expect(sets[1]["target_reps"] as? Int == 5 && sets[1]["target_rir"] as? Int == 1)
             #expect(sets[0]["completed_at"] as? String == benchSets[0]["completed_at"] as? String, "done when it was done")
             #expect(sets[1]["reps"] as? Int == 4)
-            #expect(sets[2]["completed_at"] as? String == endTime && sets[2]["target_reps"] is NSNull, "a new set: done at the end, no plan")
+            #expect(
+                sets[2]["completed_at"] as? String == endTime && sets[2]["target_reps"] is NSNull, "a new set: done at the end, no plan")
             #expect(sets.map { $0["set_index"] as? Int } == [0, 1, 2])
             let curl = try WorkoutsHTTP.exercise(after, at: 1)
             #expect(curl.instanceId != bench.instanceId && curl.instanceId != squat.instanceId)
@@ -280,7 +327,10 @@ import TestSupport
                 [
                     "workout_id": workoutId,
                     "exercises": [
-                        ["instance_id": bench.instanceId, "exercise_id": Self.squat, "sets": [["id": bench.setIds[0], "weight_kg": 60, "reps": 5]]],
+                        [
+                            "instance_id": bench.instanceId, "exercise_id": Self.squat,
+                            "sets": [["id": bench.setIds[0], "weight_kg": 60, "reps": 5]],
+                        ],
                         ["instance_id": curl.instanceId, "sets": [["id": curl.setIds[0], "weight_kg": 15, "reps": 12]]],
                     ],
                 ], token: token)
@@ -293,7 +343,15 @@ import TestSupport
             // Changing the exercise of a kept instance renames it from the catalog.
             let switched = try await client.call(
                 "updateWorkout",
-                ["workout_id": workoutId, "exercises": [["instance_id": curl.instanceId, "exercise_id": Self.squat, "sets": [["id": curl.setIds[0], "weight_kg": 15, "reps": 12]]]]],
+                [
+                    "workout_id": workoutId,
+                    "exercises": [
+                        [
+                            "instance_id": curl.instanceId, "exercise_id": Self.squat,
+                            "sets": [["id": curl.setIds[0], "weight_kg": 15, "reps": 12]],
+                        ]
+                    ],
+                ],
                 token: token)
             #expect(switched.status == .ok, "\(switched.json)")
             #expect(try WorkoutsHTTP.exercise(switched.data) == curl)

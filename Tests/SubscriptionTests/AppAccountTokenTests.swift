@@ -26,7 +26,9 @@ import Testing
     @Test func randomIdsAgreeWithAnotherImplementation() throws {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789-_@.ÅéßЖ漢")
-        let names = (0..<200).map { _ in String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }) }
+        let names = (0..<200).map { _ in
+            String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        }
         let pattern = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
         for name in names {
             let token = AppAccountToken.forUser(name)
@@ -35,11 +37,15 @@ import Testing
         }
         #expect(Set(names).count == Set(names.map(AppAccountToken.forUser)).count, "distinct ids give distinct tokens")
 
-        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:))
-            ?? Self.which("python3")
+        guard
+            let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:))
+                ?? Self.which("python3")
         else { return }
         let process = try ChildProcess(
-            [python, "-c", "import json,sys,uuid; print(json.dumps([str(uuid.uuid5(uuid.NAMESPACE_DNS, n)) for n in json.load(sys.stdin)]))"],
+            [
+                python, "-c",
+                "import json,sys,uuid; print(json.dumps([str(uuid.uuid5(uuid.NAMESPACE_DNS, n)) for n in json.load(sys.stdin)]))",
+            ],
             input: true, output: true)
         process.input!.write(try JSONSerialization.data(withJSONObject: names))
         try process.input!.close()

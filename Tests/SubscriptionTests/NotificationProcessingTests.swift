@@ -4,8 +4,8 @@ import Foundation
 import Platform
 import SQLKit
 import Subscription
-import Testing
 import TestSupport
+import Testing
 
 /// A Subscription module on a private database whose verifier trusts a test PKI, with helpers to sign what
 /// Apple would send for one user.
@@ -24,7 +24,8 @@ struct SubscriptionHarness: Sendable {
             let module = SubscriptionModule(
                 database: db,
                 verifier: AppStoreDataVerifier(
-                    roots: [pki.root], identity: AppStoreAppIdentity(bundleID: AppStoreTestPKI.bundleID, appAppleID: nil, environment: "Sandbox")),
+                    roots: [pki.root],
+                    identity: AppStoreAppIdentity(bundleID: AppStoreTestPKI.bundleID, appAppleID: nil, environment: "Sandbox")),
                 clock: clock, ids: RandomIDGenerator(), metrics: metrics, logger: TestDatabases.logger)
             try await body(SubscriptionHarness(module: module, pki: pki, database: db, clock: clock, metrics: metrics))
         }
@@ -35,25 +36,33 @@ struct SubscriptionHarness: Sendable {
     /// A notification about `userId`'s subscription `otid`, signed `at` seconds from the harness clock's now (fixed, so
     /// offsets keep their order however slowly the test runs).
     func notification(
-        _ type: String, subtype: String? = nil, userId: String?, otid: String = "otid-1", at offset: TimeInterval = 0, offerType: Int? = nil,
+        _ type: String, subtype: String? = nil, userId: String?, otid: String = "otid-1", at offset: TimeInterval = 0,
+        offerType: Int? = nil,
         expiresIn: TimeInterval = 30 * 86_400, autoRenew: Bool? = true, graceEndsIn: TimeInterval? = nil, uuid: String = UUID().uuidString
     ) -> String {
         let signedDate = clock.now().addingTimeInterval(offset)
         let transaction = AppStoreTestPKI.transaction(
-            originalTransactionId: otid, appAccountToken: userId.map(AppAccountToken.forUser), expires: clock.now().addingTimeInterval(expiresIn),
+            originalTransactionId: otid, appAccountToken: userId.map(AppAccountToken.forUser),
+            expires: clock.now().addingTimeInterval(expiresIn),
             signedDate: signedDate, offerType: offerType)
         let renewal = autoRenew.map {
             AppStoreTestPKI.renewal(
-                originalTransactionId: otid, autoRenew: $0, signedDate: signedDate, gracePeriodExpires: graceEndsIn.map { clock.now().addingTimeInterval($0) })
+                originalTransactionId: otid, autoRenew: $0, signedDate: signedDate,
+                gracePeriodExpires: graceEndsIn.map { clock.now().addingTimeInterval($0) })
         }
-        return pki.notification(type: type, subtype: subtype, uuid: uuid, signedDate: signedDate, transaction: transaction, renewal: renewal)
+        return pki.notification(
+            type: type, subtype: subtype, uuid: uuid, signedDate: signedDate, transaction: transaction, renewal: renewal)
     }
 
     /// A StoreKit 2 transaction as the client would post it.
-    func transaction(userId: String, otid: String = "otid-1", at offset: TimeInterval = 0, expiresIn: TimeInterval = 30 * 86_400, offerType: Int? = nil, revoked: Bool = false) -> String {
+    func transaction(
+        userId: String, otid: String = "otid-1", at offset: TimeInterval = 0, expiresIn: TimeInterval = 30 * 86_400, offerType: Int? = nil,
+        revoked: Bool = false
+    ) -> String {
         pki.sign(
             payload: AppStoreTestPKI.transaction(
-                originalTransactionId: otid, appAccountToken: AppAccountToken.forUser(userId), expires: clock.now().addingTimeInterval(expiresIn),
+                originalTransactionId: otid, appAccountToken: AppAccountToken.forUser(userId),
+                expires: clock.now().addingTimeInterval(expiresIn),
                 signedDate: clock.now().addingTimeInterval(offset), offerType: offerType, revoked: revoked ? clock.now() : nil))
     }
 
@@ -64,7 +73,8 @@ struct SubscriptionHarness: Sendable {
 
     func eventCount(_ userId: String?) async throws -> Int {
         let condition: SQLQueryString = userId.map { "user_id = \(bind: $0)" } ?? "user_id IS NULL"
-        return try await database.sql.raw("SELECT COUNT(*) AS n FROM subscription_events WHERE \(condition)").first(decodingColumn: "n", as: Int.self) ?? 0
+        return try await database.sql.raw("SELECT COUNT(*) AS n FROM subscription_events WHERE \(condition)").first(
+            decodingColumn: "n", as: Int.self) ?? 0
     }
 }
 
@@ -95,7 +105,9 @@ struct SubscriptionHarness: Sendable {
                 try await harness.service.prepare(userId: user)
                 try await harness.receive(harness.notification("DID_RENEW", userId: user, otid: "o-\(index)", at: -10))
                 let outcome = try await harness.receive(
-                    harness.notification(row.type, subtype: row.subtype, userId: user, otid: "o-\(index)", offerType: row.offerType, graceEndsIn: 3 * 86_400))
+                    harness.notification(
+                        row.type, subtype: row.subtype, userId: user, otid: "o-\(index)", offerType: row.offerType, graceEndsIn: 3 * 86_400)
+                )
                 #expect(outcome == .applied)
                 let state = try await harness.service.status(userId: user)
                 #expect(state.status == row.status, "\(row.type)/\(row.subtype ?? "-")")
@@ -114,14 +126,20 @@ struct SubscriptionHarness: Sendable {
             let before = try await harness.service.status(userId: "renewal")
             #expect(before.autoRenewEnabled == true)
             try await harness.receive(
-                harness.notification("DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", userId: "renewal", otid: "o-r", at: -5, expiresIn: 1, autoRenew: false))
+                harness.notification(
+                    "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", userId: "renewal", otid: "o-r", at: -5, expiresIn: 1,
+                    autoRenew: false))
             let after = try await harness.service.status(userId: "renewal")
             #expect(after.autoRenewEnabled == false)
-            #expect(after.status == .trial && after.tier == .premium && after.expiresAt == before.expiresAt, "status, tier and expiry unchanged")
+            #expect(
+                after.status == .trial && after.tier == .premium && after.expiresAt == before.expiresAt, "status, tier and expiry unchanged"
+            )
 
             // Types outside the table are recorded and change nothing.
             for type in ["PRICE_INCREASE", "RENEWAL_EXTENDED", "OFFER_REDEEMED", "DID_CHANGE_RENEWAL_PREF", "CONSUMPTION_REQUEST", "TEST"] {
-                #expect(try await harness.receive(harness.notification(type, userId: "renewal", otid: "o-r", expiresIn: -86_400, autoRenew: true)) == .recorded)
+                #expect(
+                    try await harness.receive(
+                        harness.notification(type, userId: "renewal", otid: "o-r", expiresIn: -86_400, autoRenew: true)) == .recorded)
             }
             let untouched = try await harness.service.status(userId: "renewal")
             #expect(untouched.status == .trial && untouched.autoRenewEnabled == false)
@@ -175,7 +193,8 @@ struct SubscriptionHarness: Sendable {
                     let user = "order-\(index)-\(newerFirst)"
                     let otid = "o-\(index)-\(newerFirst)"
                     try await harness.service.prepare(userId: user)
-                    let older = harness.notification(pair.older, subtype: pair.older == "DID_FAIL_TO_RENEW" ? "GRACE_PERIOD" : nil, userId: user, otid: otid, at: -60)
+                    let older = harness.notification(
+                        pair.older, subtype: pair.older == "DID_FAIL_TO_RENEW" ? "GRACE_PERIOD" : nil, userId: user, otid: otid, at: -60)
                     let newer = harness.notification(pair.newer, userId: user, otid: otid, at: -30)
                     if newerFirst {
                         #expect(try await harness.receive(newer) == .applied)
@@ -191,9 +210,13 @@ struct SubscriptionHarness: Sendable {
             }
             // An older renewal-status change does not flip the flag back either.
             try await harness.service.prepare(userId: "flag")
-            try await harness.receive(harness.notification("DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", userId: "flag", otid: "o-f", at: -10, autoRenew: false))
+            try await harness.receive(
+                harness.notification(
+                    "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", userId: "flag", otid: "o-f", at: -10, autoRenew: false))
             #expect(
-                try await harness.receive(harness.notification("DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_ENABLED", userId: "flag", otid: "o-f", at: -20, autoRenew: true))
+                try await harness.receive(
+                    harness.notification(
+                        "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_ENABLED", userId: "flag", otid: "o-f", at: -20, autoRenew: true))
                     == .stale)
             #expect(try await harness.service.status(userId: "flag").autoRenewEnabled == false)
         }
@@ -205,28 +228,39 @@ struct SubscriptionHarness: Sendable {
     func orphansApplyWhenTheUserArrives(engine: SQLEngine) async throws {
         try await SubscriptionHarness.with(engine) { harness in
             #expect(try await harness.receive(harness.notification("SUBSCRIBED", userId: "late", otid: "o-late", at: -30)) == .orphaned)
-            #expect(try await harness.receive(harness.notification("DID_CHANGE_RENEWAL_STATUS", userId: "late", otid: "o-late", at: -20, autoRenew: false)) == .orphaned)
+            #expect(
+                try await harness.receive(
+                    harness.notification("DID_CHANGE_RENEWAL_STATUS", userId: "late", otid: "o-late", at: -20, autoRenew: false))
+                    == .orphaned)
             #expect(try await harness.eventCount(nil) == 2)
             // Apple's TEST notification names no subscription: recorded, never an orphan waiting for a user.
             #expect(try await harness.receive(harness.pki.notification(type: "TEST", transaction: nil)) == .recorded)
             let state = try await harness.service.status(userId: "late")
-            #expect(state.status == .active && state.isPremium && state.autoRenewEnabled == false, "both orphans applied in signedDate order")
+            #expect(
+                state.status == .active && state.isPremium && state.autoRenewEnabled == false, "both orphans applied in signedDate order")
             #expect(try await harness.eventCount(nil) == 1, "only the TEST notification stays unattributed")
             #expect(try await harness.service.events(userId: "late").map(\.outcome) == [.applied, .applied])
 
             // No appAccountToken: found by original transaction id once the client syncs it.
             try await harness.service.prepare(userId: "tokenless")
             #expect(try await harness.receive(harness.notification("DID_RENEW", userId: nil, otid: "o-tokenless", at: -20)) == .orphaned)
-            let synced = try await harness.service.sync(userId: "tokenless", signedTransaction: harness.transaction(userId: "tokenless", otid: "o-tokenless", at: -40))
+            let synced = try await harness.service.sync(
+                userId: "tokenless", signedTransaction: harness.transaction(userId: "tokenless", otid: "o-tokenless", at: -40))
             #expect(synced.status == .active)
             #expect(try await harness.service.events(userId: "tokenless").count == 2)
             // From now on the transaction id finds the user directly.
-            #expect(try await harness.receive(harness.notification("EXPIRED", userId: nil, otid: "o-tokenless", at: -10, expiresIn: -1)) == .applied)
+            #expect(
+                try await harness.receive(harness.notification("EXPIRED", userId: nil, otid: "o-tokenless", at: -10, expiresIn: -1))
+                    == .applied)
             #expect(try await harness.service.status(userId: "tokenless").status == .expired)
             // An empty token is no token (it names nobody): the transaction id still finds the user.
             let blankToken = AppStoreTestPKI.transaction(
-                originalTransactionId: "o-tokenless", appAccountToken: "", expires: Date().addingTimeInterval(86_400), signedDate: Date().addingTimeInterval(-5))
-            #expect(try await harness.receive(harness.pki.notification(type: "DID_RENEW", signedDate: Date().addingTimeInterval(-5), transaction: blankToken)) == .applied)
+                originalTransactionId: "o-tokenless", appAccountToken: "", expires: Date().addingTimeInterval(86_400),
+                signedDate: Date().addingTimeInterval(-5))
+            #expect(
+                try await harness.receive(
+                    harness.pki.notification(type: "DID_RENEW", signedDate: Date().addingTimeInterval(-5), transaction: blankToken))
+                    == .applied)
             #expect(try await harness.service.status(userId: "tokenless").status == .active)
         }
     }
@@ -237,8 +271,12 @@ struct SubscriptionHarness: Sendable {
     func aTokenIsNeverOverruledByTheTransactionsEarlierOwner(engine: SQLEngine) async throws {
         try await SubscriptionHarness.with(engine) { harness in
             try await harness.service.prepare(userId: "first")
-            #expect(try await harness.receive(harness.notification("SUBSCRIBED", userId: "first", otid: "o-shared", at: -30, expiresIn: -1)) == .applied)
-            #expect(try await harness.receive(harness.notification("EXPIRED", userId: "first", otid: "o-shared", at: -20, expiresIn: -1)) == .applied)
+            #expect(
+                try await harness.receive(harness.notification("SUBSCRIBED", userId: "first", otid: "o-shared", at: -30, expiresIn: -1))
+                    == .applied)
+            #expect(
+                try await harness.receive(harness.notification("EXPIRED", userId: "first", otid: "o-shared", at: -20, expiresIn: -1))
+                    == .applied)
             let before = try await harness.service.status(userId: "first")
             #expect(before.status == .expired)
 
@@ -254,26 +292,33 @@ struct SubscriptionHarness: Sendable {
     @Test(arguments: TestDatabases.engines)
     func syncAppliesOnlyPositiveEntitlements(engine: SQLEngine) async throws {
         try await SubscriptionHarness.with(engine) { harness in
-            let trial = try await harness.service.sync(userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", offerType: 1))
+            let trial = try await harness.service.sync(
+                userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", offerType: 1))
             #expect(trial.status == .trial && trial.tier == .premium && trial.originalTransactionId == "otid-1")
-            let active = try await harness.service.sync(userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 5, expiresIn: 60 * 86_400))
+            let active = try await harness.service.sync(
+                userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 5, expiresIn: 60 * 86_400))
             #expect(active.status == .active)
 
             // An expired or refunded transaction from a stale device never downgrades.
-            let expired = try await harness.service.sync(userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 10, expiresIn: -60))
+            let expired = try await harness.service.sync(
+                userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 10, expiresIn: -60))
             #expect(expired.status == .active && expired.isPremium)
-            let revoked = try await harness.service.sync(userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 11, revoked: true))
+            let revoked = try await harness.service.sync(
+                userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 11, revoked: true))
             #expect(revoked.status == .active)
             // Nor does an older copy or one that would shorten the entitlement.
-            let shorter = try await harness.service.sync(userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 12, expiresIn: 86_400))
+            let shorter = try await harness.service.sync(
+                userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 12, expiresIn: 86_400))
             #expect(shorter.expiresAt == active.expiresAt)
-            let older = try await harness.service.sync(userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: -100, expiresIn: 90 * 86_400))
+            let older = try await harness.service.sync(
+                userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: -100, expiresIn: 90 * 86_400))
             #expect(older.expiresAt == active.expiresAt)
             #expect(try await harness.service.events(userId: "buyer").map(\.outcome).filter { $0 == .applied }.count == 2)
 
             // The webhook's downgrade stands against a later positive-looking but older-signed sync.
             try await harness.receive(harness.notification("REFUND", userId: "buyer", at: 20, expiresIn: 60 * 86_400))
-            let afterRefund = try await harness.service.sync(userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 15, expiresIn: 60 * 86_400))
+            let afterRefund = try await harness.service.sync(
+                userId: "buyer", signedTransaction: harness.transaction(userId: "buyer", at: 15, expiresIn: 60 * 86_400))
             #expect(afterRefund.status == .expired && !afterRefund.isPremium)
         }
     }
@@ -291,7 +336,9 @@ struct SubscriptionHarness: Sendable {
             }
             let stranger = try AppStoreTestPKI()
             let forged = stranger.sign(
-                payload: AppStoreTestPKI.transaction(originalTransactionId: "o", appAccountToken: AppAccountToken.forUser("thief"), expires: Date().addingTimeInterval(86_400)))
+                payload: AppStoreTestPKI.transaction(
+                    originalTransactionId: "o", appAccountToken: AppAccountToken.forUser("thief"),
+                    expires: Date().addingTimeInterval(86_400)))
             do {
                 _ = try await harness.service.sync(userId: "thief", signedTransaction: forged)
                 Issue.record("a transaction under another root was accepted")
@@ -353,7 +400,8 @@ struct SubscriptionHarness: Sendable {
             let stranger = try AppStoreTestPKI()
             let forged = stranger.notification(
                 type: "SUBSCRIBED",
-                transaction: AppStoreTestPKI.transaction(originalTransactionId: "o", appAccountToken: AppAccountToken.forUser("u"), expires: Date().addingTimeInterval(86_400)))
+                transaction: AppStoreTestPKI.transaction(
+                    originalTransactionId: "o", appAccountToken: AppAccountToken.forUser("u"), expires: Date().addingTimeInterval(86_400)))
             do {
                 try await harness.receive(forged)
                 Issue.record("a notification under another root was accepted")

@@ -2,13 +2,14 @@ import Crypto
 import Foundation
 import Platform
 import Subscription
-import Testing
 import TestSupport
+import Testing
 import X509
 
 /// The attack matrix of issue 5: everything Apple's own verifier refuses is refused, with its reason.
 @Suite struct SignedDataVerifierTests {
-    static let identity = AppStoreAppIdentity(bundleID: AppStoreTestPKI.bundleID, appAppleID: AppStoreTestPKI.appAppleID, environment: "Sandbox")
+    static let identity = AppStoreAppIdentity(
+        bundleID: AppStoreTestPKI.bundleID, appAppleID: AppStoreTestPKI.appAppleID, environment: "Sandbox")
     let pki: AppStoreTestPKI
     let verifier: AppStoreDataVerifier
 
@@ -17,13 +18,18 @@ import X509
         verifier = AppStoreDataVerifier(roots: [pki.root], identity: Self.identity)
     }
 
-    func transaction(signedDate: Date = Date(), environment: String = "Sandbox", bundleId: String = AppStoreTestPKI.bundleID) -> [String: Any] {
+    func transaction(signedDate: Date = Date(), environment: String = "Sandbox", bundleId: String = AppStoreTestPKI.bundleID) -> [String:
+        Any]
+    {
         AppStoreTestPKI.transaction(
-            originalTransactionId: "1000", appAccountToken: "86d75f46-acac-529c-be02-ab0820713376", expires: Date().addingTimeInterval(86_400),
+            originalTransactionId: "1000", appAccountToken: "86d75f46-acac-529c-be02-ab0820713376",
+            expires: Date().addingTimeInterval(86_400),
             signedDate: signedDate, bundleId: bundleId, environment: environment)
     }
 
-    func expectRefused(_ jws: String, _ expected: AppStoreVerificationError, verifier: AppStoreDataVerifier? = nil, _ comment: Comment? = nil) async {
+    func expectRefused(
+        _ jws: String, _ expected: AppStoreVerificationError, verifier: AppStoreDataVerifier? = nil, _ comment: Comment? = nil
+    ) async {
         do {
             _ = try await (verifier ?? self.verifier).verifyNotification(jws)
             Issue.record("accepted, expected \(expected)", sourceLocation: .__here())
@@ -61,7 +67,8 @@ import X509
         options.intermediateIssuer = other
         let forged = try AppStoreTestPKI(options)
         let payload = AppStoreTestPKI.notificationPayload(
-            type: "DID_RENEW", subtype: nil, uuid: UUID().uuidString, signedDate: Date(), signedTransaction: pki.sign(payload: transaction()),
+            type: "DID_RENEW", subtype: nil, uuid: UUID().uuidString, signedDate: Date(),
+            signedTransaction: pki.sign(payload: transaction()),
             signedRenewal: nil)
         let header: [String: Any] = ["alg": "ES256", "x5c": [forged.leaf, forged.intermediate, pki.root].map(AppStoreTestPKI.der)]
         await expectRefused(forged.sign(payload: payload, header: header), .untrustedChain)
@@ -84,7 +91,8 @@ import X509
         let late = old.notification(type: "DID_RENEW", signedDate: signedThen, transaction: transaction(signedDate: signedThen))
         #expect(try await oldVerifier.verifyNotification(late).payload.notificationType == "DID_RENEW")
         // The chain, now validated once, still does not vouch for data signed after the leaf lapsed.
-        await expectRefused(old.notification(type: "DID_RENEW", transaction: transaction()), .certificateNotValidAtSignedDate, verifier: oldVerifier)
+        await expectRefused(
+            old.notification(type: "DID_RENEW", transaction: transaction()), .certificateNotValidAtSignedDate, verifier: oldVerifier)
     }
 
     @Test func refusesMissingAppleMarkers() async throws {
@@ -110,20 +118,24 @@ import X509
         let bytes = try #require(Data(base64URLEncoded: parts[1]))
         var payload = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
         payload["notificationType"] = "DID_RENEW"
-        let tampered = [parts[0], AppStoreTestPKI.base64URL(try JSONSerialization.data(withJSONObject: payload)), parts[2]].joined(separator: ".")
+        let tampered = [parts[0], AppStoreTestPKI.base64URL(try JSONSerialization.data(withJSONObject: payload)), parts[2]].joined(
+            separator: ".")
         await expectRefused(tampered, .invalidSignature)
     }
 
     @Test func refusesASignatureByAnotherKey() async throws {
         let payload = AppStoreTestPKI.notificationPayload(
-            type: "DID_RENEW", subtype: nil, uuid: "u", signedDate: Date(), signedTransaction: pki.sign(payload: transaction()), signedRenewal: nil)
+            type: "DID_RENEW", subtype: nil, uuid: "u", signedDate: Date(), signedTransaction: pki.sign(payload: transaction()),
+            signedRenewal: nil)
         await expectRefused(pki.sign(payload: payload, key: P256.Signing.PrivateKey()), .invalidSignature)
-        await expectRefused(pki.sign(payload: payload, key: pki.intermediateKey), .invalidSignature, "the intermediate's key is not the signer")
+        await expectRefused(
+            pki.sign(payload: payload, key: pki.intermediateKey), .invalidSignature, "the intermediate's key is not the signer")
     }
 
     @Test func refusesOtherAlgorithmsAndChainShapes() async throws {
         let payload = AppStoreTestPKI.notificationPayload(
-            type: "DID_RENEW", subtype: nil, uuid: "u", signedDate: Date(), signedTransaction: pki.sign(payload: transaction()), signedRenewal: nil)
+            type: "DID_RENEW", subtype: nil, uuid: "u", signedDate: Date(), signedTransaction: pki.sign(payload: transaction()),
+            signedRenewal: nil)
         let payloadPart = AppStoreTestPKI.base64URL(try JSONSerialization.data(withJSONObject: payload))
         func compact(_ header: [String: Any], signature: String) throws -> String {
             AppStoreTestPKI.base64URL(try JSONSerialization.data(withJSONObject: header)) + "." + payloadPart + "." + signature
@@ -138,30 +150,40 @@ import X509
         await expectRefused(pki.sign(payload: payload, header: ["alg": "ES256"]), .missingCertificateChain)
         await expectRefused(pki.sign(payload: payload, header: ["alg": "ES256", "x5c": Array(pki.chain.prefix(2))]), .wrongChainLength(2))
         await expectRefused(pki.sign(payload: payload, header: ["alg": "ES256", "x5c": pki.chain + [pki.chain[2]]]), .wrongChainLength(4))
-        await expectRefused(pki.sign(payload: payload, header: ["alg": "ES256", "x5c": ["bm90IGEgY2VydA==", pki.chain[1], pki.chain[2]]]), .malformedCertificate)
+        await expectRefused(
+            pki.sign(payload: payload, header: ["alg": "ES256", "x5c": ["bm90IGEgY2VydA==", pki.chain[1], pki.chain[2]]]),
+            .malformedCertificate)
         await expectRefused("not.a.jws.at-all", .malformed("not a compact JWS"))
         await expectRefused("", .malformed("not a compact JWS"))
     }
 
     @Test func refusesAnotherAppOrEnvironment() async throws {
         await expectRefused(pki.notification(type: "DID_RENEW", transaction: transaction(), bundleId: "com.other.app"), .bundleIDMismatch)
-        await expectRefused(pki.notification(type: "DID_RENEW", transaction: transaction(), environment: "Production"), .environmentMismatch)
+        await expectRefused(
+            pki.notification(type: "DID_RENEW", transaction: transaction(), environment: "Production"), .environmentMismatch)
         // The app Apple id is checked in Production (Sandbox notifications may omit it).
         let production = AppStoreDataVerifier(
-            roots: [pki.root], identity: AppStoreAppIdentity(bundleID: AppStoreTestPKI.bundleID, appAppleID: AppStoreTestPKI.appAppleID, environment: "Production"))
+            roots: [pki.root],
+            identity: AppStoreAppIdentity(
+                bundleID: AppStoreTestPKI.bundleID, appAppleID: AppStoreTestPKI.appAppleID, environment: "Production"))
         let prodTransaction = transaction(environment: "Production")
         #expect(
-            try await production.verifyNotification(pki.notification(type: "DID_RENEW", transaction: prodTransaction, environment: "Production"))
-                .payload.notificationType == "DID_RENEW")
+            try await production.verifyNotification(
+                pki.notification(type: "DID_RENEW", transaction: prodTransaction, environment: "Production")
+            )
+            .payload.notificationType == "DID_RENEW")
         await expectRefused(
-            pki.notification(type: "DID_RENEW", transaction: prodTransaction, environment: "Production", appAppleId: 42), .appAppleIDMismatch,
+            pki.notification(type: "DID_RENEW", transaction: prodTransaction, environment: "Production", appAppleId: 42),
+            .appAppleIDMismatch,
             verifier: production)
         await expectRefused(
-            pki.notification(type: "DID_RENEW", transaction: prodTransaction, environment: "Production", appAppleId: nil), .appAppleIDMismatch,
+            pki.notification(type: "DID_RENEW", transaction: prodTransaction, environment: "Production", appAppleId: nil),
+            .appAppleIDMismatch,
             verifier: production)
         // Nothing is accepted without an app identity configured.
         await expectRefused(
-            pki.notification(type: "DID_RENEW", transaction: transaction()), .notConfigured, verifier: AppStoreDataVerifier(roots: [pki.root], identity: nil))
+            pki.notification(type: "DID_RENEW", transaction: transaction()), .notConfigured,
+            verifier: AppStoreDataVerifier(roots: [pki.root], identity: nil))
     }
 
     /// The nested transaction is verified like the outer payload: re-signing it elsewhere or editing it fails.
@@ -170,16 +192,19 @@ import X509
         let parts = good.split(separator: ".").map(String.init)
         var claims = transaction()
         claims["expiresDate"] = AppStoreTestPKI.milliseconds(Date().addingTimeInterval(86_400 * 3650))
-        let edited = [parts[0], AppStoreTestPKI.base64URL(try JSONSerialization.data(withJSONObject: claims)), parts[2]].joined(separator: ".")
+        let edited = [parts[0], AppStoreTestPKI.base64URL(try JSONSerialization.data(withJSONObject: claims)), parts[2]].joined(
+            separator: ".")
         await expectRefused(pki.notification(type: "DID_RENEW", transaction: nil, signedTransaction: edited), .invalidSignature)
         let stranger = try AppStoreTestPKI()
         await expectRefused(
-            pki.notification(type: "DID_RENEW", transaction: nil, signedTransaction: stranger.sign(payload: transaction())), .untrustedChain)
+            pki.notification(type: "DID_RENEW", transaction: nil, signedTransaction: stranger.sign(payload: transaction())), .untrustedChain
+        )
         await expectRefused(
             pki.notification(type: "DID_RENEW", transaction: transaction(bundleId: "com.other.app")), .bundleIDMismatch)
         await expectRefused(
             pki.notification(
-                type: "DID_RENEW", transaction: transaction(), renewal: AppStoreTestPKI.renewal(originalTransactionId: "2000", autoRenew: true)),
+                type: "DID_RENEW", transaction: transaction(),
+                renewal: AppStoreTestPKI.renewal(originalTransactionId: "2000", autoRenew: true)),
             .inconsistentNestedData("the transaction and renewal info name different original transactions"))
     }
 

@@ -55,7 +55,8 @@ public struct AppStoreTestPKI: Sendable {
         }
         let issuer = options.intermediateIssuer
         intermediate = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey), notValidBefore: longAgo, notValidAfter: farAhead,
+            version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey), notValidBefore: longAgo,
+            notValidAfter: farAhead,
             issuer: issuer?.root.subject ?? rootName, subject: intermediateName, signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
@@ -124,7 +125,8 @@ public struct AppStoreTestPKI: Sendable {
         var payload: [String: Any] = [
             "transactionId": "\(originalTransactionId)-\(Int(signedDate.timeIntervalSince1970 * 1000))",
             "originalTransactionId": originalTransactionId, "bundleId": bundleId, "productId": productId,
-            "purchaseDate": milliseconds(signedDate.addingTimeInterval(-60)), "originalPurchaseDate": milliseconds(signedDate.addingTimeInterval(-60)),
+            "purchaseDate": milliseconds(signedDate.addingTimeInterval(-60)),
+            "originalPurchaseDate": milliseconds(signedDate.addingTimeInterval(-60)),
             "expiresDate": milliseconds(expires), "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED",
             "environment": environment, "signedDate": milliseconds(signedDate),
         ]
@@ -136,10 +138,12 @@ public struct AppStoreTestPKI: Sendable {
 
     /// A `JWSRenewalInfoDecodedPayload`.
     public static func renewal(
-        originalTransactionId: String, autoRenew: Bool, signedDate: Date = Date(), gracePeriodExpires: Date? = nil, environment: String = "Sandbox"
+        originalTransactionId: String, autoRenew: Bool, signedDate: Date = Date(), gracePeriodExpires: Date? = nil,
+        environment: String = "Sandbox"
     ) -> [String: Any] {
         var payload: [String: Any] = [
-            "originalTransactionId": originalTransactionId, "autoRenewProductId": "povver.premium.monthly", "productId": "povver.premium.monthly",
+            "originalTransactionId": originalTransactionId, "autoRenewProductId": "povver.premium.monthly",
+            "productId": "povver.premium.monthly",
             "autoRenewStatus": autoRenew ? 1 : 0, "environment": environment, "signedDate": milliseconds(signedDate),
         ]
         if let gracePeriodExpires { payload["gracePeriodExpiresDate"] = milliseconds(gracePeriodExpires) }
@@ -156,7 +160,8 @@ public struct AppStoreTestPKI: Sendable {
         sign(
             payload: Self.notificationPayload(
                 type: type, subtype: subtype, uuid: uuid, signedDate: signedDate,
-                signedTransaction: signedTransaction ?? transaction.map { sign(payload: $0) }, signedRenewal: renewal.map { sign(payload: $0) },
+                signedTransaction: signedTransaction ?? transaction.map { sign(payload: $0) },
+                signedRenewal: renewal.map { sign(payload: $0) },
                 bundleId: bundleId, environment: environment, appAppleId: appAppleId))
     }
 

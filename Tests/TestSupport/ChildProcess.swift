@@ -55,7 +55,9 @@ public final class ChildProcess: @unchecked Sendable {
                 _ = try connect(2, piped: false, childReads: false)
                 var pid: pid_t = 0
                 let result = posix_spawnp(&pid, arguments[0]!, &actions, nil, arguments, environ)
-                guard result == 0 else { throw ChildProcessError("posix_spawnp \(String(cString: arguments[0]!)): \(String(cString: strerror(result)))") }
+                guard result == 0 else {
+                    throw ChildProcessError("posix_spawnp \(String(cString: arguments[0]!)): \(String(cString: strerror(result)))")
+                }
                 // The child's ends are its own now.
                 for end in opened where end != inputEnd && end != outputEnd { close(end) }
                 return (pid, inputEnd, outputEnd)

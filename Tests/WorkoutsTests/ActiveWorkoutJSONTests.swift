@@ -5,6 +5,7 @@ import Platform
 import SQLKit
 import TestSupport
 import Testing
+
 @testable import Workouts
 
 /// The hand-written JSON of `logSet` (its answer and its request fingerprint) against the encoder, and
@@ -16,7 +17,8 @@ import Testing
         let set = WorkoutSet(
             id: ids.randomElement(using: &generator)!, setIndex: Int.random(in: 0...30, using: &generator),
             targetReps: maybe(Int.random(in: 0...1000, using: &generator)), targetRir: maybe(Int.random(in: 0...10, using: &generator)),
-            targetWeightKg: maybe([0, 1000, 62.5, 0.1 + 0.7, Double.random(in: 0...1000, using: &generator)].randomElement(using: &generator)!),
+            targetWeightKg: maybe(
+                [0, 1000, 62.5, 0.1 + 0.7, Double.random(in: 0...1000, using: &generator)].randomElement(using: &generator)!),
             weightKg: maybe([0, 1000, 42.5, 0.1 + 0.2, Double.random(in: 0...1000, using: &generator)].randomElement(using: &generator)!),
             reps: maybe(Int.random(in: 0...1000, using: &generator)), rir: maybe(Int.random(in: 0...10, using: &generator)),
             completedAt: maybe(Date(millisecondsSince1970: Int64.random(in: 0...4_000_000_000_000, using: &generator))))
@@ -30,7 +32,8 @@ import Testing
 
     /// Documents stored before empty fields were written as null (the keys left out) still read, as nil.
     @Test func documentsWithoutTheirEmptyKeysStillRead() throws {
-        let stored = #"{"id":"w","user_id":"u","status":"in_progress","start_time":1,"version":1,"exercises":[],"totals":{"sets":0,"reps":0,"volume":0},"created_at":1,"updated_at":1}"#
+        let stored =
+            #"{"id":"w","user_id":"u","status":"in_progress","start_time":1,"version":1,"exercises":[],"totals":{"sets":0,"reps":0,"volume":0},"created_at":1,"updated_at":1}"#
         let workout = try JSONCoding.load(ActiveWorkout.self, from: stored)
         #expect(workout.name == nil && workout.sourceTemplateId == nil && workout.sourceRoutineId == nil)
         let written = try JSONCoding.store(workout)
@@ -91,10 +94,12 @@ import Testing
             // An answer kept by an earlier version: a storage document (dates as milliseconds), format 1.
             let legacy = LoggedSet(
                 workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId,
-                set: WorkoutSet(id: sets[2].id, setIndex: 2, weightKg: 80, reps: 8, completedAt: Date(millisecondsSince1970: 1_700_000_000_123)),
+                set: WorkoutSet(
+                    id: sets[2].id, setIndex: 2, weightKg: 80, reps: 8, completedAt: Date(millisecondsSince1970: 1_700_000_000_123)),
                 totals: WorkoutTotals(sets: 1, reps: 8, volume: 640), version: 2)
             let request = ActiveWorkoutService.LogSetRequest(
-                workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId, setId: sets[2].id, weightKg: 100, reps: 7, rir: nil)
+                workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId, setId: sets[2].id, weightKg: 100, reps: 7,
+                rir: nil)
             try await db.sql.raw(
                 """
                 INSERT INTO workouts_idempotency (user_id, idempotency_key, operation, request_hash, response, created_at)

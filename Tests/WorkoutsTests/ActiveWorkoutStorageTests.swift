@@ -4,6 +4,7 @@ import Platform
 import SQLKit
 import TestSupport
 import Testing
+
 @testable import Workouts
 
 @Suite struct ActiveWorkoutStorageTests {
@@ -26,7 +27,8 @@ import Testing
                 })
         }
         return ActiveWorkout(
-            id: "w", userId: "u", name: maybe(names.randomElement(using: &generator)!), sourceTemplateId: maybe("t"), sourceRoutineId: maybe("r"),
+            id: "w", userId: "u", name: maybe(names.randomElement(using: &generator)!), sourceTemplateId: maybe("t"),
+            sourceRoutineId: maybe("r"),
             status: [.inProgress, .completed, .cancelled].randomElement(using: &generator)!, startTime: start,
             version: Int.random(in: 1...500, using: &generator), exercises: exercises,
             totals: WorkoutAnalyzer.totals(exercises), createdAt: start, updatedAt: start.addingTimeInterval(3600))
@@ -45,7 +47,9 @@ import Testing
                 result.exercises[e].sets[s].reps = Int.random(in: 0...20, using: &generator)
                 result.exercises[e].sets[s].rir = nil
                 result.exercises[e].sets[s].completedAt = result.updatedAt
-                if Bool.random(using: &generator) { result.exercises[e].sets[s].targetWeightKg = Double(Int.random(in: 0...400, using: &generator)) / 4 }
+                if Bool.random(using: &generator) {
+                    result.exercises[e].sets[s].targetWeightKg = Double(Int.random(in: 0...400, using: &generator)) / 4
+                }
             }
         case 2:
             result.exercises.shuffle(using: &generator)
@@ -95,7 +99,10 @@ import Testing
     @Test func loggingASetUpdatesOneRow() throws {
         var generator = SystemRandomNumberGenerator()
         var workout = Self.randomWorkout(&generator)
-        workout.exercises = [WorkoutExercise(instanceId: "i", exerciseId: "e", name: "E", sets: [WorkoutSet(id: "a", setIndex: 0), WorkoutSet(id: "b", setIndex: 1)])]
+        workout.exercises = [
+            WorkoutExercise(
+                instanceId: "i", exerciseId: "e", name: "E", sets: [WorkoutSet(id: "a", setIndex: 0), WorkoutSet(id: "b", setIndex: 1)])
+        ]
         var logged = workout
         logged.exercises[0].sets[1].reps = 5
         #expect(ActiveWorkoutStorage.sameShape(workout.exercises, logged.exercises))
@@ -149,7 +156,8 @@ import Testing
                 let description = descriptions[index % descriptions.count]
                 let template = WorkoutTemplate(
                     id: "t\(id)", userId: "u", name: "T", description: description, exercises: [],
-                    analytics: TemplateAnalytics(estimatedDurationMinutes: 0, totalSets: 0, muscles: []), version: 3, createdAt: date, updatedAt: date)
+                    analytics: TemplateAnalytics(estimatedDurationMinutes: 0, totalSets: 0, muscles: []), version: 3, createdAt: date,
+                    updatedAt: date)
                 try await db.sql.raw(
                     """
                     INSERT INTO workouts_templates (id, user_id, version, document, created_at, updated_at)
@@ -175,16 +183,20 @@ import Testing
             func expected(_ index: Int) -> String? {
                 descriptions[index % descriptions.count].flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
             }
-            let templates = try await db.sql.raw("SELECT document FROM workouts_templates ORDER BY id").all(decodingColumn: "document", as: String.self)
-                .map { try JSONCoding.load(WorkoutTemplate.self, from: $0) }
+            let templates = try await db.sql.raw("SELECT document FROM workouts_templates ORDER BY id").all(
+                decodingColumn: "document", as: String.self
+            )
+            .map { try JSONCoding.load(WorkoutTemplate.self, from: $0) }
             #expect(templates.count == count)
             for (index, template) in templates.enumerated() {
                 #expect(template.description == expected(index), "template \(index)")
                 #expect(template.version == 3)
                 #expect(template.updatedAt == date)
             }
-            let routines = try await db.sql.raw("SELECT document FROM workouts_routines ORDER BY id").all(decodingColumn: "document", as: String.self)
-                .map { try JSONCoding.load(StoredRoutine.self, from: $0) }
+            let routines = try await db.sql.raw("SELECT document FROM workouts_routines ORDER BY id").all(
+                decodingColumn: "document", as: String.self
+            )
+            .map { try JSONCoding.load(StoredRoutine.self, from: $0) }
             #expect(routines.count == 20)
             for (index, stored) in routines.enumerated() {
                 #expect(stored.routine.description == expected(index), "routine \(index)")
@@ -197,7 +209,9 @@ import Testing
 
     static func read(_ id: String, _ db: Database) async throws -> ActiveWorkout? {
         try await db.readTransaction { sql in
-            guard let row = try await sql.raw("SELECT \(ActiveWorkoutStorage.headerColumns) FROM workouts_active WHERE id = \(bind: id)").first()
+            guard
+                let row = try await sql.raw("SELECT \(ActiveWorkoutStorage.headerColumns) FROM workouts_active WHERE id = \(bind: id)")
+                    .first()
             else { return nil }
             return try await ActiveWorkoutStorage.load(try ActiveWorkoutStorage.Header(row: row), sql: sql)
         }

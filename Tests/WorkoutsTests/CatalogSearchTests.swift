@@ -2,8 +2,9 @@ import Contracts
 import Fakes
 import Foundation
 import Platform
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 @Suite struct CatalogSearchTests {
@@ -57,7 +58,9 @@ import TestSupport
     @Test func gymShorthandFindsTheExercises() {
         let all = { (text: String) in Self.index.matches(text: text, muscle: nil, equipment: nil, category: nil).map(\.name) }
         #expect(all("db curl").contains("Dumbbell Bicep Curl"))
-        #expect(all("db curl").prefix(10).allSatisfy { $0.lowercased().contains("dumbbell") || $0.lowercased().contains("db") }, "\(all("db curl").prefix(10))")
+        #expect(
+            all("db curl").prefix(10).allSatisfy { $0.lowercased().contains("dumbbell") || $0.lowercased().contains("db") },
+            "\(all("db curl").prefix(10))")
         #expect(Set(all("db curl")).isSubset(of: Set(all("dumbbell curl"))))
         #expect(all("bb row").contains("Bent Over Barbell Row"))
         #expect(all("kb swing").contains { $0.hasPrefix("One-Arm Kettlebell Swings") })
@@ -130,7 +133,9 @@ import TestSupport
 
     @Test func rankingIsStable() throws {
         let first = Self.index.matches(text: "press", muscle: nil, equipment: nil, category: nil).map(\.id)
-        let second = try CatalogIndex(try! CatalogImport.bundled().reversed()).matches(text: "press", muscle: nil, equipment: nil, category: nil).map(\.id)
+        let second = try CatalogIndex(try! CatalogImport.bundled().reversed()).matches(
+            text: "press", muscle: nil, equipment: nil, category: nil
+        ).map(\.id)
         #expect(first == second)
     }
 
@@ -154,9 +159,13 @@ import TestSupport
             let all = try await catalog.search(ExerciseQuery(text: "curl", limit: 100))
             #expect(seen == all.items.map(\.id))
             #expect(Set(seen).count == seen.count)
-            await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(text: "press", limit: 7, cursor: "garbage")) }
+            await #expect(throws: ServiceError.self) {
+                _ = try await catalog.search(ExerciseQuery(text: "press", limit: 7, cursor: "garbage"))
+            }
             let foreign = try await catalog.search(ExerciseQuery(text: "curl", limit: 2)).nextCursor
-            await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(text: "press", limit: 2, cursor: foreign)) }
+            await #expect(throws: ServiceError.self) {
+                _ = try await catalog.search(ExerciseQuery(text: "press", limit: 2, cursor: foreign))
+            }
             await #expect(throws: ServiceError.self) { _ = try await catalog.search(ExerciseQuery(limit: 0)) }
         }
     }
@@ -167,10 +176,14 @@ import TestSupport
     func spellingsOfOneSearchShareCursors(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let catalog = SQLExerciseCatalog(database: db)
-            #expect(SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "Curl!", limit: 5)) == SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "curl", limit: 5)))
+            #expect(
+                SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "Curl!", limit: 5))
+                    == SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: "curl", limit: 5)))
             // No text and a text that folds to nothing list the same, so they share cursors both ways.
             for blank in ["", "  ", "!"] {
-                #expect(SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: blank, limit: 5)) == SQLExerciseCatalog.queryFingerprint(ExerciseQuery(limit: 5)))
+                #expect(
+                    SQLExerciseCatalog.queryFingerprint(ExerciseQuery(text: blank, limit: 5))
+                        == SQLExerciseCatalog.queryFingerprint(ExerciseQuery(limit: 5)))
             }
             let unfiltered = try await catalog.search(ExerciseQuery(text: "", limit: 3))
             let onward = try await catalog.search(ExerciseQuery(limit: 3, cursor: try #require(unfiltered.nextCursor)))
@@ -243,7 +256,10 @@ import TestSupport
                 exercise.id = newId
                 return exercise
             }
-            let added = [try copy(of: before[0], as: "0_Test_Curl"), try copy(of: before[6], as: "0_Test_Mid"), try copy(of: before.last!, as: "zz_Test_Curl")]
+            let added = [
+                try copy(of: before[0], as: "0_Test_Curl"), try copy(of: before[6], as: "0_Test_Mid"),
+                try copy(of: before.last!, as: "zz_Test_Curl"),
+            ]
             _ = try await CatalogImport.upsert(added, into: db, at: Date())
             let now = try await catalog.search(ExerciseQuery(text: "curl", limit: 100)).items.map(\.id)
             #expect(now.count == before.count + 3)
@@ -298,7 +314,8 @@ import TestSupport
             }
             #expect(names.contains("Back Squat"))
             #expect(rechecking.buildCount == 2)
-            #expect(try await rechecking.exercise(id: "Barbell_Squat")?.name == "Back Squat", "a caller alone always sees the table as it is")
+            #expect(
+                try await rechecking.exercise(id: "Barbell_Squat")?.name == "Back Squat", "a caller alone always sees the table as it is")
             rechecking.invalidate()
             #expect(try await rechecking.exercise(id: "Barbell_Squat")?.name == "Back Squat")
             #expect(rechecking.buildCount == 3)
@@ -323,12 +340,19 @@ import TestSupport
     }
 
     @Test func catalogFilesAreValidated() {
-        #expect(throws: ServiceError.self) { try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"strength","primaryMuscles":[]}]"#.utf8)) }
         #expect(throws: ServiceError.self) {
-            try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"c","primaryMuscles":["x"]},{"id":"a","name":"B","category":"c","primaryMuscles":["x"]}]"#.utf8))
+            try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"strength","primaryMuscles":[]}]"#.utf8))
+        }
+        #expect(throws: ServiceError.self) {
+            try CatalogImport.parse(
+                Data(
+                    #"[{"id":"a","name":"A","category":"c","primaryMuscles":["x"]},{"id":"a","name":"B","category":"c","primaryMuscles":["x"]}]"#
+                        .utf8))
         }
         #expect(throws: ServiceError.self) { try CatalogImport.parse(Data("not json".utf8)) }
-        #expect(throws: Never.self) { try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"c","primaryMuscles":["x"]}]"#.utf8)) }
+        #expect(throws: Never.self) {
+            try CatalogImport.parse(Data(#"[{"id":"a","name":"A","category":"c","primaryMuscles":["x"]}]"#.utf8))
+        }
     }
 
     /// Text that is blank once trimmed could never be found or filtered: refused, naming the field.
@@ -350,7 +374,9 @@ import TestSupport
 
     @Test func catalogTextIsTrimmed() throws {
         let parsed = try CatalogImport.parse(
-            Data(#"[{"id":" a\n","name":"\tCable Curl \n","category":"strength ","equipment":" cable","primaryMuscles":[" biceps\n"],"secondaryMuscles":["forearms "]}]"#.utf8))
+            Data(
+                #"[{"id":" a\n","name":"\tCable Curl \n","category":"strength ","equipment":" cable","primaryMuscles":[" biceps\n"],"secondaryMuscles":["forearms "]}]"#
+                    .utf8))
         #expect(parsed.map(\.id) == ["a"])
         #expect(parsed.first?.name == "Cable Curl")
         #expect(parsed.first?.category == "strength")
@@ -363,11 +389,15 @@ import TestSupport
     /// writes them (lower case, single spaces), so an imported "Chest" adds to the same muscle as "chest".
     @Test func musclesAreStoredInOneSpelling() throws {
         let parsed = try CatalogImport.parse(
-            Data(#"[{"id":"a","name":"A","category":"c","primaryMuscles":["Chest","LOWER\tBack"],"secondaryMuscles":["Middle  back"]}]"#.utf8))
+            Data(
+                #"[{"id":"a","name":"A","category":"c","primaryMuscles":["Chest","LOWER\tBack"],"secondaryMuscles":["Middle  back"]}]"#.utf8
+            ))
         #expect(parsed.first?.primaryMuscles == ["chest", "lower back"])
         #expect(parsed.first?.secondaryMuscles == ["middle back"])
         let bundled = try CatalogImport.bundled()
         let muscles = Set(bundled.flatMap { $0.primaryMuscles + $0.secondaryMuscles })
-        #expect(muscles.contains("lower back") && muscles.allSatisfy { $0 == $0.lowercased() }, "the bundled catalog is already in that spelling")
+        #expect(
+            muscles.contains("lower back") && muscles.allSatisfy { $0 == $0.lowercased() },
+            "the bundled catalog is already in that spelling")
     }
 }

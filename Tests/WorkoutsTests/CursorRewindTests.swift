@@ -3,8 +3,8 @@ import Fakes
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
 
 @testable import Workouts
 
@@ -19,12 +19,14 @@ import TestSupport
 
         /// Starts the routine's next workout, logs one set and completes it; answers the archived workout.
         func workout(key: String) async throws -> CompletedWorkout {
-            let started = try await module.active.start(userId: "u", request: .init(routineId: routineId), idempotencyKey: "start-\(key)").value()
+            let started = try await module.active.start(userId: "u", request: .init(routineId: routineId), idempotencyKey: "start-\(key)")
+                .value()
             let exercise = started.exercises[0]
             _ = try await module.active.logSet(
                 userId: "u",
                 request: .init(
-                    workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 60, reps: 5, rir: nil),
+                    workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 60, reps: 5,
+                    rir: nil),
                 key: "log-\(key)")
             clock.advance(by: 60)
             return try await module.active.complete(userId: "u", workoutId: started.id, key: "complete-\(key)").value()
@@ -60,7 +62,8 @@ import TestSupport
             let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
             var templates: [String] = []
             for name in ["A", "B", "C"] {
-                let draft = TemplateDraft(name: name, exercises: [PlannedExercise(exerciseId: "Barbell_Squat", sets: [TemplateSet(targetReps: 5)])])
+                let draft = TemplateDraft(
+                    name: name, exercises: [PlannedExercise(exerciseId: "Barbell_Squat", sets: [TemplateSet(targetReps: 5)])])
                 templates.append(try await module.templates.create(userId: "u", draft: draft).id)
             }
             let routine = try await module.routines.create(userId: "u", draft: RoutineDraft(name: "Cycle", templateIds: templates))

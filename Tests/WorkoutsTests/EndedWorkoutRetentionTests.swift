@@ -3,8 +3,9 @@ import Fakes
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 /// A completed or cancelled workout's active rows (header, exercises, sets) go seven days after it ended
@@ -30,7 +31,9 @@ import TestSupport
         ).value()
         _ = try await module.active.logSet(
             userId: user,
-            request: .init(workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id, weightKg: 100, reps: 5),
+            request: .init(
+                workoutId: started.id, exerciseInstanceId: added.exercises[0].instanceId, setId: added.exercises[0].sets[0].id,
+                weightKg: 100, reps: 5),
             key: "\(key)-log")
         return added
     }
@@ -87,7 +90,8 @@ import TestSupport
                     _ = try await module.active.logSet(
                         userId: user,
                         request: .init(
-                            workoutId: workout.id, exerciseInstanceId: workout.exercises[0].instanceId, setId: workout.exercises[0].sets[1].id,
+                            workoutId: workout.id, exerciseInstanceId: workout.exercises[0].instanceId,
+                            setId: workout.exercises[0].sets[1].id,
                             weightKg: 80, reps: 3),
                         key: key)
                 }

@@ -3,8 +3,9 @@ import Fakes
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 @Suite struct HistoryEventsTests {
@@ -37,7 +38,8 @@ import TestSupport
             let exercise = added.exercises[0]
             for set in [exercise.sets[0], exercise.sets[2]] {
                 _ = try await module.active.logSet(
-                    userId: "u", request: .init(workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: set.id, weightKg: 100, reps: 5),
+                    userId: "u",
+                    request: .init(workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: set.id, weightKg: 100, reps: 5),
                     key: nil)
             }
             let completed = try await module.active.complete(userId: "u", workoutId: started.id, key: nil).value()

@@ -3,8 +3,9 @@ import Fakes
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 /// Idempotency records expire after seven days (`IdempotencyStore.purgeExpired`), so the table does not grow by one row
@@ -80,8 +81,10 @@ import TestSupport
             #expect(try await module.context.idempotency.purgeExpired(chunk: 2) == 5)
             #expect(try await Self.keys(db) == ["ahead"])
             if engine == .sqlite {
-                let indexes = try await db.sql.raw("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'workouts_idempotency'")
-                    .all(decodingColumn: "name", as: String.self)
+                let indexes = try await db.sql.raw(
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'workouts_idempotency'"
+                )
+                .all(decodingColumn: "name", as: String.self)
                 #expect(!indexes.contains("workouts_idempotency_created"))
             }
         }

@@ -1,8 +1,8 @@
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
 
 @testable import Workouts
 

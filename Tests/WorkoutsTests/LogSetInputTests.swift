@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Platform
 import Testing
+
 @testable import Workouts
 
 /// `logSet`'s body read without JSONDecoder: whenever the fast reader answers, it answers what JSONDecoder
@@ -16,7 +17,8 @@ import Testing
     }
 
     @Test func theUsualBodyTakesTheFastPath() throws {
-        let body = #"{"workout_id":"w1","exercise_instance_id":"e1","set_id":"s1","weight_kg":82.5,"reps":8,"rir":2,"idempotency_key":"k-1"}"#
+        let body =
+            #"{"workout_id":"w1","exercise_instance_id":"e1","set_id":"s1","weight_kg":82.5,"reps":8,"rir":2,"idempotency_key":"k-1"}"#
         let input = try #require(Self.fast(body))
         #expect(input == Self.decoded(body))
         #expect(input.weightKg == 82.5 && input.reps == 8 && input.rir == 2 && input.workoutId == "w1")
@@ -46,8 +48,14 @@ import Testing
     /// field; with the same value both read it.
     @Test func aFieldAndItsAliasMustAgree() throws {
         for (text, field) in [
-            (#"{"workout_id":"w","workoutId":"v","exercise_instance_id":"e","set_id":"s","weight_kg":1,"reps":8,"idempotency_key":"k"}"#, "workout_id"),
-            (#"{"workout_id":"w","exercise_instance_id":"e","set_id":"s","weight_kg":1,"weight":2,"reps":8,"idempotency_key":"k"}"#, "weight_kg"),
+            (
+                #"{"workout_id":"w","workoutId":"v","exercise_instance_id":"e","set_id":"s","weight_kg":1,"reps":8,"idempotency_key":"k"}"#,
+                "workout_id"
+            ),
+            (
+                #"{"workout_id":"w","exercise_instance_id":"e","set_id":"s","weight_kg":1,"weight":2,"reps":8,"idempotency_key":"k"}"#,
+                "weight_kg"
+            ),
         ] {
             #expect(Self.fast(text) == nil, "\(text)")
             do {
@@ -57,7 +65,8 @@ import Testing
                 #expect(error.code == .invalidArgument && error.details["field"] == field, "\(error)")
             }
         }
-        let agreeing = #"{"workout_id":"w","workoutId":"w","exercise_instance_id":"e","set_id":"s","weight_kg":2,"weight":2.0,"reps":8,"idempotency_key":"k"}"#
+        let agreeing =
+            #"{"workout_id":"w","workoutId":"w","exercise_instance_id":"e","set_id":"s","weight_kg":2,"weight":2.0,"reps":8,"idempotency_key":"k"}"#
         let input = try #require(Self.fast(agreeing))
         #expect(input == Self.decoded(agreeing) && input.workoutId == "w" && input.weightKg == 2)
     }
@@ -88,9 +97,11 @@ import Testing
             if Bool.random(using: &generator) { maybe("extra", strings + numbers + ["null", "true"]) }
             fields.shuffle(using: &generator)
             let space = [" ", "", "\n", "\t", "  "]
-            let text = "{" + fields.map { key, value in
-                "\(space.randomElement(using: &generator)!)\"\(key)\"\(space.randomElement(using: &generator)!):\(space.randomElement(using: &generator)!)\(value)"
-            }.joined(separator: ",") + "}"
+            let text =
+                "{"
+                + fields.map { key, value in
+                    "\(space.randomElement(using: &generator)!)\"\(key)\"\(space.randomElement(using: &generator)!):\(space.randomElement(using: &generator)!)\(value)"
+                }.joined(separator: ",") + "}"
             if let fast = Self.fast(text) {
                 accepted += 1
                 #expect(fast == Self.decoded(text), "\(text)")

@@ -3,8 +3,9 @@ import Fakes
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import Workouts
 
 @Suite struct ReplicaTests {
@@ -24,7 +25,8 @@ import TestSupport
             for (index, setId) in sets.enumerated() {
                 let replica = index.isMultiple(of: 2) ? first : second
                 _ = try await replica.active.logSet(
-                    userId: "u", request: .init(workoutId: started.id, exerciseInstanceId: instance, setId: setId, weightKg: 100, reps: index + 1),
+                    userId: "u",
+                    request: .init(workoutId: started.id, exerciseInstanceId: instance, setId: setId, weightKg: 100, reps: index + 1),
                     key: nil)
             }
             let final = try #require(try await second.active.active(userId: "u"))
@@ -71,7 +73,8 @@ import TestSupport
             try await change.value
             try await erasing.value
             for table in WorkoutsUserDataEraser.tables {
-                let left = try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = 'u'").first(decodingColumn: "n", as: Int.self)
+                let left = try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = 'u'").first(
+                    decodingColumn: "n", as: Int.self)
                 #expect(left == 0, "\(table) keeps \(left ?? -1) rows")
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import Workouts
 
@@ -36,7 +36,8 @@ import TestSupport
         (0..<count).map { index in
             let workoutId = "w\(start + index)"
             let template = cursor.templateIds[cursor.nextIndex!]
-            let moved = cursor.advance(workoutId: workoutId, templateId: template, completedAt: Date(timeIntervalSince1970: Double(start + index + 1) * 60))
+            let moved = cursor.advance(
+                workoutId: workoutId, templateId: template, completedAt: Date(timeIntervalSince1970: Double(start + index + 1) * 60))
             #expect(moved)
             return workoutId
         }
@@ -108,7 +109,9 @@ import TestSupport
             // none left the routine starts over.
             let left = (0..<newest).last { !deleted.contains($0) }
             #expect(cursor.nextIndex == (left == nil ? 0 : states[newest].next), "\(ids), deleted \(deleted.sorted())")
-            #expect(cursor.lastCompletedAt == left.map { Date(timeIntervalSince1970: Double($0 + 1) * 60) }, "\(ids), deleted \(deleted.sorted())")
+            #expect(
+                cursor.lastCompletedAt == left.map { Date(timeIntervalSince1970: Double($0 + 1) * 60) },
+                "\(ids), deleted \(deleted.sorted())")
         }
     }
 
@@ -140,7 +143,9 @@ import TestSupport
             let done = cursor.lastCompletedTemplateId!
             let reordered = ids.shuffled(using: &random)
             cursor.replaceTemplates(with: reordered)
-            #expect(cursor.templateIds[cursor.nextIndex!] == reordered[(reordered.firstIndex(of: done)! + 1) % ids.count], "\(ids) → \(reordered)")
+            #expect(
+                cursor.templateIds[cursor.nextIndex!] == reordered[(reordered.firstIndex(of: done)! + 1) % ids.count],
+                "\(ids) → \(reordered)")
             guard case .newest(let step) = cursor.forget(workoutId: workouts.last!) else {
                 Issue.record("\(ids): the newest is not newest")
                 return

@@ -1,11 +1,13 @@
 import Contracts
 import Foundation
 import Testing
+
 @testable import Workouts
 
 @Suite struct RoutineCursorTests {
     func cursor(_ ids: [String], last: String?, index: Int?) -> RoutineCursor {
-        RoutineCursor(templateIds: ids, lastCompletedTemplateId: last, lastCompletedAt: last == nil ? nil : Date(), lastCompletedIndex: index)
+        RoutineCursor(
+            templateIds: ids, lastCompletedTemplateId: last, lastCompletedAt: last == nil ? nil : Date(), lastCompletedIndex: index)
     }
 
     @Test func startsAtTheFirstTemplate() {
@@ -102,7 +104,9 @@ import Testing
                         var routine = cursor(ids, last: ids[completed], index: completed)
                         routine.replaceTemplates(with: left)
                         let actual = routine.nextIndex.map { routine.templateIds[$0] }
-                        #expect(actual.map(expected.contains) == true, "\(ids), completed at \(completed), now \(left): \(actual ?? "nil"), expected one of \(expected.sorted())")
+                        #expect(
+                            actual.map(expected.contains) == true,
+                            "\(ids), completed at \(completed), now \(left): \(actual ?? "nil"), expected one of \(expected.sorted())")
                     }
                 }
             }
@@ -120,7 +124,9 @@ import Testing
                         for second in 0..<count where second != first {
                             let between = ids.indices.filter { $0 != first }.map { ids[$0] }
                             let left = ids.indices.filter { $0 != first && $0 != second }.map { ids[$0] }
-                            let next = (1...count).lazy.map { (completed + $0) % count }.first { $0 != first && $0 != second }.map { ids[$0] }!
+                            let next = (1...count).lazy.map { (completed + $0) % count }.first { $0 != first && $0 != second }.map {
+                                ids[$0]
+                            }!
                             answers[[between, left], default: []].insert(next)
                         }
                     }
@@ -128,7 +134,9 @@ import Testing
                         var routine = cursor(ids, last: ids[completed], index: completed)
                         for list in lists { routine.replaceTemplates(with: list) }
                         let actual = routine.nextIndex.map { routine.templateIds[$0] }
-                        #expect(actual.map(expected.contains) == true, "\(ids), completed at \(completed), then \(lists): \(actual ?? "nil"), expected one of \(expected.sorted())")
+                        #expect(
+                            actual.map(expected.contains) == true,
+                            "\(ids), completed at \(completed), then \(lists): \(actual ?? "nil"), expected one of \(expected.sorted())")
                     }
                 }
             }
@@ -146,9 +154,11 @@ import Testing
     /// first one still there after the completed one's slot, in the original order, wrapping around.
     @Test func anyOrderOfRemovalsFollowsTheOriginalCycle() {
         func permutations(_ items: [Int]) -> [[Int]] {
-            items.isEmpty ? [[]] : items.indices.flatMap { i in
-                permutations(Array(items[..<i] + items[(i + 1)...])).map { [items[i]] + $0 }
-            }
+            items.isEmpty
+                ? [[]]
+                : items.indices.flatMap { i in
+                    permutations(Array(items[..<i] + items[(i + 1)...])).map { [items[i]] + $0 }
+                }
         }
         for count in 1...5 {
             let ids = (0..<count).map { "t\($0)" }

@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import Testing
+
 @testable import Workouts
 
 @Suite struct WorkoutAnalyzerTests {
@@ -15,12 +16,16 @@ import Testing
     @Test func analyticsCountOnlyLoggedSets() {
         let done = Date()
         let exercises = [
-            WorkoutExercise(instanceId: "i1", exerciseId: "bench", name: "Bench", sets: [
-                WorkoutSet(id: "s1", setIndex: 0, weightKg: 100, reps: 5, completedAt: done),
-                WorkoutSet(id: "s2", setIndex: 1, weightKg: 100, reps: 3, completedAt: done),
-                WorkoutSet(id: "s3", setIndex: 2, targetReps: 5),
-            ]),
-            WorkoutExercise(instanceId: "i2", exerciseId: "curl", name: "Curl", sets: [WorkoutSet(id: "s4", setIndex: 0, weightKg: 12.5, reps: 10, completedAt: done)]),
+            WorkoutExercise(
+                instanceId: "i1", exerciseId: "bench", name: "Bench",
+                sets: [
+                    WorkoutSet(id: "s1", setIndex: 0, weightKg: 100, reps: 5, completedAt: done),
+                    WorkoutSet(id: "s2", setIndex: 1, weightKg: 100, reps: 3, completedAt: done),
+                    WorkoutSet(id: "s3", setIndex: 2, targetReps: 5),
+                ]),
+            WorkoutExercise(
+                instanceId: "i2", exerciseId: "curl", name: "Curl",
+                sets: [WorkoutSet(id: "s4", setIndex: 0, weightKg: 12.5, reps: 10, completedAt: done)]),
             WorkoutExercise(instanceId: "i3", exerciseId: "row", name: "Row", sets: [WorkoutSet(id: "s5", setIndex: 0)]),
         ]
         let catalog = [
@@ -32,7 +37,10 @@ import Testing
         #expect(analytics.exercises.map(\.exerciseId) == ["bench", "curl"])
         #expect(analytics.exercises[0].volume == 800)
         #expect(analytics.exercises[0].bestE1rm == 116.7)
-        #expect(analytics.muscles == [MuscleAnalytics(muscle: "chest", sets: 2, volume: 800), MuscleAnalytics(muscle: "biceps", sets: 1, volume: 125)])
+        #expect(
+            analytics.muscles == [
+                MuscleAnalytics(muscle: "chest", sets: 2, volume: 800), MuscleAnalytics(muscle: "biceps", sets: 1, volume: 125),
+            ])
     }
 
     /// Each level rounds its own exact sum once, so a muscle's volume and the totals agree whatever the
@@ -40,7 +48,9 @@ import Testing
     @Test func volumesRoundOncePerLevel() {
         let done = Date()
         let exercises = ["press", "fly"].map { id in
-            WorkoutExercise(instanceId: "i-\(id)", exerciseId: id, name: id, sets: [WorkoutSet(id: "s-\(id)", setIndex: 0, weightKg: 11.25, reps: 3, completedAt: done)])
+            WorkoutExercise(
+                instanceId: "i-\(id)", exerciseId: id, name: id,
+                sets: [WorkoutSet(id: "s-\(id)", setIndex: 0, weightKg: 11.25, reps: 3, completedAt: done)])
         }
         let catalog = [
             "press": Exercise(id: "press", name: "Press", category: "strength", primaryMuscles: ["chest"]),

@@ -2,9 +2,10 @@ import Contracts
 import Foundation
 import Platform
 import SQLKit
-import Testing
 import TestSupport
+import Testing
 import Workouts
+
 @testable import WorkoutsTool
 
 @Suite struct WorkoutsToolTests {
@@ -28,9 +29,11 @@ import Workouts
     /// that the command then reports on (or imports into) as if it were the server's.
     @Test func aDatabaseFileThatDoesNotExistIsNotCreated() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("povver-tool-\(UUID().uuidString).sqlite").path
-        await #expect(throws: ServiceError(
-            .notFound, "There is no database at \(path). The server creates it when it first starts; check the database URL.",
-            details: ["field": "POVVER_DATABASE_URL"])) {
+        await #expect(
+            throws: ServiceError(
+                .notFound, "There is no database at \(path). The server creates it when it first starts; check the database URL.",
+                details: ["field": "POVVER_DATABASE_URL"])
+        ) {
             _ = try await WorkoutsTool.open(url: "sqlite://\(path)", logger: TestDatabases.logger)
         }
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -40,7 +43,8 @@ import Workouts
     /// input) without usage text; a usage mistake is the argument parser's 64 with usage; success prints and exits 0.
     @Test func theCommandLineToolExitsWithAStatusThatSaysWhatFailed() async throws {
         // The tool is built next to the test bundle (`swift build --build-tests` builds every product).
-        let products = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent()
+        let products = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .deletingLastPathComponent()
         let binary = products.appendingPathComponent("povver-workouts")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "povver-workouts is built beside the tests")
         func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
@@ -61,7 +65,10 @@ import Workouts
             let database = "--database=sqlite://\(directory)/db.sqlite"
             let missing = try run(["history", "--user", "u1", "--database=sqlite://\(directory)/typo.sqlite"])
             #expect(missing.status == 65)
-            #expect(missing.err == "povver-workouts: NOT_FOUND: There is no database at \(directory)/typo.sqlite. The server creates it when it first starts; check the database URL. (POVVER_DATABASE_URL)\n")
+            #expect(
+                missing.err
+                    == "povver-workouts: NOT_FOUND: There is no database at \(directory)/typo.sqlite. The server creates it when it first starts; check the database URL. (POVVER_DATABASE_URL)\n"
+            )
             #expect(missing.out.isEmpty && !FileManager.default.fileExists(atPath: "\(directory)/typo.sqlite"))
 
             let noFile = try run(["import-catalog", "\(directory)/none.json", database])
@@ -69,7 +76,8 @@ import Workouts
             #expect(noFile.err == "povver-workouts: NOT_FOUND: Cannot read \(directory)/none.json.\n")
 
             let badLimit = try run(["history", "--user", "u1", "--limit", "0", database])
-            #expect(badLimit.status == 65 && badLimit.err.hasPrefix("povver-workouts: INVALID_ARGUMENT: ") && !badLimit.err.contains("Usage"))
+            #expect(
+                badLimit.status == 65 && badLimit.err.hasPrefix("povver-workouts: INVALID_ARGUMENT: ") && !badLimit.err.contains("Usage"))
 
             let usage = try run(["history", database])
             #expect(usage.status == 64 && usage.err.contains("Usage"), "a missing --user is a usage mistake")
@@ -96,7 +104,8 @@ import Workouts
             var cursor: String?
             var pages = 0
             repeat {
-                let output = try await tool.searchCatalog(query: nil, muscle: nil, equipment: nil, category: nil, limit: 100, cursor: cursor)
+                let output = try await tool.searchCatalog(
+                    query: nil, muscle: nil, equipment: nil, category: nil, limit: 100, cursor: cursor)
                 var lines = output.split(separator: "\n").map(String.init)
                 cursor = nil
                 if let last = lines.last, last.hasPrefix("(more: --cursor ") {
@@ -110,14 +119,17 @@ import Workouts
             #expect(ids.count == 873)
             #expect(Set(ids).count == 873)
             await #expect(throws: ServiceError.self) {
-                _ = try await tool.searchCatalog(query: "squat", muscle: nil, equipment: nil, category: nil, limit: 5, cursor: "not-a-cursor")
+                _ = try await tool.searchCatalog(
+                    query: "squat", muscle: nil, equipment: nil, category: nil, limit: 5, cursor: "not-a-cursor")
             }
         }
     }
 
     @Test func importCatalogValidatesThenUpserts() async throws {
         try await withTool { tool, directory in
-            #expect(try await tool.module.catalog.exercise(id: "Barbell_Squat")?.name == "Barbell Squat", "the index is built before the import")
+            #expect(
+                try await tool.module.catalog.exercise(id: "Barbell_Squat")?.name == "Barbell Squat", "the index is built before the import"
+            )
             let good = "\(directory)/good.json"
             try Data(
                 #"""
@@ -132,15 +144,21 @@ import Workouts
             #expect(renamed?.name == "Barbell Back Squat")
 
             let bad = "\(directory)/bad.json"
-            try Data(#"[{"id":"Another_New","name":"X","category":"strength","primaryMuscles":["quadriceps"]},{"id":"","name":"Y","category":"c","primaryMuscles":["x"]}]"#.utf8)
-                .write(to: URL(fileURLWithPath: bad))
+            try Data(
+                #"[{"id":"Another_New","name":"X","category":"strength","primaryMuscles":["quadriceps"]},{"id":"","name":"Y","category":"c","primaryMuscles":["x"]}]"#
+                    .utf8
+            )
+            .write(to: URL(fileURLWithPath: bad))
             await #expect(throws: ServiceError.self) { _ = try await tool.importCatalog(path: bad) }
             #expect(try await tool.module.catalog.exercise(id: "Another_New") == nil, "a bad file writes nothing")
 
             // NUL in any text is refused, naming the field, on every engine alike (PostgreSQL cannot store it).
             let nul = "\(directory)/nul.json"
-            try Data(#"[{"id":"Another_New","name":"X","category":"strength","primaryMuscles":["quadriceps"]},{"id":"Nul_New","name":"Bench\u0000Press","category":"c","primaryMuscles":["x"]}]"#.utf8)
-                .write(to: URL(fileURLWithPath: nul))
+            try Data(
+                #"[{"id":"Another_New","name":"X","category":"strength","primaryMuscles":["quadriceps"]},{"id":"Nul_New","name":"Bench\u0000Press","category":"c","primaryMuscles":["x"]}]"#
+                    .utf8
+            )
+            .write(to: URL(fileURLWithPath: nul))
             do {
                 _ = try await tool.importCatalog(path: nul)
                 Issue.record("a name holding NUL was imported")
@@ -157,7 +175,12 @@ import Workouts
             #expect(try await tool.listTemplates(userId: "u1") == "(none)\n")
             _ = try await tool.module.planLibrary.createRoutine(
                 userId: "u1",
-                plan: RoutinePlan(name: "R", templates: [TemplatePlan(name: "Legs", exercises: [PlannedExercise(exerciseId: "Barbell_Squat", sets: [TemplateSet(targetReps: 5)])])]))
+                plan: RoutinePlan(
+                    name: "R",
+                    templates: [
+                        TemplatePlan(
+                            name: "Legs", exercises: [PlannedExercise(exerciseId: "Barbell_Squat", sets: [TemplateSet(targetReps: 5)])])
+                    ]))
             let templates = try await tool.listTemplates(userId: "u1")
             #expect(templates.contains("Legs"))
             #expect(templates.contains("1 sets"))
@@ -175,7 +198,8 @@ import Workouts
                 let end = Date(timeIntervalSince1970: 1_767_225_600 + Double(index) * 86_400)
                 let workout = CompletedWorkout(
                     id: "w\(index)", userId: "u1", name: name, sourceTemplateId: nil, sourceRoutineId: nil, startTime: end, endTime: end,
-                    exercises: [], analytics: WorkoutAnalytics(totals: WorkoutTotals(), exercises: [], muscles: []), createdAt: end, updatedAt: end)
+                    exercises: [], analytics: WorkoutAnalytics(totals: WorkoutTotals(), exercises: [], muscles: []), createdAt: end,
+                    updatedAt: end)
                 try await tool.database.sql.raw(
                     """
                     INSERT INTO workouts_history (id, user_id, end_time, document, created_at, updated_at)

@@ -21,7 +21,8 @@ func notifications(_ count: Int, users: Int) -> [String] {
         return pki.notification(
             type: index % 7 == 6 ? "DID_CHANGE_RENEWAL_STATUS" : "DID_RENEW", signedDate: signedDate,
             transaction: AppStoreTestPKI.transaction(
-                originalTransactionId: otid, appAccountToken: AppAccountToken.forUser(user), expires: Date().addingTimeInterval(86_400), signedDate: signedDate),
+                originalTransactionId: otid, appAccountToken: AppAccountToken.forUser(user), expires: Date().addingTimeInterval(86_400),
+                signedDate: signedDate),
             renewal: AppStoreTestPKI.renewal(originalTransactionId: otid, autoRenew: true, signedDate: signedDate))
     }
 }
@@ -31,7 +32,10 @@ func measure(_ label: String, _ count: Int, _ body: () async throws -> Void) asy
     try await body()
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    print(String(format: "%-44@ %8.0f notifications/s  %8.1f µs each", label as NSString, Double(count) / seconds, seconds / Double(count) * 1e6))
+    print(
+        String(
+            format: "%-44@ %8.0f notifications/s  %8.1f µs each", label as NSString, Double(count) / seconds, seconds / Double(count) * 1e6)
+    )
 }
 
 let signed = notifications(count, users: 100)
@@ -45,7 +49,9 @@ var logger = Logger(label: "bench")
 logger.logLevel = .critical
 let path = FileManager.default.temporaryDirectory.appendingPathComponent("subscription-bench-\(UUID().uuidString).sqlite").path
 let database = try await Database.open(.sqliteFile(path: path), logger: logger)
-try await Migrator(database: database, logger: logger).migrate([Migrator.platformMigrations, ("subscription", SubscriptionModule.migrations)])
+try await Migrator(database: database, logger: logger).migrate([
+    Migrator.platformMigrations, ("subscription", SubscriptionModule.migrations),
+])
 let module = SubscriptionModule(database: database, verifier: verifier, clock: SystemClock(), ids: RandomIDGenerator(), logger: logger)
 for user in 0..<100 { try await module.service.prepare(userId: "bench-user-\(user)") }
 let fresh = notifications(count, users: 100)

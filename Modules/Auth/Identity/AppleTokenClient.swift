@@ -107,7 +107,8 @@ public struct AppleTokenClient: Sendable {
             throw AppleEndpointError(description: "Apple \(path) unreachable: \(error)", rejected: false)
         }
         guard response.status == .ok else {
-            throw AppleEndpointError(description: "Apple \(path) answered \(response.status.code)", rejected: (400..<500).contains(Int(response.status.code)))
+            throw AppleEndpointError(
+                description: "Apple \(path) answered \(response.status.code)", rejected: (400..<500).contains(Int(response.status.code)))
         }
         return Data(buffer: body)
     }

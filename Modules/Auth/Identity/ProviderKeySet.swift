@@ -51,7 +51,8 @@ actor ProviderKeySet {
         } catch {
             // A provider outage must not end sign-in while a recent enough key set is at hand.
             if let keys, now - keys.fetchedAt < keys.maxAge + .seconds(24 * 3600) {
-                logger.warning("provider key set fetch failed; using the cached set", metadata: ["event": "jwks_fetch_failed", "url": "\(url)"])
+                logger.warning(
+                    "provider key set fetch failed; using the cached set", metadata: ["event": "jwks_fetch_failed", "url": "\(url)"])
                 return keys
             }
             throw error
@@ -133,7 +134,9 @@ actor ProviderKeySet {
         guard let header else { return nil }
         for directive in header.split(separator: ",") {
             let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" "))) {
+            if parts.count == 2, parts[0].lowercased() == "max-age",
+                let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")))
+            {
                 return min(max(seconds, 60), 86_400)
             }
         }

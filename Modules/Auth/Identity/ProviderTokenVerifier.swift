@@ -45,7 +45,8 @@ public struct IdentityProviderSettings: Sendable {
     /// Allowed clock difference for `exp` and `iat`.
     public var leeway: TimeInterval
 
-    public init(googleClientIDs: [String], googleJWKSURL: String, appleClientIDs: [String], appleJWKSURL: String, leeway: TimeInterval = 60) {
+    public init(googleClientIDs: [String], googleJWKSURL: String, appleClientIDs: [String], appleJWKSURL: String, leeway: TimeInterval = 60)
+    {
         self.googleClientIDs = googleClientIDs
         self.googleJWKSURL = googleJWKSURL
         self.appleClientIDs = appleClientIDs

@@ -102,7 +102,8 @@ public struct MailOutbox: Sendable {
             return (
                 try row.decode(column: "id", as: String.self), try row.decode(column: "attempts", as: Int.self),
                 MailMessage(
-                    from: from, to: try row.decode(column: "recipient", as: String.self), subject: try row.decode(column: "subject", as: String.self),
+                    from: from, to: try row.decode(column: "recipient", as: String.self),
+                    subject: try row.decode(column: "subject", as: String.self),
                     body: try row.decode(column: "body", as: String.self))
             )
         }
@@ -187,7 +188,8 @@ public struct MailOutbox: Sendable {
             kind: try row.decode(column: "kind", as: String.self), recipient: try row.decode(column: "recipient", as: String.self),
             subject: try row.decode(column: "subject", as: String.self), body: try row.decode(column: "body", as: String.self),
             status: try row.decode(column: "status", as: String.self), attempts: try row.decode(column: "attempts", as: Int.self),
-            transport: try row.decode(column: "transport", as: String?.self), lastError: try row.decode(column: "last_error", as: String?.self),
+            transport: try row.decode(column: "transport", as: String?.self),
+            lastError: try row.decode(column: "last_error", as: String?.self),
             createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
             sentAt: try row.decode(column: "sent_at", as: Int64?.self).map { Date(millisecondsSince1970: $0) })
     }
@@ -235,13 +237,19 @@ public struct MailSender: Service {
                 continue
             }
             // Sent (`Bookkeeping`): should recording it fail, the lease expires and the message goes out once more.
-            let recorded = await Bookkeeping.retriedBriefly(clock: clock, { try await outbox.markSent(id: id, attempt: attempt, transport: transport.name) }) {
+            let recorded = await Bookkeeping.retriedBriefly(
+                clock: clock, { try await outbox.markSent(id: id, attempt: attempt, transport: transport.name) }
+            ) {
                 error in
-                logger.error("mail sent but not recorded", metadata: ["event": "mail_record_failed", "mail_id": "\(id)", "error": "\(error)"])
+                logger.error(
+                    "mail sent but not recorded", metadata: ["event": "mail_record_failed", "mail_id": "\(id)", "error": "\(error)"])
             }
             logger.info(
                 "mail sent",
-                metadata: ["event": "mail_sent", "mail_id": "\(id)", "transport": "\(transport.name)", "recorded": "\(recorded.map(String.init) ?? "no")"])
+                metadata: [
+                    "event": "mail_sent", "mail_id": "\(id)", "transport": "\(transport.name)",
+                    "recorded": "\(recorded.map(String.init) ?? "no")",
+                ])
         }
         return count
     }

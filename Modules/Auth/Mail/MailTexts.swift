@@ -68,7 +68,9 @@ enum MailTexts {
     static func unprovenAccessRemoved(providers: [String], devices: Int) -> String {
         var removed = providers.map { "- Sign in with \($0)" }
         if devices > 0 {
-            removed.append("- \(devices) registered device\(devices == 1 ? "" : "s") (\(devices == 1 ? "it no longer receives" : "they no longer receive") notifications)")
+            removed.append(
+                "- \(devices) registered device\(devices == 1 ? "" : "s") (\(devices == 1 ? "it no longer receives" : "they no longer receive") notifications)"
+            )
         }
         return """
             Your email address is now confirmed for your Povver account. It was not before, so someone else may have set

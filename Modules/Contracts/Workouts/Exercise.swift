@@ -46,7 +46,10 @@ public struct ExerciseQuery: Sendable, Equatable {
     /// Opaque, from a previous page's `nextCursor`; nil or empty: the first page.
     public var cursor: String?
 
-    public init(text: String? = nil, muscle: String? = nil, equipment: String? = nil, category: String? = nil, limit: Int = 20, cursor: String? = nil) {
+    public init(
+        text: String? = nil, muscle: String? = nil, equipment: String? = nil, category: String? = nil, limit: Int = 20,
+        cursor: String? = nil
+    ) {
         self.text = text
         let given = { (filter: String?) in filter.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 } }
         self.muscle = given(muscle)

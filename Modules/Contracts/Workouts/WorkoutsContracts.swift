@@ -67,7 +67,8 @@ public protocol PlanLibrary: Sendable {
     /// Replaces a template's exercises if it is still at `expectedVersion`; analytics are recomputed and the
     /// version goes up by one. Throws `CONFLICT` when the template changed meanwhile, `NOT_FOUND` for another
     /// user's template.
-    func applyTemplateChanges(userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]) async throws -> WorkoutTemplate
+    func applyTemplateChanges(userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]) async throws
+        -> WorkoutTemplate
 }
 
 /// Completed workouts. Provided by Workouts; used by the coach and the analysts.

@@ -61,7 +61,8 @@ public struct BackgroundRetention: Sendable {
         let cutoff = now.addingTimeInterval(-Self.period).millisecondsSince1970
         let failedCutoff = now.addingTimeInterval(-Self.failedPeriod).millisecondsSince1970
         let events = try await database.deleteInChunks(Self.deleteDispatchedEvents(SQLValue(cutoff), SQLValue(chunk)))
-        var jobs = try await database.deleteInChunks(Self.deleteFinishedJobs(SQLValue(JobStatus.done.rawValue), SQLValue(cutoff), SQLValue(chunk)))
+        var jobs = try await database.deleteInChunks(
+            Self.deleteFinishedJobs(SQLValue(JobStatus.done.rawValue), SQLValue(cutoff), SQLValue(chunk)))
         jobs += try await database.deleteInChunks(
             Self.deleteFinishedJobs(SQLValue(JobStatus.failed.rawValue), SQLValue(failedCutoff), SQLValue(chunk)))
         return (events, jobs)

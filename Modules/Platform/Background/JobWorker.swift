@@ -133,7 +133,8 @@ public final class JobWorker: Service, Sendable {
         }
         let outcome = completed.map { $0 ? "completed" : "lease_lost" } ?? "unrecorded"
         metrics?.recordJob(kind: job.kind, outcome: outcome, duration: stopwatch.elapsed - start)
-        logger.debug("job finished", metadata: ["event": "job_completed", "job_id": "\(job.id)", "kind": "\(job.kind)", "outcome": "\(outcome)"])
+        logger.debug(
+            "job finished", metadata: ["event": "job_completed", "job_id": "\(job.id)", "kind": "\(job.kind)", "outcome": "\(outcome)"])
         return true
     }
 
@@ -232,7 +233,9 @@ public final class JobWorker: Service, Sendable {
             if clock.now >= givenUp {
                 logger.error(
                     "job handler did not stop; the attempt ends without it",
-                    metadata: ["event": "job_handler_stuck", "job_id": "\(job.id)", "kind": "\(job.kind)", "timeout": "\(definition.timeout)"])
+                    metadata: [
+                        "event": "job_handler_stuck", "job_id": "\(job.id)", "kind": "\(job.kind)", "timeout": "\(definition.timeout)",
+                    ])
                 return true
             }
             guard renewing else { continue }

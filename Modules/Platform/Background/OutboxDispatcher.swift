@@ -187,7 +187,9 @@ public final class OutboxDispatcher: Service, Sendable {
             var subscribers = handlersByType
             if !rows.isEmpty {
                 let cutoff = now - Int64(Self.registrationLifetime * 1000)
-                for registered in try await tx.sql.raw("SELECT name, event_type FROM platform_event_handlers WHERE seen_at > \(bind: cutoff)").all() {
+                for registered in try await tx.sql.raw(
+                    "SELECT name, event_type FROM platform_event_handlers WHERE seen_at > \(bind: cutoff)"
+                ).all() {
                     let name = try registered.decode(column: "name", as: String.self)
                     let type = try registered.decode(column: "event_type", as: String.self)
                     if !(subscribers[type]?.contains(name) ?? false) { subscribers[type, default: []].append(name) }
@@ -204,7 +206,8 @@ public final class OutboxDispatcher: Service, Sendable {
                     let payload = try JSONCoding.encodeToString(Delivery(handler: handler, event: event))
                     try await queue.enqueue(
                         NewJob(
-                            id: "event:\(event.id):\(handler)", kind: Self.deliveryJobKind(handler: handler), payload: payload, maxAttempts: 10,
+                            id: "event:\(event.id):\(handler)", kind: Self.deliveryJobKind(handler: handler), payload: payload,
+                            maxAttempts: 10,
                             userId: userId),
                         in: tx)
                 }

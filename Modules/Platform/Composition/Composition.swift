@@ -74,7 +74,9 @@ public struct Composition: Sendable {
         for definition in definitions {
             guard names.insert(definition.name).inserted else { throw CompositionError.duplicateModule(definition.name) }
             for key in definition.provides {
-                if let other = providers[key] { throw CompositionError.duplicateProvider(contract: key, modules: [other, definition.name]) }
+                if let other = providers[key] {
+                    throw CompositionError.duplicateProvider(contract: key, modules: [other, definition.name])
+                }
                 providers[key] = definition.name
             }
         }

@@ -57,7 +57,8 @@ extension SMTPSettings {
         guard let host = reader.value("POVVER_SMTP_HOST") else {
             throw EnvironmentReader.invalid("POVVER_SMTP_HOST", "POVVER_SMTP_HOST is required when POVVER_MAIL_TRANSPORT is smtp.")
         }
-        let security = SMTPSecurity(rawValue: try reader.choice("POVVER_SMTP_SECURITY", default: "starttls", allowed: ["starttls", "tls", "none"]))!
+        let security = SMTPSecurity(
+            rawValue: try reader.choice("POVVER_SMTP_SECURITY", default: "starttls", allowed: ["starttls", "tls", "none"]))!
         let defaultPort = security == .tls ? 465 : (security == .startTLS ? 587 : 25)
         let username = reader.value("POVVER_SMTP_USERNAME")
         let password = reader.value("POVVER_SMTP_PASSWORD")

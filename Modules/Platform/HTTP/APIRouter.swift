@@ -13,7 +13,8 @@ public enum APIRouter {
         let router = Router(context: APIRequestContext.self, options: .autoGenerateHeadEndpoints)
         var allowed: [String: Set<String>] = [:]
         for endpoint in endpoints {
-            allowed[endpoint.path, default: []].formUnion(endpoint.methods.map(\.rawValue) + (endpoint.methods.contains(.get) ? ["HEAD"] : []))
+            allowed[endpoint.path, default: []].formUnion(
+                endpoint.methods.map(\.rawValue) + (endpoint.methods.contains(.get) ? ["HEAD"] : []))
         }
         router.add(middleware: ObservabilityMiddleware(metrics: metrics, ids: ids))
         router.add(middleware: ErrorEnvelopeMiddleware(allowedMethods: allowed.mapValues { $0.sorted() }))

@@ -32,7 +32,10 @@ public struct CallContext: Sendable {
         self.client = .text(clientAddress)
     }
 
-    init(principal: Principal?, requestID: String, logger: Logger, remoteAddress: SocketAddress?, forwardedFor: String?, trusted: TrustedProxies) {
+    init(
+        principal: Principal?, requestID: String, logger: Logger, remoteAddress: SocketAddress?, forwardedFor: String?,
+        trusted: TrustedProxies
+    ) {
         self.principal = principal
         self.requestID = requestID
         self.logger = logger

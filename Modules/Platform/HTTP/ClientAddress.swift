@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An IP address as its bytes: 4 for IPv4, 16 for IPv6. An IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, what
@@ -20,7 +20,9 @@ struct IPAddress: Equatable, Sendable {
         } else if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return nil }
             let rest = text[text.index(after: close)...]
-            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isASCII) && Int(rest.dropFirst()) != nil) else { return nil }
+            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isASCII) && Int(rest.dropFirst()) != nil) else {
+                return nil
+            }
             text = String(text[text.index(after: text.startIndex)..<close])
         } else if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":") {
             guard Int(text[text.index(after: colon)...]) != nil else { return nil }
@@ -101,7 +103,8 @@ public struct TrustedProxies: Sendable, Equatable {
                 let range = mapped ? 96...128 : 0...width
                 guard let written = Int(parts[1]), range.contains(written) else {
                     throw ServiceError(
-                        .invalidArgument, "\(field): the prefix length of '\(entry)' must be from \(range.lowerBound) to \(range.upperBound).",
+                        .invalidArgument,
+                        "\(field): the prefix length of '\(entry)' must be from \(range.lowerBound) to \(range.upperBound).",
                         details: ["field": field])
                 }
                 prefix = mapped ? written - 96 : written

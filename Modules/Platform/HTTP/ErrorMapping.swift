@@ -53,7 +53,8 @@ public enum ErrorMapper {
             switch error.status {
             case .notFound: return ServiceError(.notFound, "There is no such endpoint.")
             case .methodNotAllowed:
-                return ServiceError(.invalidArgument, "This endpoint does not accept that HTTP method.", details: ["reason": "method not allowed"])
+                return ServiceError(
+                    .invalidArgument, "This endpoint does not accept that HTTP method.", details: ["reason": "method not allowed"])
             case .contentTooLarge: return ServiceError(.payloadTooLarge)
             case .unauthorized: return ServiceError(.unauthenticated)
             case .badRequest: return ServiceError(.invalidArgument, error.body ?? ErrorCode.invalidArgument.defaultMessage)
@@ -95,9 +96,11 @@ public enum ErrorMapper {
             let field = path(context.codingPath)
             let expected = jsonTypeName(type)
             if field.isEmpty {
-                return ServiceError(.invalidArgument, "The request body must be a JSON \(expected).", details: ["reason": "expected \(expected)"])
+                return ServiceError(
+                    .invalidArgument, "The request body must be a JSON \(expected).", details: ["reason": "expected \(expected)"])
             }
-            return .invalidArgument(field: field, reason: "expected \(expected)", message: "The field '\(field)' must be \(article(expected)) \(expected).")
+            return .invalidArgument(
+                field: field, reason: "expected \(expected)", message: "The field '\(field)' must be \(article(expected)) \(expected).")
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
             if field.isEmpty {
@@ -146,7 +149,8 @@ public struct ErrorEnvelopeMiddleware: RouterMiddleware {
             guard let methods = allowedMethods[request.uri.path] else {
                 return Envelope.failure(ErrorMapper.serviceError(for: error, logger: context.logger))
             }
-            let listed = methods.count > 1 ? methods.dropLast().joined(separator: ", ") + " or " + methods[methods.count - 1] : methods.joined()
+            let listed =
+                methods.count > 1 ? methods.dropLast().joined(separator: ", ") + " or " + methods[methods.count - 1] : methods.joined()
             return Envelope.failure(
                 ServiceError(
                     .invalidArgument, "This endpoint takes \(listed), not \(request.method.rawValue).",

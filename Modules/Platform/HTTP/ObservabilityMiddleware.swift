@@ -36,7 +36,8 @@ public struct ObservabilityMiddleware: RouterMiddleware {
         }
         response.headers[Self.requestIDHeader] = requestID
         let endpoint = context.endpointPath ?? "unmatched"
-        metrics.record(endpoint: endpoint, method: request.method.rawValue, status: Int(response.status.code), duration: ContinuousClock.now - start)
+        metrics.record(
+            endpoint: endpoint, method: request.method.rawValue, status: Int(response.status.code), duration: ContinuousClock.now - start)
         return response
     }
 

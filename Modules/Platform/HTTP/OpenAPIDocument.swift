@@ -67,11 +67,14 @@ public enum OpenAPIDocument {
         }
         let success: JSONValue =
             endpoint.enveloped
-            ? Schema.object(["success": ["type": "boolean", "enum": [true]], "data": endpoint.responseSchema], required: ["success", "data"])
+            ? Schema.object(
+                ["success": ["type": "boolean", "enum": [true]], "data": endpoint.responseSchema], required: ["success", "data"])
             : endpoint.responseSchema
         operation["responses"] = [
             "200": ["description": "Success", "content": .object([endpoint.responseContentType: ["schema": success]])],
-            "default": ["description": "Failure envelope", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]],
+            "default": [
+                "description": "Failure envelope", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]],
+            ],
         ]
         return .object(operation)
     }

@@ -11,11 +11,18 @@ public enum OperationsEndpoints {
             .get("/health", tag: "Operations", summary: "The process is up.", response: Schema.object(["status": Schema.string])) { _, _ in
                 json(#"{"status":"ok"}"#)
             },
-            .get("/ready", tag: "Operations", summary: "The database is reachable, every migration is applied and writes are made durable.", response: Schema.object(["status": Schema.string])) { _, _ in
+            .get(
+                "/ready", tag: "Operations", summary: "The database is reachable, every migration is applied and writes are made durable.",
+                response: Schema.object(["status": Schema.string])
+            ) { _, _ in
                 if await ready() { return json(#"{"status":"ready"}"#) }
-                return Envelope.failure(ServiceError(.failedPrecondition, "The server is not ready: the database is unreachable, not migrated, or cannot make writes durable."))
+                return Envelope.failure(
+                    ServiceError(
+                        .failedPrecondition,
+                        "The server is not ready: the database is unreachable, not migrated, or cannot make writes durable."))
             },
-            .get("/metrics", tag: "Operations", summary: "Prometheus metrics.", response: Schema.string, contentType: "text/plain") { _, _ in
+            .get("/metrics", tag: "Operations", summary: "Prometheus metrics.", response: Schema.string, contentType: "text/plain") {
+                _, _ in
                 Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                     body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
@@ -26,7 +33,8 @@ public enum OperationsEndpoints {
     /// `/openapi.json`, describing `endpoints` and itself.
     public static func openAPI(describing endpoints: [Endpoint]) -> Endpoint {
         let box = DocumentBox()
-        let endpoint = Endpoint.get("/openapi.json", tag: "Operations", summary: "This OpenAPI document.", response: ["type": "object"]) { _, _ in
+        let endpoint = Endpoint.get("/openapi.json", tag: "Operations", summary: "This OpenAPI document.", response: ["type": "object"]) {
+            _, _ in
             json(box.text)
         }
         box.text = (try? JSONCoding.encodeToString(OpenAPIDocument.make(endpoints: endpoints + [endpoint]))) ?? "{}"

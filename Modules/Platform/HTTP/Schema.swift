@@ -10,7 +10,8 @@ public enum Schema {
     /// Any JSON value.
     public static let any: JSONValue = [:]
 
-    public static func string(format: String? = nil, minLength: Int? = nil, maxLength: Int? = nil, description: String? = nil) -> JSONValue {
+    public static func string(format: String? = nil, minLength: Int? = nil, maxLength: Int? = nil, description: String? = nil) -> JSONValue
+    {
         var schema: [String: JSONValue] = ["type": "string"]
         if let format { schema["format"] = .string(format) }
         if let minLength { schema["minLength"] = .int(minLength) }

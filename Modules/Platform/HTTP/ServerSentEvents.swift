@@ -31,7 +31,8 @@ public enum ServerSentEvents {
     /// always ends with `message_end` or `error` (API.md): when the sequence throws, an `error` event
     /// (`{"type":"error","code":…,"message":…}`, numbered after the last one, the error mapped as any other
     /// answer's, so `INTERNAL` says nothing of the server) ends it, instead of the stream just stopping.
-    public static func response<Events: AsyncSequence & Sendable>(_ events: Events, logger: Logger = Logger(label: "povver.sse")) -> Response
+    public static func response<Events: AsyncSequence & Sendable>(_ events: Events, logger: Logger = Logger(label: "povver.sse"))
+        -> Response
     where Events.Element == ServerSentEvent {
         Response(
             status: .ok,
@@ -52,7 +53,8 @@ public enum ServerSentEvents {
                         break  // the client went away: there is no one to tell
                     } catch {
                         let failure = ErrorMapper.serviceError(for: error, logger: logger)
-                        try await writer.write(ByteBuffer(string: ServerSentEvent(id: lastID + 1, data: errorEventJSON(failure)).wireFormat))
+                        try await writer.write(
+                            ByteBuffer(string: ServerSentEvent(id: lastID + 1, data: errorEventJSON(failure)).wireFormat))
                         break
                     }
                     guard let event = next else { break }

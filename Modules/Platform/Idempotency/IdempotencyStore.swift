@@ -90,7 +90,8 @@ public struct IdempotencyStore: Sendable {
         let answer = try IdempotentAnswer(fresh: try await body())
         try await tx.sql.run(
             storeAnswer(
-                SQLValue(userId), SQLValue(key), SQLValue(operation), SQLValue(fingerprint), SQLValue(String(decoding: answer.json, as: UTF8.self)),
+                SQLValue(userId), SQLValue(key), SQLValue(operation), SQLValue(fingerprint),
+                SQLValue(String(decoding: answer.json, as: UTF8.self)),
                 SQLValue(IdempotentAnswer<R>.apiFormat), SQLValue(clock.now().millisecondsSince1970)))
         return answer
     }

@@ -227,7 +227,8 @@ final class SMTPSession: Sendable {
     }
 
     private func authenticate(username: String, password: String, capabilities: [String]) async throws {
-        let mechanisms = capabilities.first { $0.uppercased().hasPrefix("AUTH") }?
+        let mechanisms =
+            capabilities.first { $0.uppercased().hasPrefix("AUTH") }?
             .uppercased().split(whereSeparator: { $0 == " " || $0 == "=" }).dropFirst().map(String.init) ?? []
         if mechanisms.contains("PLAIN") {
             let token = Data("\u{0}\(username)\u{0}\(password)".utf8).base64EncodedString()
@@ -285,7 +286,8 @@ final class SMTPSession: Sendable {
 
     /// 5xx replies are permanent (RFC 5321 4.2.1), 4xx temporary.
     private func failure(_ reply: SMTPReply, _ step: String, permanentOverride: Bool = false) -> MailDeliveryError {
-        MailDeliveryError(permanent: permanentOverride || (500..<600).contains(reply.code), "SMTP \(step) refused: \(reply.code) \(reply.text)")
+        MailDeliveryError(
+            permanent: permanentOverride || (500..<600).contains(reply.code), "SMTP \(step) refused: \(reply.code) \(reply.text)")
     }
 }
 

@@ -48,7 +48,9 @@ public final class Database: Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger
     ) async throws -> Database {
-        try await open(location, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, eventLoopGroup: eventLoopGroup, walRestartFrames: 10_000, logger: logger)
+        try await open(
+            location, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, eventLoopGroup: eventLoopGroup, walRestartFrames: 10_000,
+            logger: logger)
     }
 
     /// `walRestartFrames`: the WAL length (in frames) at which SQLite's writer lets it start over;
@@ -71,10 +73,12 @@ public final class Database: Sendable {
                 temporary = path
             }
             let pool = DirectSQLitePool(
-                path: path, limit: maxConnectionsPerEventLoop * 2, walRestartFrames: walRestartFrames, checkpointInterval: checkpointInterval,
+                path: path, limit: maxConnectionsPerEventLoop * 2, walRestartFrames: walRestartFrames,
+                checkpointInterval: checkpointInterval,
                 logger: logger)
             let db = Database(
-                engine: .sqlite, sql: DirectSQLiteDatabase(pool: pool, session: nil, logger: logger), pool: .sqlite(pool, temporary: temporary),
+                engine: .sqlite, sql: DirectSQLiteDatabase(pool: pool, session: nil, logger: logger),
+                pool: .sqlite(pool, temporary: temporary),
                 logger: logger)
             do {
                 try await db.sql.raw("PRAGMA journal_mode = WAL").run()

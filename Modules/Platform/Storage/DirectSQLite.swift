@@ -171,7 +171,8 @@ final class DirectSQLiteConnection: @unchecked Sendable {
                 case SQLITE_TEXT:
                     let length = Int(sqlite_nio_sqlite3_column_bytes(statement, index))
                     let pointer = sqlite_nio_sqlite3_column_text(statement, index)
-                    values.append(.text(pointer.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""))
+                    values.append(
+                        .text(pointer.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""))
                 case SQLITE_BLOB:
                     let length = Int(sqlite_nio_sqlite3_column_bytes(statement, index))
                     let pointer = sqlite_nio_sqlite3_column_blob(statement, index)?.assumingMemoryBound(to: UInt8.self)
@@ -195,7 +196,8 @@ final class DirectSQLiteConnection: @unchecked Sendable {
     private func bind(_ value: Any, at index: Int32, to statement: OpaquePointer) throws -> Int32 {
         switch value {
         case let value as SQLValue: return Self.bind(value, at: index, to: statement)
-        case let text as String: return sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
+        case let text as String:
+            return sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
         case let number as Int: return sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
         case let number as Int64: return sqlite_nio_sqlite3_bind_int64(statement, index, number)
         case let number as Int32: return sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
@@ -328,7 +330,8 @@ final class DirectSQLitePool: Sendable {
     }
 
     func shutdown() {
-        let (idle, waiters) = state.withLock { state -> ([DirectSQLiteConnection], [CheckedContinuation<DirectSQLiteConnection, any Error>]) in
+        let (idle, waiters) = state.withLock {
+            state -> ([DirectSQLiteConnection], [CheckedContinuation<DirectSQLiteConnection, any Error>]) in
             state.closed = true
             defer {
                 state.idle.removeAll()

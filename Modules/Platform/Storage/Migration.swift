@@ -77,7 +77,10 @@ public struct Migrator: Sendable {
                 if applied {
                     logger.info(
                         "migration applied",
-                        metadata: ["event": "migration_applied", "module": "\(module)", "version": "\(migration.version)", "name": "\(migration.name)"])
+                        metadata: [
+                            "event": "migration_applied", "module": "\(module)", "version": "\(migration.version)",
+                            "name": "\(migration.name)",
+                        ])
                 }
             }
         }

@@ -1,13 +1,14 @@
-// `struct stat` is declared by more than one C module; a whole-module (release) build may take it from
-// CDispatch (loaded through Foundation by another file of the module), and member import visibility then wants
-// that module imported here as well as Glibc.
-#if canImport(CDispatch)
-import CDispatch
-#endif
 import Glibc
 import Logging
 import Synchronization
 import VaporCSQLite
+
+// `struct stat` is declared by more than one C module; a whole-module (release) build may take it from
+// CDispatch (loaded through Foundation by another file of the module), and member import visibility then wants
+// that module imported here as well as Glibc.
+#if canImport(CDispatch)
+    import CDispatch
+#endif
 
 /// Makes the writer's commits durable beside it, and lets their writes be answered only once they are.
 ///
@@ -122,14 +123,17 @@ final class SQLiteWALSync: Sendable {
                 } catch let error as WALFile.LookupFailure {
                     // Nothing was lost (no dirty page was given up): the writes waiting fail, and the next sync
                     // looks the file up again.
-                    logger.error("the WAL could not be opened to sync it: the writes waiting for it fail", metadata: ["error": "\(error.error)"])
-                    failure = SQLiteError(code: SQLITE_IOERR, message: "the database could not make this write durable (\(error.error.message))")
+                    logger.error(
+                        "the WAL could not be opened to sync it: the writes waiting for it fail", metadata: ["error": "\(error.error)"])
+                    failure = SQLiteError(
+                        code: SQLITE_IOERR, message: "the database could not make this write durable (\(error.error.message))")
                 } catch {
                     logger.critical(
                         "the WAL could not be synced to disk: the writes waiting for it fail, and every later write too until the server is restarted",
                         metadata: ["error": "\(error)"])
                     let final = SQLiteError(
-                        code: SQLITE_IOERR, message: "the database cannot make writes durable since a sync of its WAL failed (\(error)); restart the server")
+                        code: SQLITE_IOERR,
+                        message: "the database cannot make writes durable since a sync of its WAL failed (\(error)); restart the server")
                     broken.withLock { $0 = $0 ?? final }
                     onFailure()
                     failure = final

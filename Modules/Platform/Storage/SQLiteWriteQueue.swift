@@ -28,7 +28,6 @@ final class SQLiteWriteQueue: Sendable {
         let continuation: UnsafeContinuation<(any Error)?, Never>
     }
 
-
     static let begin = FixedSQL("BEGIN IMMEDIATE")
     static let commit = FixedSQL("COMMIT")
     static let rollback = FixedSQL("ROLLBACK")
@@ -344,4 +343,3 @@ final class PendingWrite<R: Sendable>: QueuedWrite {
         }
     }
 }
-

@@ -37,7 +37,10 @@ public final class Transaction: Sendable {
     }
 
     func runRollbackHooks() {
-        for hook in rollbackHooks.withLock({ hooks in defer { hooks.removeAll() }; return hooks }) { hook() }
+        for hook in rollbackHooks.withLock({ hooks in
+            defer { hooks.removeAll() }
+            return hooks
+        }) { hook() }
     }
 
     /// Appends a domain event to the outbox in this transaction (transactional outbox): it is delivered to

@@ -48,16 +48,18 @@ public struct FlatJSONObject: Sendable {
     }
 
     public init?(_ bytes: some Collection<UInt8>) {
-        let parsed: [Member]? = bytes.withContiguousStorageIfAvailable { buffer in
-            var reader = Reader(bytes: buffer)
-            return reader.object()
-        } ?? {
-            let copy = Array(bytes)
-            return copy.withUnsafeBufferPointer { buffer in
+        let parsed: [Member]? =
+            bytes.withContiguousStorageIfAvailable { buffer in
                 var reader = Reader(bytes: buffer)
                 return reader.object()
             }
-        }()
+            ?? {
+                let copy = Array(bytes)
+                return copy.withUnsafeBufferPointer { buffer in
+                    var reader = Reader(bytes: buffer)
+                    return reader.object()
+                }
+            }()
         guard let parsed else { return nil }
         values = parsed
     }
@@ -83,7 +85,9 @@ public struct FlatJSONObject: Sendable {
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
-                guard let value = value(), result.count < FlatJSONObject.maxMembers, !result.contains(where: { $0.key == key }) else { return nil }
+                guard let value = value(), result.count < FlatJSONObject.maxMembers, !result.contains(where: { $0.key == key }) else {
+                    return nil
+                }
                 result.append(Member(key: key, value: value))
                 skipSpace()
                 if take(UInt8(ascii: ",")) { continue }

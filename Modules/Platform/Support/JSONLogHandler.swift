@@ -32,7 +32,9 @@ public struct JSONLogHandler: LogHandler {
         ]
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for (key, value) in merged { fields[key] = Self.plain(value) }
-        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return
+        }
         sink(String(decoding: data, as: UTF8.self))
     }
 

@@ -46,7 +46,8 @@ public final class ServerMetrics: Sendable {
                 // both count into it.
                 let made = RequestSeries(
                     count: registry.makeCounter(
-                        descriptor: Self.requests.descriptor, labels: [("endpoint", endpoint), ("method", method), ("status", String(status))]),
+                        descriptor: Self.requests.descriptor,
+                        labels: [("endpoint", endpoint), ("method", method), ("status", String(status))]),
                     duration: registry.makeDurationHistogram(
                         descriptor: Self.requestDuration.descriptor, labels: [("endpoint", endpoint)], buckets: Self.buckets))
                 requestSeries.withLock { $0[key] = made }

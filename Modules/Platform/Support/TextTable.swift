@@ -8,8 +8,10 @@ public enum TextTable {
         func line(_ cells: [String]) -> String {
             // Padded by characters, as the widths are counted (`padding(toLength:)` counts UTF-16 units and would cut
             // a cell holding an emoji or a decomposed accent).
-            cells.enumerated().map { $0.element + String(repeating: " ", count: widths[$0.offset] - $0.element.count) }.joined(separator: "  ")
-                .trimmingCharacters(in: .whitespaces)
+            cells.enumerated().map { $0.element + String(repeating: " ", count: widths[$0.offset] - $0.element.count) }.joined(
+                separator: "  "
+            )
+            .trimmingCharacters(in: .whitespaces)
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n") + "\n"
     }

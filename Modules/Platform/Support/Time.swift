@@ -16,7 +16,8 @@ extension Date {
         let year = Int(parts.tm_year) + 1900
         let yearText = year >= 1000 ? "\(year)" : String(repeating: "0", count: 4 - "\(max(0, year))".count) + "\(max(0, year))"
         let millisText = millis < 10 ? "00\(millis)" : (millis < 100 ? "0\(millis)" : "\(millis)")
-        return "\(yearText)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millisText)Z"
+        return
+            "\(yearText)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millisText)Z"
     }
 
     /// The UTC calendar fields of the whole second and the milliseconds past it (`rfc3339` and `JSONWriter`).
@@ -49,7 +50,8 @@ extension Date {
     /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`, the form this server writes, without a formatter.
     private static func parseCanonicalRFC3339(_ string: String) -> Date? {
         let bytes = Array(string.utf8)
-        guard bytes.count == 20 || (bytes.count >= 22 && bytes.count <= 30 && bytes[19] == UInt8(ascii: ".")), bytes.last == UInt8(ascii: "Z"),
+        guard bytes.count == 20 || (bytes.count >= 22 && bytes.count <= 30 && bytes[19] == UInt8(ascii: ".")),
+            bytes.last == UInt8(ascii: "Z"),
             bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
             bytes[16] == UInt8(ascii: ":")
         else { return nil }

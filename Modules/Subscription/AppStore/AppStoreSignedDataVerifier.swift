@@ -87,7 +87,8 @@ public struct AppStoreSignedDataVerifier: Sendable {
     }
 
     /// The chain leaf → intermediate → trusted root, valid at `date`, with Apple's marker extensions.
-    func validateChain(leaf: Certificate, intermediate: Certificate, at date: Date) async throws(AppStoreVerificationError) -> [Certificate] {
+    func validateChain(leaf: Certificate, intermediate: Certificate, at date: Date) async throws(AppStoreVerificationError) -> [Certificate]
+    {
         guard leaf.extensions[oid: Self.leafMarkerOID] != nil else { throw .missingMarker("leaf") }
         guard intermediate.extensions[oid: Self.intermediateMarkerOID] != nil else { throw .missingMarker("intermediate") }
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {

@@ -21,7 +21,8 @@ public enum AppStoreTrustedRoots {
         return try paths.flatMap { path in
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ServiceError(
-                    .invalidArgument, "Cannot read the App Store root certificate \(path).", details: ["field": "POVVER_APPSTORE_ROOT_CERTS"])
+                    .invalidArgument, "Cannot read the App Store root certificate \(path).",
+                    details: ["field": "POVVER_APPSTORE_ROOT_CERTS"])
             }
             do {
                 return try parse(data)

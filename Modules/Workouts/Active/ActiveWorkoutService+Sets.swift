@@ -36,7 +36,8 @@ extension ActiveWorkoutService {
         let weight = request.weightKg
         let reps = try WorkoutsValidation.reps(request.reps, field: "reps")
         let rir = try WorkoutsValidation.rir(request.rir, field: "rir")
-        return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "logSet", request: request) { workout, _ in
+        return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "logSet", request: request) {
+            workout, _ in
             let (exercise, set) = try Self.locate(request.exerciseInstanceId, request.setId, in: workout)
             workout.exercises[exercise].sets[set].weightKg = weight
             workout.exercises[exercise].sets[set].reps = reps
@@ -89,8 +90,11 @@ extension ActiveWorkoutService {
     func addExercise(userId: String, request: AddExerciseRequest, key: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
         let catalog = try await context.catalog.exercises(ids: [request.exerciseId])
         let context = self.context
-        return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "addExercise", request: request) { workout, _ in
-            try Self.apply(.addExercise(exerciseId: request.exerciseId, sets: request.sets), index: nil, to: &workout, catalog: catalog, context: context)
+        return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "addExercise", request: request) {
+            workout, _ in
+            try Self.apply(
+                .addExercise(exerciseId: request.exerciseId, sets: request.sets), index: nil, to: &workout, catalog: catalog,
+                context: context)
             return Self.answer(workout)
         }
     }
@@ -110,9 +114,11 @@ extension ActiveWorkoutService {
     func swapExercise(userId: String, request: SwapRequest, key: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
         let catalog = try await context.catalog.exercises(ids: [request.newExerciseId])
         let context = self.context
-        return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "swapExercise", request: request) { workout, _ in
+        return try await mutate(userId: userId, workoutId: request.workoutId, key: key, operation: "swapExercise", request: request) {
+            workout, _ in
             guard let index = workout.exercises.firstIndex(where: { $0.instanceId == request.exerciseInstanceId }) else {
-                throw ServiceError(.notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": request.exerciseInstanceId])
+                throw ServiceError(
+                    .notFound, "That exercise is not in this workout.", details: ["exercise_instance_id": request.exerciseInstanceId])
             }
             guard let replacement = catalog[request.newExerciseId] else {
                 throw WorkoutsContext.unknownExercise(field: "new_exercise_id", id: request.newExerciseId)
@@ -139,7 +145,8 @@ extension ActiveWorkoutService {
                 workout.exercises[index].sets = Self.reindexed(logged)
                 let fresh = carried.isEmpty ? [WorkoutSet(id: context.ids.makeID(), setIndex: 0)] : carried
                 workout.exercises.insert(
-                    WorkoutExercise(instanceId: context.ids.makeID(), exerciseId: replacement.id, name: replacement.name, sets: Self.reindexed(fresh)),
+                    WorkoutExercise(
+                        instanceId: context.ids.makeID(), exerciseId: replacement.id, name: replacement.name, sets: Self.reindexed(fresh)),
                     at: index + 1)
             }
             return Self.answer(workout)
@@ -178,14 +185,19 @@ extension ActiveWorkoutService {
     /// reloads rather than taking its request for malformed. Unless it lists them as they were before an earlier
     /// operation of the same patch (`before`): reloading would not help a patch that adds and then reorders (it
     /// cannot name what it adds), so that is `INVALID_ARGUMENT`.
-    static func checkOrder(_ order: [String], against current: [String], before: [String]?, field: String, what: String, version: Int) throws {
+    static func checkOrder(_ order: [String], against current: [String], before: [String]?, field: String, what: String, version: Int)
+        throws
+    {
         guard Set(order).count == order.count else {
             throw ServiceError.invalidArgument(field: field, reason: "lists an id more than once")
         }
         guard order.count == current.count, Set(order) == Set(current) else {
             if let before, before.count == order.count, Set(before) == Set(order) {
                 throw ServiceError.invalidArgument(
-                    field: field, reason: "lists the \(what) as they were before an earlier operation of this patch changed them; reorder in a patch of its own")
+                    field: field,
+                    reason:
+                        "lists the \(what) as they were before an earlier operation of this patch changed them; reorder in a patch of its own"
+                )
             }
             throw ServiceError(
                 .conflict, "The \(what) changed since the workout was read. Reload it and try again.",
@@ -218,7 +230,8 @@ extension ActiveWorkoutService {
             case "weight_kg": workout.exercises[exercise].sets[set].weightKg = try WorkoutsValidation.weight(value, field: "\(prefix)value")
             case "reps": workout.exercises[exercise].sets[set].reps = try WorkoutsValidation.reps(whole ?? nil, field: "\(prefix)value")
             case "rir": workout.exercises[exercise].sets[set].rir = try WorkoutsValidation.rir(whole ?? nil, field: "\(prefix)value")
-            case "target_reps": workout.exercises[exercise].sets[set].targetReps = try WorkoutsValidation.reps(whole ?? nil, field: "\(prefix)value")
+            case "target_reps":
+                workout.exercises[exercise].sets[set].targetReps = try WorkoutsValidation.reps(whole ?? nil, field: "\(prefix)value")
             case "target_weight_kg":
                 workout.exercises[exercise].sets[set].targetWeightKg = try WorkoutsValidation.weight(value, field: "\(prefix)value")
             default: workout.exercises[exercise].sets[set].targetRir = try WorkoutsValidation.rir(whole ?? nil, field: "\(prefix)value")
@@ -249,7 +262,9 @@ extension ActiveWorkoutService {
                 throw WorkoutsContext.unknownExercise(field: "\(prefix)exercise_id", id: exerciseId)
             }
             let count = sets ?? 3
-            guard (0...30).contains(count) else { throw ServiceError.invalidArgument(field: "\(prefix)sets", reason: "must be from 0 to 30") }
+            guard (0...30).contains(count) else {
+                throw ServiceError.invalidArgument(field: "\(prefix)sets", reason: "must be from 0 to 30")
+            }
             try WorkoutsValidation.roomForAnotherExercise(workout.exercises.count, field: "\(prefix)exercise_id")
             workout.exercises.append(
                 WorkoutExercise(
@@ -272,7 +287,8 @@ extension ActiveWorkoutService {
             }
             let sets = workout.exercises[exercise].sets
             try checkOrder(
-                order, against: sets.map(\.id), before: before?.exercises.first { $0.instanceId == instance }?.sets.map(\.id), field: "\(prefix)order",
+                order, against: sets.map(\.id), before: before?.exercises.first { $0.instanceId == instance }?.sets.map(\.id),
+                field: "\(prefix)order",
                 what: "sets of this exercise", version: workout.version)
             let byID = Dictionary(uniqueKeysWithValues: sets.map { ($0.id, $0) })
             workout.exercises[exercise].sets = reindexed(order.compactMap { byID[$0] })

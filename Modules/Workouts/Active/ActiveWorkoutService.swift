@@ -30,7 +30,9 @@ struct ActiveWorkoutService: Sendable {
                 // same key instead of the first answer.
                 try await tx.sql.run(Self.lockStarts(SQLValue(userId)))
             }
-            return try await context.idempotency.run(in: tx, userId: userId, key: key, operation: "startActiveWorkout", fingerprint: fingerprint) {
+            return try await context.idempotency.run(
+                in: tx, userId: userId, key: key, operation: "startActiveWorkout", fingerprint: fingerprint
+            ) {
                 if let existing = try await tx.sql.raw(
                     "SELECT id FROM workouts_active WHERE user_id = \(bind: userId) AND status = 'in_progress'\(context.forUpdate)"
                 ).first(decodingColumn: "id", as: String.self) {
@@ -129,13 +131,15 @@ struct ActiveWorkoutService: Sendable {
             // the key is looked up alone, so a repeat is still answered as first.
             var headerRow: (any SQLRow)?
             if let key {
-                headerRow = try await tx.sql.first(ActiveWorkoutStorage.headerAndStoredAnswer(SQLValue(key), SQLValue(workoutId), SQLValue(userId)))
+                headerRow = try await tx.sql.first(
+                    ActiveWorkoutStorage.headerAndStoredAnswer(SQLValue(key), SQLValue(workoutId), SQLValue(userId)))
             }
             return try await context.idempotency.run(
                 in: tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint, prefetched: headerRow, keyLocked: true
             ) {
                 var workout = try await Self.load(
-                    workoutId, userId: userId, header: try headerRow.map(ActiveWorkoutStorage.Header.init(row:)), cache: cache, context: context,
+                    workoutId, userId: userId, header: try headerRow.map(ActiveWorkoutStorage.Header.init(row:)), cache: cache,
+                    context: context,
                     sql: tx.sql)
                 guard workout.status == .inProgress else { throw Self.ended(workout.status) }
                 if let expectedVersion, expectedVersion != workout.version {
@@ -172,7 +176,8 @@ struct ActiveWorkoutService: Sendable {
     /// A write to a workout no longer in progress.
     static func ended(_ status: WorkoutStatus) -> ServiceError {
         ServiceError(
-            .failedPrecondition, "This workout is \(status == .completed ? "already finished" : "cancelled").", details: ["status": status.rawValue])
+            .failedPrecondition, "This workout is \(status == .completed ? "already finished" : "cancelled").",
+            details: ["status": status.rawValue])
     }
 
     static let archived = FixedSQL("SELECT id FROM workouts_history WHERE id = ? AND user_id = ?")
@@ -180,7 +185,8 @@ struct ActiveWorkoutService: Sendable {
     /// The workout, locked for this transaction (its `header` may already have been read in it). Its exercise
     /// and set rows are read only when this process does not already hold its current version.
     static func load(
-        _ workoutId: String, userId: String, header headerRead: ActiveWorkoutStorage.Header? = nil, cache: ActiveWorkoutCache, context: WorkoutsContext,
+        _ workoutId: String, userId: String, header headerRead: ActiveWorkoutStorage.Header? = nil, cache: ActiveWorkoutCache,
+        context: WorkoutsContext,
         sql: any SQLDatabase
     ) async throws -> ActiveWorkout {
         let header: ActiveWorkoutStorage.Header
@@ -211,14 +217,19 @@ struct ActiveWorkoutService: Sendable {
     func complete(userId: String, workoutId: String, key: String?) async throws -> IdempotentAnswer<CompletedWorkout> {
         let context = self.context
         let routines = self.routines
-        return try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "completeActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
+        return try await mutate(
+            userId: userId, workoutId: workoutId, key: key, operation: "completeActiveWorkout",
+            request: WorkoutRequest(workoutId: workoutId)
+        ) {
             workout, tx in
             let now = workout.updatedAt  // this write's time: the archive ends when the active row last changed
             // What was done, numbered 0, 1, … as every edit of the archive numbers it (sets skipped leave no gap).
             let logged = workout.exercises.compactMap { exercise -> WorkoutExercise? in
                 var sets = exercise.sets.filter { $0.completedAt != nil }
                 for index in sets.indices { sets[index].setIndex = index }
-                return sets.isEmpty ? nil : WorkoutExercise(instanceId: exercise.instanceId, exerciseId: exercise.exerciseId, name: exercise.name, sets: sets)
+                return sets.isEmpty
+                    ? nil
+                    : WorkoutExercise(instanceId: exercise.instanceId, exerciseId: exercise.exerciseId, name: exercise.name, sets: sets)
             }
             // Nothing done is no training: it would go into the history as an empty workout, move the routine on
             // past a session never trained and start the analysis of a workout that did not happen.
@@ -241,7 +252,8 @@ struct ActiveWorkoutService: Sendable {
             try await routines.advanceCursor(after: archived, sql: tx.sql)
             try await tx.publish(
                 WorkoutCompleted(
-                    userId: userId, workoutId: archived.id, sourceTemplateId: archived.sourceTemplateId, sourceRoutineId: archived.sourceRoutineId,
+                    userId: userId, workoutId: archived.id, sourceTemplateId: archived.sourceTemplateId,
+                    sourceRoutineId: archived.sourceRoutineId,
                     completedAt: now),
                 id: "workout-completed:\(archived.id)", occurredAt: now)
             workout.status = .completed
@@ -250,7 +262,9 @@ struct ActiveWorkoutService: Sendable {
     }
 
     func cancel(userId: String, workoutId: String, key: String?) async throws -> IdempotentAnswer<EmptyResult> {
-        try await mutate(userId: userId, workoutId: workoutId, key: key, operation: "cancelActiveWorkout", request: WorkoutRequest(workoutId: workoutId)) {
+        try await mutate(
+            userId: userId, workoutId: workoutId, key: key, operation: "cancelActiveWorkout", request: WorkoutRequest(workoutId: workoutId)
+        ) {
             workout, _ in
             workout.status = .cancelled
             return EmptyResult()

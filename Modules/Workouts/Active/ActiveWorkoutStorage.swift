@@ -153,7 +153,8 @@ enum ActiveWorkoutStorage {
         }
     }
 
-    static let headerColumnList = "id, user_id, status, version, name, source_template_id, source_routine_id, start_time, created_at, updated_at"
+    static let headerColumnList =
+        "id, user_id, status, version, name, source_template_id, source_routine_id, start_time, created_at, updated_at"
     static let headerColumns = SQLQueryString(headerColumnList)
 
     /// A workout's header, locked for the writing transaction on PostgreSQL (SQLite has its single writer).
@@ -198,7 +199,8 @@ enum ActiveWorkoutStorage {
         for row in setRows {
             let set = WorkoutSet(
                 id: try row.decode(column: "set_id", as: String.self), setIndex: try row.decode(column: "set_index", as: Int.self),
-                targetReps: try row.decode(column: "target_reps", as: Int?.self), targetRir: try row.decode(column: "target_rir", as: Int?.self),
+                targetReps: try row.decode(column: "target_reps", as: Int?.self),
+                targetRir: try row.decode(column: "target_rir", as: Int?.self),
                 targetWeightKg: try row.decode(column: "target_weight_kg", as: Double?.self),
                 weightKg: try row.decode(column: "weight_kg", as: Double?.self), reps: try row.decode(column: "reps", as: Int?.self),
                 rir: try row.decode(column: "rir", as: Int?.self),

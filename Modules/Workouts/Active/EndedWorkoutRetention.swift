@@ -30,7 +30,9 @@ struct EndedWorkoutRetention: Sendable {
     func purgeEnded(chunk: Int = Self.chunk) async throws -> Int {
         let cutoff = clock.now().addingTimeInterval(-Self.period).millisecondsSince1970
         return try await database.inChunks { tx in
-            let ids = try await tx.sql.all(Self.ended(SQLValue(cutoff), SQLValue(chunk))).map { try $0.decode(column: "id", as: String.self) }
+            let ids = try await tx.sql.all(Self.ended(SQLValue(cutoff), SQLValue(chunk))).map {
+                try $0.decode(column: "id", as: String.self)
+            }
             guard !ids.isEmpty else { return 0 }
             try await tx.sql.raw("DELETE FROM workouts_active_sets WHERE workout_id IN (\(binds: ids))").run()
             try await tx.sql.raw("DELETE FROM workouts_active_exercises WHERE workout_id IN (\(binds: ids))").run()

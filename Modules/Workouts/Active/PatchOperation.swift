@@ -44,7 +44,8 @@ enum PatchOperation: Codable, Sendable, Equatable {
             // `value` must be there: null clears the field, a missing value is a mistake, not a clear.
             guard container.contains(.value) else {
                 throw DecodingError.keyNotFound(
-                    CodingKeys.value, .init(codingPath: container.codingPath, debugDescription: "set_field needs a value (null clears the field)"))
+                    CodingKeys.value,
+                    .init(codingPath: container.codingPath, debugDescription: "set_field needs a value (null clears the field)"))
             }
             self = .setField(
                 exerciseInstanceId: try container.decode(String.self, forKey: .exerciseInstanceId),
@@ -61,7 +62,8 @@ enum PatchOperation: Codable, Sendable, Equatable {
                 setId: try container.decode(String.self, forKey: .setId))
         case "add_exercise":
             self = .addExercise(
-                exerciseId: try container.decode(String.self, forKey: .exerciseId), sets: try container.decodeIfPresent(Int.self, forKey: .sets))
+                exerciseId: try container.decode(String.self, forKey: .exerciseId),
+                sets: try container.decodeIfPresent(Int.self, forKey: .sets))
         case "remove_exercise":
             self = .removeExercise(exerciseInstanceId: try container.decode(String.self, forKey: .exerciseInstanceId))
         case "reorder_exercises":

@@ -44,7 +44,8 @@ public enum CatalogImport {
                 try WorkoutsValidation.refuseNUL(value, field: "[\(index)].\(field)")
                 let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !trimmed.isEmpty, trimmed.count <= limit else {
-                    throw ServiceError.invalidArgument(field: "[\(index)].\(field)", reason: "must be 1 to \(limit) characters, not counting spaces around")
+                    throw ServiceError.invalidArgument(
+                        field: "[\(index)].\(field)", reason: "must be 1 to \(limit) characters, not counting spaces around")
                 }
                 return trimmed
             }
@@ -71,7 +72,8 @@ public enum CatalogImport {
             return Exercise(
                 id: id, name: try text(entry.name, "name"), category: try text(entry.category, "category", limit: 100),
                 equipment: try entry.equipment.map { try text($0, "equipment", limit: 100) },
-                force: try entry.force.map { try text($0, "force", limit: 100) }, level: try entry.level.map { try text($0, "level", limit: 100) },
+                force: try entry.force.map { try text($0, "force", limit: 100) },
+                level: try entry.level.map { try text($0, "level", limit: 100) },
                 mechanic: try entry.mechanic.map { try text($0, "mechanic", limit: 100) }, primaryMuscles: primaryMuscles,
                 secondaryMuscles: try muscles(entry.secondaryMuscles ?? [], "secondaryMuscles"))
         }
@@ -79,7 +81,8 @@ public enum CatalogImport {
 
     /// Inserts new exercises and updates changed ones, in one transaction. Returns (inserted, updated).
     @discardableResult
-    public static func upsert(_ exercises: [Exercise], into database: Database, at date: Date) async throws -> (inserted: Int, updated: Int) {
+    public static func upsert(_ exercises: [Exercise], into database: Database, at date: Date) async throws -> (inserted: Int, updated: Int)
+    {
         try await database.transaction { tx in
             if database.engine == .postgres {
                 // Imports from two hosts at once go one after the other, so the later one stamps after the earlier.
@@ -93,7 +96,8 @@ public enum CatalogImport {
         var existing: [String: Exercise] = [:]
         var latest: Int64 = .min
         for row in try await sql.raw("SELECT id, document, updated_at FROM workouts_exercises").all() {
-            existing[try row.decode(column: "id", as: String.self)] = try JSONCoding.load(Exercise.self, from: try row.decode(column: "document", as: String.self))
+            existing[try row.decode(column: "id", as: String.self)] = try JSONCoding.load(
+                Exercise.self, from: try row.decode(column: "document", as: String.self))
             latest = max(latest, try row.decode(column: "updated_at", as: Int64.self))
         }
         var inserted = 0

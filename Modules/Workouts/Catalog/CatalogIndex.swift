@@ -49,7 +49,8 @@ struct CatalogIndex: Sendable {
 
     /// Lower-cased, accents removed, punctuation turned into single spaces.
     static func fold(_ text: String) -> String {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        let folded = text.folding(
+            options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
         var result = ""
         var lastWasSpace = true
         for character in folded {
@@ -156,7 +157,9 @@ struct CatalogIndex: Sendable {
                 } else {
                     guard joined.count >= 4 else { continue }
                     var best = 0
-                    for run in entry.runs where best < 6 && run.first == joined.first { best = max(best, Self.match(joined, run, &scratch)) }
+                    for run in entry.runs where best < 6 && run.first == joined.first {
+                        best = max(best, Self.match(joined, run, &scratch))
+                    }
                     if best == 0 { continue }
                     score = best
                     if entry.runs[0] == joined { score += 20 } else if entry.runs[0].starts(with: joined) { score += 8 }

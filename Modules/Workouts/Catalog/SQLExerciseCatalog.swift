@@ -230,7 +230,9 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
 
     /// Reads the table's fingerprint through `sql` and, unless it is `current`'s, the table, building its index;
     /// keeps the result unless `invalidate` came since `generation` was read.
-    private func load(sql: any SQLDatabase, current: Cache?, generation: Int, at now: ContinuousClock.Instant) async throws -> (CatalogIndex, String) {
+    private func load(sql: any SQLDatabase, current: Cache?, generation: Int, at now: ContinuousClock.Instant) async throws -> (
+        CatalogIndex, String
+    ) {
         let fingerprint = try await tableFingerprint(sql: sql)
         if let current, current.fingerprint == fingerprint {
             state.withLock { state in
@@ -282,7 +284,9 @@ struct PageCursor: Equatable {
     static func decode(_ text: String, maxLength: Int = 512) -> PageCursor? {
         guard text.utf8.count <= maxLength else { return nil }
         // A forged cursor holding NUL is no cursor (PostgreSQL could not even compare it with a text column).
-        guard let data = Data(base64URLEncoded: text), !data.contains(0), let string = String(data: data, encoding: .utf8) else { return nil }
+        guard let data = Data(base64URLEncoded: text), !data.contains(0), let string = String(data: data, encoding: .utf8) else {
+            return nil
+        }
         let parts = string.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         return PageCursor(scope: String(parts[0]), position: String(parts[1]))

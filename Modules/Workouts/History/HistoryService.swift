@@ -95,7 +95,8 @@ struct HistoryService: Sendable {
             }
             after = (end, decoded.position)
         }
-        let filter: SQLQueryString = after.map { "AND (end_time < \(bind: $0.end) OR (end_time = \(bind: $0.end) AND id < \(bind: $0.id)))" } ?? ""
+        let filter: SQLQueryString =
+            after.map { "AND (end_time < \(bind: $0.end) OR (end_time = \(bind: $0.end) AND id < \(bind: $0.id)))" } ?? ""
         let rows = try await context.database.sql.raw(
             """
             SELECT id, end_time, document FROM workouts_history WHERE user_id = \(bind: userId) \(filter)
@@ -106,18 +107,24 @@ struct HistoryService: Sendable {
         let items = try page.map { try JSONCoding.load(CompletedWorkout.self, from: try $0.decode(column: "document", as: String.self)) }
         var next: String?
         if rows.count > limit, let last = page.last {
-            next = PageCursor(scope: "h:\(try last.decode(column: "end_time", as: Int64.self))", position: try last.decode(column: "id", as: String.self)).encoded
+            next =
+                PageCursor(
+                    scope: "h:\(try last.decode(column: "end_time", as: Int64.self))",
+                    position: try last.decode(column: "id", as: String.self)
+                ).encoded
         }
         return WorkoutPage(items: items, nextCursor: next)
     }
 
     func get(userId: String, id: String) async throws -> CompletedWorkout {
-        try await context.document(CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: context.database.sql, what: "workout")
+        try await context.document(
+            CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: context.database.sql, what: "workout")
     }
 
     /// Edits a completed workout (name, or its exercises and sets), recomputes analytics and publishes
     /// `WorkoutEdited` in the same transaction. Idempotent under `key`.
-    func update(userId: String, id: String, changes: WorkoutChanges, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
+    func update(userId: String, id: String, changes: WorkoutChanges, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout>
+    {
         // An edit that changes nothing would still move `updated_at` and send every reader of `WorkoutEdited` to work.
         guard !changes.changesNothing else { throw WorkoutChanges.nothingToChange("a new name or exercises") }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
@@ -163,11 +170,14 @@ struct HistoryService: Sendable {
     /// The exercises' shape and values checked (no database needed): limits, values, an exercise id for every
     /// new exercise, and no instance or set id given twice.
     static func validated(_ exercises: [WorkoutChanges.ExerciseChange]) throws -> [WorkoutChanges.ExerciseChange] {
-        guard exercises.count <= WorkoutsValidation.maxExercises else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
+        guard exercises.count <= WorkoutsValidation.maxExercises else {
+            throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises")
+        }
         // A completed workout holds what was done, as completion archives it: at least one exercise, each with a
         // set. Emptying it is deleting it (`deleteWorkout`).
         guard !exercises.isEmpty else {
-            throw ServiceError.invalidArgument(field: "exercises", reason: "must hold at least one exercise (deleteWorkout removes a workout)")
+            throw ServiceError.invalidArgument(
+                field: "exercises", reason: "must hold at least one exercise (deleteWorkout removes a workout)")
         }
         var instanceIds = Set<String>()
         var setIds = Set<String>()
@@ -179,9 +189,12 @@ struct HistoryService: Sendable {
                     throw ServiceError.invalidArgument(field: "\(field).instance_id", reason: "lists the same exercise twice")
                 }
             } else if change.exerciseId == nil {
-                throw ServiceError.invalidArgument(field: "\(field).exercise_id", reason: "is required for an exercise without an instance_id")
+                throw ServiceError.invalidArgument(
+                    field: "\(field).exercise_id", reason: "is required for an exercise without an instance_id")
             }
-            guard (1...30).contains(change.sets.count) else { throw ServiceError.invalidArgument(field: "\(field).sets", reason: "must hold 1 to 30 sets") }
+            guard (1...30).contains(change.sets.count) else {
+                throw ServiceError.invalidArgument(field: "\(field).sets", reason: "must hold 1 to 30 sets")
+            }
             for (setIndex, set) in change.sets.enumerated() {
                 let setField = "\(field).sets[\(setIndex)]"
                 if let id = set.id, !setIds.insert(id).inserted {
@@ -243,7 +256,8 @@ struct HistoryService: Sendable {
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<CompletedWorkout> {
         let context = self.context
-        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteWorkout", request: ["workout_id": id]) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteWorkout", request: ["workout_id": id]) {
+            tx in
             if context.database.engine == .postgres {
                 // The header first, as every path that deletes a workout's rows takes it (the eraser, the purge of
                 // ended workouts): deleting the archive and the sets before waiting for it would deadlock with them.

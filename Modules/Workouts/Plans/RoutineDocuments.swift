@@ -2,7 +2,6 @@ import Contracts
 import Foundation
 import Platform
 
-
 /// A routine as a client writes it. Legacy `templateIds` is read as `template_ids`.
 public struct RoutineDraft: Codable, Sendable, Equatable {
     public var name: String
@@ -65,7 +64,8 @@ struct StoredRoutine: Codable, Sendable {
         get {
             RoutineCursor(
                 templateIds: routine.templateIds, lastCompletedTemplateId: routine.lastCompletedTemplateId,
-                lastCompletedAt: routine.lastCompletedAt, lastCompletedIndex: lastCompletedIndex, nextPosition: nextPosition, recent: recent)
+                lastCompletedAt: routine.lastCompletedAt, lastCompletedIndex: lastCompletedIndex, nextPosition: nextPosition, recent: recent
+            )
         }
         set {
             routine.templateIds = newValue.templateIds

@@ -55,7 +55,8 @@ extension RoutineService {
     /// The newest of the user's `historyLookback` newest workouts archived before `before` that was started from
     /// the routine from one of its templates, as a remembered completion whose slot is unknown, or nil. (A newer
     /// one cannot be the completion before the deleted one.)
-    static func newestArchived(of routineId: String, userId: String, before: Date, sql: any SQLDatabase) async throws -> RoutineCursor.Step? {
+    static func newestArchived(of routineId: String, userId: String, before: Date, sql: any SQLDatabase) async throws -> RoutineCursor.Step?
+    {
         struct Origin: Decodable {
             var id: String
             var sourceTemplateId: String?
@@ -84,14 +85,19 @@ extension RoutineService {
     }
 
     /// The routine, locked (PostgreSQL) for its cursor to move, or nil when it is gone (its cursor with it).
-    static func lockedForCursor(_ routineId: String, userId: String, context: WorkoutsContext, sql: any SQLDatabase) async throws -> StoredRoutine? {
-        try await sql.raw("SELECT document FROM workouts_routines WHERE id = \(bind: routineId) AND user_id = \(bind: userId)\(context.forUpdate)")
-            .first(decodingColumn: "document", as: String.self)
-            .map { try JSONCoding.load(StoredRoutine.self, from: $0) }
+    static func lockedForCursor(_ routineId: String, userId: String, context: WorkoutsContext, sql: any SQLDatabase) async throws
+        -> StoredRoutine?
+    {
+        try await sql.raw(
+            "SELECT document FROM workouts_routines WHERE id = \(bind: routineId) AND user_id = \(bind: userId)\(context.forUpdate)"
+        )
+        .first(decodingColumn: "document", as: String.self)
+        .map { try JSONCoding.load(StoredRoutine.self, from: $0) }
     }
 
     /// Whether the workout is still archived.
     static func archived(_ workoutId: String, userId: String, sql: any SQLDatabase) async throws -> Bool {
-        try await sql.raw("SELECT 1 AS found FROM workouts_history WHERE id = \(bind: workoutId) AND user_id = \(bind: userId)").first() != nil
+        try await sql.raw("SELECT 1 AS found FROM workouts_history WHERE id = \(bind: workoutId) AND user_id = \(bind: userId)").first()
+            != nil
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import Platform
 import SQLKit
 
-
 /// Routines, the active routine and the cursor.
 struct RoutineService: Sendable {
     let context: WorkoutsContext
@@ -67,12 +66,15 @@ struct RoutineService: Sendable {
     }
 
     func stored(userId: String, id: String, sql: any SQLDatabase, lock: Bool = false) async throws -> StoredRoutine {
-        try await context.document(StoredRoutine.self, table: "workouts_routines", id: id, userId: userId, sql: sql, lock: lock, what: "routine")
+        try await context.document(
+            StoredRoutine.self, table: "workouts_routines", id: id, userId: userId, sql: sql, lock: lock, what: "routine")
     }
 
     /// Changes a routine (with `expectedVersion`, a concurrent change is `CONFLICT`). Idempotent under `key`: a retry
     /// gets the first answer rather than a `CONFLICT` with the version its own write made.
-    func patch(userId: String, id: String, expectedVersion: Int?, changes: RoutinePatch, key: String? = nil) async throws -> IdempotentAnswer<RoutineAnswer> {
+    func patch(userId: String, id: String, expectedVersion: Int?, changes: RoutinePatch, key: String? = nil) async throws
+        -> IdempotentAnswer<RoutineAnswer>
+    {
         // A patch that names no change would still bump the version (see `TemplateService.patch`).
         guard !changes.changesNothing else { throw RoutinePatch.nothingToChange("a new name, description, template_ids or frequency") }
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
@@ -116,7 +118,8 @@ struct RoutineService: Sendable {
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<RoutineAnswer> {
         let context = self.context
-        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteRoutine", request: ["routine_id": id]) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteRoutine", request: ["routine_id": id]) {
+            tx in
             let stored = try await self.stored(userId: userId, id: id, sql: tx.sql, lock: true)
             let wasActive = try await self.activeRoutineId(userId: userId, sql: tx.sql) == id
             try await tx.sql.raw("DELETE FROM workouts_routines WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
@@ -170,7 +173,8 @@ struct RoutineService: Sendable {
             throw ServiceError(.failedPrecondition, "This routine has no templates yet.", details: ["routine_id": id])
         }
         let template = try await context.document(
-            WorkoutTemplate.self, table: "workouts_templates", id: stored.routine.templateIds[index], userId: userId, sql: sql, what: "template")
+            WorkoutTemplate.self, table: "workouts_templates", id: stored.routine.templateIds[index], userId: userId, sql: sql,
+            what: "template")
         return NextWorkout(template: template, index: index, routineId: id)
     }
 
@@ -214,4 +218,3 @@ struct RoutineService: Sendable {
         return value
     }
 }
-

@@ -88,7 +88,8 @@ struct TemplateService: Sendable {
     }
 
     func get(userId: String, id: String) async throws -> WorkoutTemplate {
-        try await context.document(WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: context.database.sql, what: "template")
+        try await context.document(
+            WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: context.database.sql, what: "template")
     }
 
     /// Changes a template (with `expectedVersion`, a concurrent change is `CONFLICT`). Idempotent under `key`: a
@@ -102,7 +103,9 @@ struct TemplateService: Sendable {
         let name = try changes.name.map { try WorkoutsValidation.name($0) }
         let description = try WorkoutsValidation.description(changes.description)
         var resolved: Result<[TemplateExercise], ServiceError>?
-        if let drafts = changes.exercises { resolved = try await WorkoutsContext.deferringUnknownExercise { try await self.resolve(drafts) } }
+        if let drafts = changes.exercises {
+            resolved = try await WorkoutsContext.deferringUnknownExercise { try await self.resolve(drafts) }
+        }
         let exercisesResolved = resolved
         let context = self.context
         let request = VersionedChange(id: id, expectedVersion: expectedVersion, changes: changes)
@@ -145,13 +148,16 @@ struct TemplateService: Sendable {
     @discardableResult
     func delete(userId: String, id: String, key: String? = nil) async throws -> IdempotentAnswer<WorkoutTemplate> {
         let context = self.context
-        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteTemplate", request: ["template_id": id]) { tx in
+        return try await context.idempotency.write(userId: userId, key: key, operation: "deleteTemplate", request: ["template_id": id]) {
+            tx in
             let template = try await context.document(
                 WorkoutTemplate.self, table: "workouts_templates", id: id, userId: userId, sql: tx.sql, lock: true, what: "template")
             try await tx.sql.raw("DELETE FROM workouts_templates WHERE id = \(bind: id) AND user_id = \(bind: userId)").run()
             // Locked in id order, as every write that locks more than one routine must, so two never deadlock.
-            let routines = try await tx.sql.raw("SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY id\(context.forUpdate)")
-                .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
+            let routines = try await tx.sql.raw(
+                "SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY id\(context.forUpdate)"
+            )
+            .all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(StoredRoutine.self, from: $0) }
             for var routine in routines where routine.routine.templateIds.contains(id) {
                 routine.cursor.replaceTemplates(with: routine.routine.templateIds.filter { $0 != id })
                 routine.routine.version += 1
@@ -164,10 +170,15 @@ struct TemplateService: Sendable {
 
     /// Validates planned sets and resolves exercise names from the catalog.
     func resolve(_ drafts: [TemplateDraft.ExerciseDraft]) async throws -> [TemplateExercise] {
-        guard drafts.count <= WorkoutsValidation.maxExercises else { throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises") }
-        let catalog = try await context.exercises(drafts.enumerated().map { ("exercises[\($0.offset)].exercise_id", $0.element.exerciseId) })
+        guard drafts.count <= WorkoutsValidation.maxExercises else {
+            throw ServiceError.invalidArgument(field: "exercises", reason: "at most 50 exercises")
+        }
+        let catalog = try await context.exercises(
+            drafts.enumerated().map { ("exercises[\($0.offset)].exercise_id", $0.element.exerciseId) })
         return try drafts.enumerated().map { index, draft in
-            guard draft.sets.count <= 30 else { throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets") }
+            guard draft.sets.count <= 30 else {
+                throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets")
+            }
             let sets = try draft.sets.enumerated().map { setIndex, set in
                 let field = "exercises[\(index)].sets[\(setIndex)]"
                 return TemplateSet(

@@ -32,10 +32,7 @@ import Testing
             #expect(linked.errorCode == "FAILED_PRECONDITION" && linked.status.code == 412, "\(linked.json)")
             #expect(linked.errorMessage == "Please verify your email address first: enter the code we emailed you, or ask for a new one.")
             #expect(linked.errorDetails?["reason"] as? String == "email_not_verified")
-            let raw = "nonce-attacker"
-            let apple = try await providers.token(
-                "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(),
-                nonce: FakeIdentityProviders.nonceHash(raw))
+            let (apple, raw) = try await Self.attackersAppleToken(providers, clock)
             let linkedApple = try await client.call(
                 "linkProvider", ["provider": "apple.com", "id_token": apple, "raw_nonce": raw, "authorization_code": "code-attacker"],
                 token: token)
@@ -196,6 +193,16 @@ import Testing
         }
     }
 
+    /// The attacker's Apple ID token and the raw nonce it was issued for.
+    static func attackersAppleToken(_ providers: FakeIdentityProviders, _ clock: FakeWallClock) async throws -> (token: String, raw: String)
+    {
+        let raw = "nonce-attacker"
+        let token = try await providers.token(
+            "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(),
+            nonce: FakeIdentityProviders.nonceHash(raw))
+        return (token, raw)
+    }
+
     /// Gives an unverified account a Google and an Apple sign-in (Apple's token kept) and a device, the way an
     /// account made before this rule could have them: the address counts as confirmed just while they are added.
     /// Answers the Google token and a body that signs in with the Apple account.
@@ -206,10 +213,7 @@ import Testing
         try await server.database.sql.raw("UPDATE auth_users SET email_verified = 1 WHERE id = \(bind: userId)").run()
         let google = try await providers.token("google.com", sub: "g-attacker", email: "attacker@example.com", now: clock.now())
         #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token).status == .ok)
-        let raw = "nonce-attacker"
-        let apple = try await providers.token(
-            "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(),
-            nonce: FakeIdentityProviders.nonceHash(raw))
+        let (apple, raw) = try await Self.attackersAppleToken(providers, clock)
         let linked = try await client.call(
             "linkProvider", ["provider": "apple.com", "id_token": apple, "raw_nonce": raw, "authorization_code": "code-attacker"],
             token: token)

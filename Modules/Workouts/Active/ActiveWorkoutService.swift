@@ -9,6 +9,8 @@ struct ActiveWorkoutService: Sendable {
     let context: WorkoutsContext
     let routines: RoutineService
     let cache = ActiveWorkoutCache()
+    /// PostgreSQL: this process's writes to one workout, one at a time (see `mutate`).
+    let writers = KeyedExclusion()
 
     struct StartRequest: Codable, Sendable {
         var templateId: String?
@@ -110,13 +112,32 @@ struct ActiveWorkoutService: Sendable {
         userId: String, workoutId: String, key: String?, operation: String, request: some Encodable & Sendable,
         expectedVersion: Int? = nil, _ change: @escaping @Sendable (inout ActiveWorkout, Transaction) async throws -> R
     ) async throws -> IdempotentAnswer<R> {
-        let context = self.context
-        let cache = self.cache
         let key = try IdempotencyStore.checkKey(key)
         guard WorkoutsValidation.couldBeStored(workoutId) else {
             throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": workoutId])
         }
         let fingerprint = try IdempotencyStore.requestFingerprint(operation: operation, request: request)
+        guard context.database.engine == .postgres else {
+            return try await write(
+                userId: userId, workoutId: workoutId, key: key, operation: operation, fingerprint: fingerprint,
+                expectedVersion: expectedVersion, change)
+        }
+        // Writes to one workout queue on its row lock, each holding a pooled connection while it waits: a burst of
+        // sets logged at once would take every connection of the process. They queue here first, so one
+        // workout uses one connection at a time and the rest of the process is served meanwhile.
+        return try await writers.run(workoutId) {
+            try await write(
+                userId: userId, workoutId: workoutId, key: key, operation: operation, fingerprint: fingerprint,
+                expectedVersion: expectedVersion, change)
+        }
+    }
+
+    private func write<R: Codable & Sendable>(
+        userId: String, workoutId: String, key: String?, operation: String, fingerprint: String, expectedVersion: Int?,
+        _ change: @escaping @Sendable (inout ActiveWorkout, Transaction) async throws -> R
+    ) async throws -> IdempotentAnswer<R> {
+        let context = self.context
+        let cache = self.cache
         return try await context.database.transaction(batchable: true) { tx in
             if context.database.engine == .postgres {
                 // SQLite's single writer already orders all of this. First the key, as every keyed write of

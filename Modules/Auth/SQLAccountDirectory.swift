@@ -15,8 +15,9 @@ public struct SQLAccountDirectory: AccountDirectory {
         guard
             let row = try await database.sql.raw(
                 """
-                SELECT email, email_verified, original_provider, created_at FROM auth_users
-                WHERE id = \(bind: userId) AND status = 'active'
+                SELECT u.email, u.email_verified, u.original_provider, u.created_at, p.time_zone, p.week_starts_on_monday
+                FROM auth_users u LEFT JOIN auth_profiles p ON p.user_id = u.id
+                WHERE u.id = \(bind: userId) AND u.status = 'active'
                 """
             ).first()
         else { return nil }
@@ -27,6 +28,8 @@ public struct SQLAccountDirectory: AccountDirectory {
             userId: userId, email: try row.decode(column: "email", as: String.self),
             emailVerified: try row.decode(column: "email_verified", as: Int.self) != 0, providers: providers,
             originalProvider: try row.decode(column: "original_provider", as: String.self),
-            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
+            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
+            timeZone: try row.decode(column: "time_zone", as: String?.self),
+            weekStartsOnMonday: try row.decode(column: "week_starts_on_monday", as: Int?.self) != 0)
     }
 }

@@ -16,10 +16,14 @@ public struct AccountSummary: Sendable, Equatable {
     /// `email`, `google.com` or `apple.com`: the seeds' Firestore `provider` value.
     public var originalProvider: String
     public var createdAt: Date
+    /// The user's IANA time zone (`Europe/Berlin`), nil when never given: days and weeks are then UTC.
+    public var timeZone: String?
+    /// Whether the user's weeks start on Monday (the default) rather than Sunday.
+    public var weekStartsOnMonday: Bool
 
     public init(
         userId: String, email: String, emailVerified: Bool, providers: [SignInProvider],
-        originalProvider: String, createdAt: Date
+        originalProvider: String, createdAt: Date, timeZone: String? = nil, weekStartsOnMonday: Bool = true
     ) {
         self.userId = userId
         self.email = email
@@ -27,6 +31,8 @@ public struct AccountSummary: Sendable, Equatable {
         self.providers = providers
         self.originalProvider = originalProvider
         self.createdAt = createdAt
+        self.timeZone = timeZone
+        self.weekStartsOnMonday = weekStartsOnMonday
     }
 }
 

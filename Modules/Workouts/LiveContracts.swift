@@ -105,6 +105,12 @@ public struct SQLTrainingLog: TrainingLog {
             return nil
         }
     }
+
+    public func completedWorkouts(userId: String, endedFrom: Date?, endedBefore: Date?, limit: Int, cursor: String?) async throws
+        -> CompletedWorkoutPage
+    {
+        try await history.range(userId: userId, from: endedFrom, before: endedBefore, limit: limit, cursor: cursor)
+    }
 }
 
 /// Workouts' `ActiveWorkoutControl`.

@@ -30,6 +30,33 @@ func trainingLogConformance(_ log: some TrainingLog, fixture: TrainingLogFixture
     } catch let error as ServiceError {
         #expect(error.code == .invalidArgument)
     }
+
+    // Ranges: oldest first, paged, bounds half-open, only the user's.
+    let firstPage = try await log.completedWorkouts(userId: "u1", endedFrom: nil, endedBefore: nil, limit: 1, cursor: nil)
+    #expect(firstPage.workouts.map(\.id) == [first])
+    let cursor = try #require(firstPage.nextCursor)
+    let third = try await fixture.complete("u1", "Third")  // added between two pages: still found once
+    let secondPage = try await log.completedWorkouts(userId: "u1", endedFrom: nil, endedBefore: nil, limit: 5, cursor: cursor)
+    #expect(secondPage.workouts.map(\.id) == [second, third])
+    #expect(secondPage.nextCursor == nil)
+    let secondEnd = try #require(recent.first?.endTime)
+    #expect(
+        try await log.completedWorkouts(userId: "u1", endedFrom: secondEnd, endedBefore: nil, limit: 5, cursor: "").workouts.map(\.id)
+            == [second, third])
+    #expect(
+        try await log.completedWorkouts(userId: "u1", endedFrom: nil, endedBefore: secondEnd, limit: 5, cursor: nil).workouts.map(\.id)
+            == [first])
+    #expect(
+        try await log.completedWorkouts(userId: "u2", endedFrom: nil, endedBefore: nil, limit: 5, cursor: nil).workouts.map(\.id) == [other]
+    )
+    for (limit, cursor) in [(0, nil), (501, nil), (5, "not-a-cursor")] as [(Int, String?)] {
+        do {
+            _ = try await log.completedWorkouts(userId: "u1", endedFrom: nil, endedBefore: nil, limit: limit, cursor: cursor)
+            Issue.record("accepted limit \(limit), cursor \(cursor ?? "nil")")
+        } catch let error as ServiceError {
+            #expect(error.code == .invalidArgument)
+        }
+    }
 }
 
 @Suite struct TrainingLogConformanceTests {

@@ -71,12 +71,30 @@ public protocol PlanLibrary: Sendable {
         -> WorkoutTemplate
 }
 
+/// One page of completed workouts, and the cursor of the next page when more follow.
+public struct CompletedWorkoutPage: Sendable, Equatable {
+    public var workouts: [CompletedWorkout]
+    public var nextCursor: String?
+
+    public init(workouts: [CompletedWorkout], nextCursor: String?) {
+        self.workouts = workouts
+        self.nextCursor = nextCursor
+    }
+}
+
 /// Completed workouts. Provided by Workouts; used by the coach and the analysts.
 public protocol TrainingLog: Sendable {
     /// The user's most recent completed workouts, newest first, at most `limit` (1…100).
     func recentWorkouts(userId: String, limit: Int) async throws -> [CompletedWorkout]
     /// One completed workout of the user, or nil (also for another user's workout).
     func workout(userId: String, id: String) async throws -> CompletedWorkout?
+    /// The user's completed workouts that ended in `[endedFrom, endedBefore)` (a nil bound is open), oldest
+    /// first (by end time, then id), at most `limit` (1…500) a page; `cursor` is the previous page's
+    /// `nextCursor` (nil or empty: the first page). Pages never overlap or skip, even when workouts are added or
+    /// deleted between two pages. Throws `INVALID_ARGUMENT` for a limit out of range or a cursor it did not
+    /// issue.
+    func completedWorkouts(userId: String, endedFrom: Date?, endedBefore: Date?, limit: Int, cursor: String?) async throws
+        -> CompletedWorkoutPage
 }
 
 /// The in-progress workout, for the coach's workout tools. Every write is idempotent under its key.

@@ -116,6 +116,37 @@ struct HistoryService: Sendable {
         return WorkoutPage(items: items, nextCursor: next)
     }
 
+    /// The user's workouts that ended in `[from, before)`, oldest first (end time, then id), for `TrainingLog`.
+    func range(userId: String, from: Date?, before: Date?, limit: Int, cursor: String?) async throws -> CompletedWorkoutPage {
+        guard (1...500).contains(limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 500") }
+        var conditions: [SQLQueryString] = ["user_id = \(bind: userId)"]
+        if let from { conditions.append("end_time >= \(bind: from.millisecondsSince1970)") }
+        if let before { conditions.append("end_time < \(bind: before.millisecondsSince1970)") }
+        if let cursor, !cursor.isEmpty {
+            guard let decoded = PageCursor.decode(cursor), decoded.scope.hasPrefix("r:"), let end = Int64(decoded.scope.dropFirst(2)) else {
+                throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this list")
+            }
+            conditions.append("(end_time > \(bind: end) OR (end_time = \(bind: end) AND id > \(bind: decoded.position)))")
+        }
+        let rows = try await context.database.sql.raw(
+            """
+            SELECT id, end_time, document FROM workouts_history WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY end_time, id LIMIT \(literal: limit + 1)
+            """
+        ).all()
+        let page = rows.prefix(limit)
+        let items = try page.map { try JSONCoding.load(CompletedWorkout.self, from: try $0.decode(column: "document", as: String.self)) }
+        var next: String?
+        if rows.count > limit, let last = page.last {
+            next =
+                PageCursor(
+                    scope: "r:\(try last.decode(column: "end_time", as: Int64.self))",
+                    position: try last.decode(column: "id", as: String.self)
+                ).encoded
+        }
+        return CompletedWorkoutPage(workouts: items, nextCursor: next)
+    }
+
     func get(userId: String, id: String) async throws -> CompletedWorkout {
         try await context.document(
             CompletedWorkout.self, table: "workouts_history", id: id, userId: userId, sql: context.database.sql, what: "workout")

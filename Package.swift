@@ -264,6 +264,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "AnalyticsTests",
+            dependencies: ["Analytics", "Contracts", "Platform", "Fakes", "TestSupport"],
+            path: "Tests/AnalyticsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WorkoutsTests",
             dependencies: ["Workouts", "WorkoutsTool", "Contracts", "Platform", "Fakes", "TestSupport"],
             path: "Tests/WorkoutsTests",

@@ -1,27 +1,77 @@
 import Contracts
+import Foundation
 import Platform
 
-/// Analytics: training and product analytics. Plugged in with its name and eraser; its tables, routes, handlers and jobs arrive with
-/// the issue that builds the module.
+/// Analytics: training analytics kept from the training log (set facts, weekly exercise and muscle series,
+/// weekly stats), and the queries the app, the coach and the analyst read them by.
 public struct AnalyticsModule: Sendable {
-    public init() {}
+    let database: Database
+    let updater: TrainingAnalyticsUpdater
+    let queries: TrainingQueries
 
-    /// Analytics in a composition; consumes nothing yet.
-    public static func definition() -> ModuleDefinition {
-        ModuleDefinition(name: "analytics") { _ in AnalyticsModule().plugin }
+    public init(
+        database: Database, accounts: any AccountDirectory, log: any TrainingLog, catalog: any ExerciseCatalog, clock: any WallClock
+    ) {
+        self.database = database
+        self.updater = TrainingAnalyticsUpdater(database: database, accounts: accounts, log: log, catalog: catalog)
+        self.queries = TrainingQueries(database: database, accounts: accounts, clock: clock)
     }
 
+    public static var migrations: [Migration] { AnalyticsMigrations.training }
+
+    /// The training analytics the coach and the analyst read.
+    public var trainingAnalytics: any TrainingAnalytics { queries }
+
+    /// Recomputes one user's training analytics from their whole history; `progress` is told the workouts read.
+    public func rebuild(userId: String, progress: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        try await updater.rebuild(userId: userId, progress: progress)
+    }
+
+    /// Brings one workout's analytics up to date with the training log (what the event handlers do).
+    public func refresh(userId: String, workoutId: String) async throws {
+        try await updater.refresh(userId: userId, workoutId: workoutId)
+    }
+
+    /// Each change to the history refreshes the workout it names: completed, edited and deleted alike, since the
+    /// refresh reads what the log holds now.
+    var eventHandlers: [EventHandler] {
+        let updater = self.updater
+        return [
+            .on(WorkoutCompleted.self, name: "analytics.workout_completed") { event, _ in
+                try await updater.refresh(userId: event.userId, workoutId: event.workoutId)
+            },
+            .on(WorkoutEdited.self, name: "analytics.workout_edited") { event, _ in
+                try await updater.refresh(userId: event.userId, workoutId: event.workoutId)
+            },
+            .on(WorkoutDeleted.self, name: "analytics.workout_deleted") { event, _ in
+                try await updater.refresh(userId: event.userId, workoutId: event.workoutId)
+            },
+        ]
+    }
+
+    public var eraser: AnalyticsUserDataEraser { AnalyticsUserDataEraser(database: database, users: updater.users) }
+
     public var plugin: ModulePlugin {
-        ModulePlugin(name: "analytics", eraser: AnalyticsUserDataEraser())
+        ModulePlugin(
+            name: "analytics", migrations: Self.migrations, endpoints: AnalyticsEndpoints(queries: queries).all,
+            eventHandlers: eventHandlers, eraser: eraser)
     }
 }
 
-/// Erases the user's Analytics data. The module owns no tables yet, so there is nothing of a user to remove;
-/// each table the module adds is deleted here in the same change.
+/// Erases every Analytics row of the user. It waits for an update of the user running in this process, and
+/// on PostgreSQL takes the user's analytics lock, so an update that read the history before the deletion
+/// cannot write its rows back after it.
 public struct AnalyticsUserDataEraser: UserDataEraser {
     public let module = "analytics"
+    let database: Database
+    let users: KeyedExclusion
 
-    public init() {}
-
-    public func eraseUserData(userId: String) async throws {}
+    public func eraseUserData(userId: String) async throws {
+        try await users.run(userId) {
+            try await database.transaction { tx in
+                try await TrainingStore.lockUser(userId, tx: tx)
+                try await TrainingStore.removeUser(userId, sql: tx.sql)
+            }
+        }
+    }
 }

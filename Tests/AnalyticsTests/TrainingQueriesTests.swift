@@ -1,0 +1,86 @@
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import TestSupport
+import Testing
+
+@testable import Analytics
+
+/// Paging through sets, and the coach's summary staying small on a long history.
+@Suite struct TrainingQueriesTests {
+    typealias H = AnalyticsHarness
+
+    @Test(arguments: TestDatabases.engines)
+    func pagesOfSetsNeverOverlapOrSkipAndFiltersApply(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            await h.addUser("u1")
+            for day in 0..<6 {
+                try await h.complete(
+                    H.workout(
+                        "w\(day)", user: "u1", start: H.now.addingTimeInterval(-Double(day) * 86_400 - 7200),
+                        [(H.squat, [.init(weight: 100, reps: 5), .init(weight: 100, reps: 5)]), (H.pullup, [.init(weight: nil, reps: 8)])]))
+            }
+            let queries = h.module.trainingAnalytics
+            var seen: [String] = []
+            var cursor: String?
+            repeat {
+                let page = try await queries.trainingSets(userId: "u1", query: TrainingSetQuery(limit: 4, cursor: cursor))
+                seen += page.items.map { "\($0.workoutId)/\($0.exerciseId)/\($0.weightKg)" }
+                cursor = page.nextCursor
+            } while cursor != nil
+            #expect(seen.count == 18)
+            #expect(seen.first?.hasPrefix("w0/") == true && seen.last?.hasPrefix("w5/") == true)
+
+            let pulls = try await queries.trainingSets(userId: "u1", query: TrainingSetQuery(exerciseId: H.pullup.id, limit: 100))
+            #expect(pulls.items.count == 6 && pulls.items.allSatisfy { $0.weightKg == 0 && $0.working && $0.e1rmKg == 0 })
+            let biceps = try await queries.trainingSets(userId: "u1", query: TrainingSetQuery(muscle: "Biceps", limit: 100))
+            #expect(biceps.items.count == 6, "secondary muscles match too, in any case")
+            let days = try await queries.trainingSets(
+                userId: "u1", query: TrainingSetQuery(from: "2026-11-24", to: "2026-11-25", limit: 100))
+            #expect(Set(days.items.map(\.date)) == ["2026-11-24", "2026-11-25"])
+            #expect(try await queries.trainingSets(userId: "u1", query: TrainingSetQuery(muscle: "", limit: 100)).items.count == 18)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func theTrainingContextStaysUnderTwoKilobytesOnFiveYears(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            await h.addUser("u1", timeZone: "Europe/Berlin")
+            let names = (0..<12).map { index in
+                Exercise(
+                    id: "Long_\(index)", name: "An Exercise With A Name Far Longer Than Any Real One Number \(index)", category: "strength",
+                    primaryMuscles: ["muscle \(index % 9)"], secondaryMuscles: ["muscle \((index + 4) % 9)"])
+            }
+            let module = AnalyticsModule(
+                database: h.database, accounts: h.accounts, log: h.log, catalog: FakeCatalogOf(names + H.exercises), clock: h.clock)
+            var random = SeededRandomNumberGenerator(seed: 5)
+            // Five years, three workouts a week, six exercises of three sets each.
+            for index in 0..<(5 * 52 * 3) {
+                let start = H.now.addingTimeInterval(-Double(index) * 2.3 * 86_400 - 3600)
+                let exercises = (0..<6).map { _ in
+                    (
+                        names.randomElement(using: &random)!,
+                        (0..<3).map { _ in H.PlannedSet(weight: Double(Int.random(in: 20...200, using: &random)), reps: 8) }
+                    )
+                }
+                await h.log.record(H.workout("w\(index)", user: "u1", start: start, exercises))
+            }
+            try await module.rebuild(userId: "u1")
+            let context = try await module.trainingAnalytics.trainingContext(userId: "u1")
+            let size = try JSONCoding.encode(context).count
+            #expect(size <= 2048, "\(size) bytes")
+            #expect(context.lastWorkouts.count == 3 && context.lifts.count == 5 && context.muscles.count == 8)
+            #expect(context.workoutsPerWeek.count == 5)
+            #expect(context.lastWorkouts.allSatisfy { $0.exercises.count <= 4 && $0.sets == 18 })
+        }
+    }
+}
+
+/// A fixed catalog by id (the fake's search is not needed here).
+struct FakeCatalogOf: ExerciseCatalog {
+    let byId: [String: Exercise]
+    init(_ exercises: [Exercise]) { byId = Dictionary(uniqueKeysWithValues: exercises.map { ($0.id, $0) }) }
+    func search(_ query: ExerciseQuery) async throws -> ExercisePage { ExercisePage(items: [], nextCursor: nil) }
+    func exercise(id: String) async throws -> Exercise? { byId[id] }
+}

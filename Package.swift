@@ -279,7 +279,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "PovverApp", "PovverModules", "Platform", "Contracts", "Auth", "AuthTool", "Subscription", "SubscriptionTool", "Workouts",
-                "Fakes",
+                "Analytics", "Fakes",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -74,7 +74,7 @@ public struct PovverServer: Sendable {
         self.worker = worker
         self.dispatcher = OutboxDispatcher(
             database: database, queue: platform.jobs, handlers: composition.eventHandlers, clock: platform.timer, logger: platform.logger,
-            onDispatched: { worker.wake() })
+            metrics: platform.metrics, onDispatched: { worker.wake() })
         self.retention = BackgroundRetention(database: database, clock: platform.clock, durationClock: platform.timer)
         self.lanes = AuthLaneMiddleware(
             verifier: try composition.require(Contract.accessTokenVerifier, by: Self.consumes.consumer),

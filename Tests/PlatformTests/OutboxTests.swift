@@ -54,6 +54,27 @@ struct SetLogged: DomainEvent, Equatable {
         }
     }
 
+    /// The outbox's lag (commit to fan-out) and the events fanned out, as Prometheus series.
+    @Test(arguments: TestDatabases.engines)
+    func dispatchRecordsTheOutboxLag(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let clock = FakeWallClock()
+            let metrics = ServerMetrics()
+            let queue = JobQueue(database: db, clock: clock)
+            let dispatcher = OutboxDispatcher(
+                database: db, queue: queue, handlers: [Recorder().handler()], logger: TestDatabases.logger, metrics: metrics)
+            try await db.transaction { tx in
+                try await tx.publish(SetLogged(setId: "s1"), id: "e1", occurredAt: clock.now())
+            }
+            clock.advance(by: 3)
+            #expect(try await dispatcher.dispatchPending() == 1)
+            let exposition = metrics.exposition()
+            #expect(exposition.contains("povver_outbox_events_dispatched_total{type=\"\(SetLogged.eventType)\"} 1"), "\(exposition)")
+            #expect(exposition.contains("povver_outbox_lag_seconds_count 1"), "\(exposition)")
+            #expect(exposition.contains("povver_outbox_lag_seconds_sum 3.0"), "\(exposition)")
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func rolledBackTransactionPublishesNothing(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { db in

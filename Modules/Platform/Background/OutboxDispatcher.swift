@@ -72,11 +72,14 @@ public final class OutboxDispatcher: Service, Sendable {
     private let stopwatch: Stopwatch
     private let doorbell: Doorbell
     private let onDispatched: @Sendable () -> Void
+    private let metrics: ServerMetrics?
 
     public init(
         database: Database, queue: JobQueue, handlers: [EventHandler], pollInterval: Duration = .seconds(1),
-        clock: any Clock<Duration> = ContinuousClock(), logger: Logger, onDispatched: @escaping @Sendable () -> Void = {}
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger, metrics: ServerMetrics? = nil,
+        onDispatched: @escaping @Sendable () -> Void = {}
     ) {
+        self.metrics = metrics
         self.stopwatch = Stopwatch(clock)
         self.doorbell = Doorbell(clock: clock)
         self.database = database
@@ -174,6 +177,7 @@ public final class OutboxDispatcher: Service, Sendable {
         let engine = database.engine
         let queue = self.queue
         let handlersByType = self.handlersByType
+        let metrics = self.metrics
         return try await database.transaction { tx in
             let lockClause = engine == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
             let rows = try await tx.sql.raw(
@@ -214,6 +218,8 @@ public final class OutboxDispatcher: Service, Sendable {
                 try await tx.sql.raw(
                     "UPDATE platform_outbox SET dispatched_at = \(bind: now) WHERE seq = \(bind: try row.decode(column: "seq", as: Int64.self))"
                 ).run()
+                let lag = Duration.milliseconds(now - event.occurredAt.millisecondsSince1970)
+                tx.afterCommit { metrics?.recordOutboxDispatch(type: event.type, lag: lag) }
             }
             return rows.count
         }

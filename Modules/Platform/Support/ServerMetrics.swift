@@ -34,6 +34,14 @@ public final class ServerMetrics: Sendable {
     static let requestDuration = MetricName("povver_http_request_duration_seconds", help: "HTTP request latency by endpoint.")
     static let jobs = MetricName("povver_jobs_total", help: "Background job attempts by kind and outcome.")
     static let jobDuration = MetricName("povver_job_duration_seconds", help: "Background job attempt duration by kind.")
+    static let outboxEvents = MetricName(
+        "povver_outbox_events_dispatched_total", help: "Domain events fanned out to their handlers, by type.")
+    static let outboxLag = MetricName(
+        "povver_outbox_lag_seconds", help: "Time from a domain event's commit to its fan-out to handlers (the outbox's lag).")
+    static let lagBuckets: [Duration] = [
+        .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
+        .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(300),
+    ]
 
     /// Counts a request and records its latency. The label values are bounded: `endpoint` is a route's path
     /// (or `unmatched`), `method` one the HTTP parser knows, `status` a status code.
@@ -63,6 +71,13 @@ public final class ServerMetrics: Sendable {
         registry.makeCounter(descriptor: Self.jobs.descriptor, labels: [("kind", kind), ("outcome", outcome)]).increment()
         registry.makeDurationHistogram(descriptor: Self.jobDuration.descriptor, labels: [("kind", kind)], buckets: Self.buckets)
             .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Counts an event fanned out and records how long it waited in the outbox since it was committed.
+    func recordOutboxDispatch(type: String, lag: Duration) {
+        registry.makeCounter(descriptor: Self.outboxEvents.descriptor, labels: [("type", type)]).increment()
+        registry.makeDurationHistogram(descriptor: Self.outboxLag.descriptor, labels: [], buckets: Self.lagBuckets)
+            .recordNanoseconds(max(0, lag.nanoseconds))
     }
 
     /// A metric's full name (e.g. `povver_subscription_notifications_total`) and its help text, which must be

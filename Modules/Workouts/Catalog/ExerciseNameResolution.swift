@@ -1,3 +1,5 @@
+import Contracts
+
 /// Which catalog exercise a name from another app's workout log means, for an import that must map every logged
 /// exercise or report it as unmatched: a wrong guess would file a lifter's history under another lift, so a name
 /// is resolved only when the answer is sure, and nil is an answer.

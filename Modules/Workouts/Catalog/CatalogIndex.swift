@@ -20,12 +20,16 @@ struct CatalogIndex: Sendable {
         let muscles: Set<String>
         let equipment: String?
         let category: String
+        /// Quality points its matches gain for how commonly it is done (`StapleExercises`).
+        let boost: Int
     }
 
     let entries: [Entry]
     let byID: [String: Exercise]
     /// Each exercise's API JSON by id.
     let jsonByID: [String: [UInt8]]
+    /// Each exercise's position in `entries` by id (an alias names its exercise by id).
+    let positionByID: [String: Int]
 
     init(_ exercises: [Exercise]) throws {
         // In tie order (folded name, then id), so ranking compares positions instead of strings.
@@ -36,10 +40,12 @@ struct CatalogIndex: Sendable {
                 exercise: exercise, json: try JSONCoding.bytes(exercise), words: words,
                 runs: words.indices.map { Array(words[$0...].joined()) }, folded: folded,
                 muscles: Set((exercise.primaryMuscles + exercise.secondaryMuscles).map(Self.fold)),
-                equipment: exercise.equipment.map(Self.fold), category: Self.fold(exercise.category))
+                equipment: exercise.equipment.map(Self.fold), category: Self.fold(exercise.category),
+                boost: StapleExercises.boost(id: exercise.id))
         }.sorted { ($0.folded, $0.exercise.id) < ($1.folded, $1.exercise.id) }
         byID = Dictionary(exercises.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         jsonByID = Dictionary(entries.map { ($0.exercise.id, $0.json) }, uniquingKeysWith: { first, _ in first })
+        positionByID = Dictionary(entries.enumerated().map { ($1.exercise.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The words of a folded text, as Unicode scalar values.
@@ -126,7 +132,13 @@ struct CatalogIndex: Sendable {
     /// against the name run together from one of its words on, matched as one word (from 4 letters, the first
     /// letter as typed). "situp" finds "Sit-Up", "benchpress" "Barbell Bench Press", "pull up" "Pullups". Such a
     /// match scores as a one-word match (the name bonuses compare the name run together with the query), so the
-    /// exact name word by word still ranks above it.
+    /// exact name word by word still ranks above it; a query that spells whole words of the name run together
+    /// ("benchpress" for "... Bench Press ...") matches them exactly, as the words typed apart would.
+    ///
+    /// The commonness prior: a match none of whose words is a typo gains its exercise's boost (`StapleExercises`),
+    /// so "squat" answers "Barbell Squat" before "Squat Jerk". A query that is an alias (`ExerciseAliases`, such as
+    /// "Overhead Press (Barbell)") puts the exercise it names first, above anything its words could score, whether
+    /// or not its words match.
     func hits(text: String?, muscle: String?, equipment: String?, category: String?) -> [Hit] {
         let phrase = text.map(Self.fold) ?? ""
         let tokens = Self.words(phrase)
@@ -135,6 +147,9 @@ struct CatalogIndex: Sendable {
         let muscle = muscle.map(Self.fold)
         let equipment = equipment.map(Self.fold)
         let category = category.map(Self.fold)
+        let aliased = tokens.isEmpty ? nil : ExerciseAliases.exerciseId(forFolded: phrase).flatMap { positionByID[$0] }
+        // Above the most any query of these words can score: every word exact, the whole name, the largest boost.
+        let aliasScore = (6 * tokens.count + 20 + StapleExercises.maxBoost + 1) * Self.qualityWeight
         var scratch = EditScratch()
         var hits: [Hit] = []
         for (position, entry) in entries.enumerated() {
@@ -142,8 +157,11 @@ struct CatalogIndex: Sendable {
             if let equipment, entry.equipment != equipment { continue }
             if let category, entry.category != category { continue }
             var score = 0
-            if !tokens.isEmpty {
+            if position == aliased {
+                score = aliasScore
+            } else if !tokens.isEmpty {
                 var matchedAll = true
+                var guessed = false
                 for (token, ways) in zip(tokens, spelledOut) {
                     let best = Self.match(token, spelledOut: ways, words: entry.words, &scratch)
                     if best == 0 {
@@ -151,25 +169,40 @@ struct CatalogIndex: Sendable {
                         break
                     }
                     score += best
+                    guessed = guessed || best < 4
                 }
                 if matchedAll {
                     if entry.folded == phrase { score += 20 } else if entry.folded.hasPrefix(phrase) { score += 8 }
                 } else {
                     guard joined.count >= 4 else { continue }
                     var best = 0
-                    for run in entry.runs where best < 6 && run.first == joined.first {
-                        best = max(best, Self.match(joined, run, &scratch))
+                    for (start, run) in entry.runs.enumerated() where best < 6 && run.first == joined.first {
+                        best = max(best, Self.spellsWholeWords(joined, entry.words[start...]) ? 6 : Self.match(joined, run, &scratch))
                     }
                     if best == 0 { continue }
                     score = best
+                    guessed = best < 4
                     if entry.runs[0] == joined { score += 20 } else if entry.runs[0].starts(with: joined) { score += 8 }
                 }
+                if !guessed { score += entry.boost }
                 score = score * Self.qualityWeight - min(Self.qualityWeight - 1, max(0, entry.words.count - tokens.count))
             }
             hits.append(Hit(score: Int32(score), entry: Int32(position)))
         }
         // Entries are in tie order, so a higher score first, then the position, is the ranking.
         return hits.sorted { $0.score != $1.score ? $0.score > $1.score : $0.entry < $1.entry }
+    }
+
+    /// Whether `joined` is the run of whole words from the first of `words` on ("benchpress" for "bench",
+    /// "press", "medium", ...).
+    static func spellsWholeWords(_ joined: [UInt32], _ words: ArraySlice<[UInt32]>) -> Bool {
+        var rest = joined[...]
+        for word in words {
+            guard rest.starts(with: word) else { return false }
+            rest = rest.dropFirst(word.count)
+            if rest.isEmpty { return true }
+        }
+        return false
     }
 
     /// Gym shorthand a query may use for words the catalog spells out, each with the ways it is spelled out there

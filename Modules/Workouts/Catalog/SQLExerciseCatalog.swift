@@ -151,6 +151,14 @@ public final class SQLExerciseCatalog: ExerciseCatalog {
         try await index().byID[id]
     }
 
+    /// The catalog exercise a name from another app's export means ("Squat (Barbell)", "Lat Pulldown (Cable)"),
+    /// or nil when none is a confident match: an import reports such names as unmatched instead of guessing. An
+    /// alias first, then the search's top hit when it is a confident match (`CatalogIndex.resolve(exportedName:)`
+    /// states the rule).
+    public func resolveExerciseName(_ name: String) async throws -> Exercise? {
+        try await index().resolve(exportedName: name)
+    }
+
     /// The exercise as the API's JSON, encoded once when the index was built.
     func exerciseJSON(id: String) async throws -> EncodedJSON? {
         try await index().jsonByID[id].map(EncodedJSON.init(bytes:))

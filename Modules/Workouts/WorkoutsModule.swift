@@ -18,6 +18,8 @@ public struct WorkoutsModule: Sendable {
     public let trainingLog: SQLTrainingLog
     public let activeWorkoutControl: SQLActiveWorkoutControl
     let endedWorkoutRetention: EndedWorkoutRetention
+    /// History import from Strong and Hevy exports (`importWorkouts`, `povver-workouts import`).
+    public let importer: WorkoutImporter
 
     public init(database: Database, clock: any WallClock, ids: any IDGenerator) {
         let catalog = SQLExerciseCatalog(database: database)
@@ -36,6 +38,8 @@ public struct WorkoutsModule: Sendable {
         self.trainingLog = SQLTrainingLog(history: history)
         self.activeWorkoutControl = SQLActiveWorkoutControl(active: active)
         self.endedWorkoutRetention = EndedWorkoutRetention(database: database, clock: clock)
+        let match = ExerciseNameMatch(catalog: catalog)
+        self.importer = WorkoutImporter(base: WorkoutImport(context: context, resolve: { try await match.id(for: $0) }))
     }
 
     public static let migrations = WorkoutsMigrations.all
@@ -54,7 +58,7 @@ public struct WorkoutsModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints(),
+            name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints() + importEndpoints(),
             services: [idempotencyPurger, endedWorkoutRetention.purger], eraser: eraser, prepare: { [catalog] in await catalog.prepare() })
     }
 }

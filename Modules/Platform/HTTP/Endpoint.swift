@@ -51,16 +51,20 @@ public struct Endpoint: Sendable {
 
     /// An RPC endpoint `POST /{name}` (and `GET` with query parameters when `readOnly`): decodes `Input` from
     /// JSON, runs `handler` and answers `{"success": true, "data": Output}`.
+    /// `maxBodyBytes`: this endpoint's own body limit, in place of the server's (`POVVER_MAX_BODY_BYTES`), for the
+    /// few that take files.
     public static func rpc<Input: Decodable & Sendable, Output: Encodable & Sendable>(
         _ name: String, access: Access, tag: String, readOnly: Bool = false, summary: String,
-        request: JSONValue, response: JSONValue, input: Input.Type = Input.self,
+        request: JSONValue, response: JSONValue, input: Input.Type = Input.self, maxBodyBytes: Int? = nil,
         _ handler: @escaping @Sendable (Input, CallContext) async throws -> Output
     ) -> Endpoint {
         let querySchema = readOnly ? request : nil
         return Endpoint(
             path: "/\(name)", methods: readOnly ? [.get, .post] : [.post], access: access, tag: tag, summary: summary,
             requestSchema: request, responseSchema: response, enveloped: true
-        ) { request, context, settings in
+        ) { request, context, serverSettings in
+            var settings = serverSettings
+            if let maxBodyBytes { settings.maxBodyBytes = maxBodyBytes }
             let data = try await RequestBody.json(request, context: context, schema: querySchema, settings: settings)
             let input: Input
             if let flat = Input.self as? any FlatJSONDecodable.Type, let object = FlatJSONObject(data),

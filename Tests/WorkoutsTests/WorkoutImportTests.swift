@@ -1,0 +1,131 @@
+import Contracts
+import Fakes
+import Foundation
+import Platform
+import SQLKit
+import TestSupport
+import Testing
+
+@testable import Workouts
+
+/// Importing histories exported from Strong and Hevy.
+@Suite struct WorkoutImportTests {
+    /// A Strong export as the app writes it: a warm-up, a rest timer row, an unknown exercise, a cardio row, a bad
+    /// date and impossible reps among real sets, and a quoted note holding a comma and a line break.
+    static let strong = """
+        Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+        2024-03-04 18:30:00,"Push Day",1h 5m,"Bench Press (Barbell)",W,40,10,0,0,"","",
+        2024-03-04 18:30:00,"Push Day",1h 5m,"Bench Press (Barbell)",1,80,8,0,0,"easy, fast
+        bar speed","",7
+        2024-03-04 18:30:00,"Push Day",1h 5m,"Bench Press (Barbell)",Rest Timer,0,0,0,90,"","",
+        2024-03-04 18:30:00,"Push Day",1h 5m,"Bench Press (Barbell)",2,82.5,6,0,0,"","",9.5
+        2024-03-04 18:30:00,"Push Day",1h 5m,"Overhead Press (Barbell)",1,50,5,0,0,"","",
+        2024-03-04 18:30:00,"Push Day",1h 5m,"Zercher Yoke Walk",1,100,1,0,0,"","",
+        2024-03-04 18:30:00,"Push Day",1h 5m,"Zercher Yoke Walk",2,100,1,0,0,"","",
+        2024-03-06 07:00:00,"Legs",45m,"Squat (Barbell)",1,100,5,0,0,"","",
+        2024-03-06 07:00:00,"Legs",45m,"Squat (Barbell)",2,100,5000,0,0,"","",
+        2024-03-06 07:00:00,"Legs",45m,"Running",1,,,5,1500,"","",
+        2024-13-06 07:00:00,"Legs",45m,"Squat (Barbell)",3,100,5,0,0,"","",
+
+        """
+
+    static let hevy = """
+        "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_kg","reps","distance_km","duration_seconds","rpe"
+        "Pull","28 Dec 2023, 17:09","28 Dec 2023, 18:02","","Deadlift (Barbell)",,"",0,"warmup",60,5,,,
+        "Pull","28 Dec 2023, 17:09","28 Dec 2023, 18:02","","Deadlift (Barbell)",,"",1,"normal",140,5,,,8
+        "Pull","28 Dec 2023, 17:09","28 Dec 2023, 18:02","","Lat Pulldown (Cable)",,"",0,"normal",60,10,,,
+        "Pull","28 Dec 2023, 17:09","28 Dec 2023, 18:02","","Lat Pulldown (Cable)",,"",1,"failure",-5,10,,,
+        """
+
+    static func with(_ engine: SQLEngine, _ body: (WorkoutsModule, Database) async throws -> Void) async throws {
+        try await TestDatabases.with(engine, migrate: [Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)]) { db in
+            try await body(WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator()), db)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func aStrongExportBecomesCompletedWorkoutsWithEveryOtherRowAccountedFor(engine: SQLEngine) async throws {
+        try await Self.with(engine) { module, db in
+            let result = try await module.importer.base.run(
+                userId: "u", request: .init(format: "strong_csv", content: Self.strong, weightUnit: "kg", timeZone: "Europe/Berlin"))
+            #expect(result.imported == 2)
+            #expect(result.sets == 5, "warm-up, two bench sets, the press, one squat")
+            #expect(
+                result.skipped == [
+                    SkippedRow(row: 10, reason: "5000 reps is not possible (1 to 1000)"),
+                    SkippedRow(row: 11, reason: "no reps (timed and distance sets are not imported)"),
+                    SkippedRow(row: 12, reason: "'2024-13-06 07:00:00' is not a date and time (YYYY-MM-DD HH:MM:SS)"),
+                ], "\(result.skipped)")
+            #expect(result.unmatchedExercises == [.init(name: "Zercher Yoke Walk", rows: 2)])
+
+            let push = try await module.history.get(userId: "u", id: result.workoutIds[0])
+            #expect(push.name == "Push Day")
+            #expect(push.startTime == Date(timeIntervalSince1970: 1_709_573_400), "18:30 in Berlin is 17:30 UTC")
+            #expect(push.endTime.timeIntervalSince(push.startTime) == 65 * 60)
+            #expect(push.exercises.map(\.exerciseId) == ["Barbell_Bench_Press_-_Medium_Grip", "Standing_Military_Press"])
+            #expect(push.exercises[0].sets.map(\.weightKg) == [40, 80, 82.5])
+            #expect(push.exercises[0].sets.map(\.rir) == [nil, 3, 1], "RIR is 10 − RPE (9.5 rounds to 1)")
+            #expect(push.analytics.totals.sets == 4)
+            let events = try await db.sql.raw("SELECT COUNT(*) AS n FROM platform_outbox WHERE type = \(bind: WorkoutCompleted.eventType)")
+                .first(decodingColumn: "n", as: Int.self)
+            #expect(events == 2)
+
+            let again = try await module.importer.base.run(
+                userId: "u", request: .init(format: "strong_csv", content: Self.strong, weightUnit: "kg", timeZone: "Europe/Berlin"))
+            #expect(again.imported == 0 && again.workoutIds.isEmpty, "a second import of the same file adds nothing")
+            #expect(try await module.trainingLog.recentWorkouts(userId: "u", limit: 10).count == 2)
+            // Another user importing the same file gets workouts of their own.
+            #expect(
+                try await module.importer.base.run(userId: "v", request: .init(format: "strong_csv", content: Self.strong)).imported == 2)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func poundsAreConvertedAndHevyExportsRead(engine: SQLEngine) async throws {
+        try await Self.with(engine) { module, _ in
+            let pounds = try await module.importer.base.run(
+                userId: "u", request: .init(format: "strong_csv", content: Self.strong, weightUnit: "lb", timeZone: nil))
+            let bench = try await module.history.get(userId: "u", id: pounds.workoutIds[0]).exercises[0]
+            #expect(bench.sets.map(\.weightKg) == [18.14, 36.29, 37.42])
+
+            let hevy = try await module.importer.base.run(
+                userId: "u", request: .init(format: "hevy_csv", content: Self.hevy, timeZone: "UTC"))
+            #expect(hevy.imported == 1 && hevy.sets == 3)
+            #expect(hevy.skipped == [SkippedRow(row: 5, reason: "a weight of -5.0 kg is not possible (0 to 1000 kg)")])
+            let pull = try await module.history.get(userId: "u", id: hevy.workoutIds[0])
+            #expect(pull.exercises.map(\.exerciseId) == ["Barbell_Deadlift", "Wide-Grip_Lat_Pulldown"])
+            #expect(pull.exercises[0].sets.map(\.rir) == [nil, 2])
+            #expect(
+                pull.startTime == Date(timeIntervalSince1970: 1_703_783_340) && pull.endTime.timeIntervalSince(pull.startTime) == 53 * 60)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func badFilesAreRefusedWholeNamingWhatIsWrong(engine: SQLEngine) async throws {
+        try await Self.with(engine) { module, db in
+            let cases: [(WorkoutImport.Request, String, String)] = [
+                (.init(format: "strong_csv", content: Self.hevy), "content", "not a Strong export"),
+                (.init(format: "hevy_csv", content: Self.strong), "content", "not a Hevy export"),
+                (.init(format: "fitbod_csv", content: Self.strong), "format", "must be strong_csv or hevy_csv"),
+                (.init(format: "strong_csv", content: Self.strong, weightUnit: "stone"), "weight_unit", "must be kg or lb"),
+                (
+                    .init(format: "strong_csv", content: Self.strong, timeZone: "Mars/Base"), "time_zone",
+                    "not a time zone (an IANA name such as Europe/Berlin)"
+                ),
+                (.init(format: "strong_csv", content: "Date,Workout Name\n\"2024-01-01,x\n"), "content", "broken quoting"),
+                (.init(format: "strong_csv", content: ""), "content", "holds no rows"),
+            ]
+            for (request, field, reason) in cases {
+                do {
+                    _ = try await module.importer.base.run(userId: "u", request: request)
+                    Issue.record("accepted \(field): \(reason)")
+                } catch let error as ServiceError {
+                    #expect(error.code == .invalidArgument)
+                    #expect(error.details["field"] == field && error.details["reason"] == reason, "\(error.details)")
+                }
+            }
+            let stored = try await db.sql.raw("SELECT COUNT(*) AS n FROM workouts_history").first(decodingColumn: "n", as: Int.self)
+            #expect(stored == 0, "nothing half-imported")
+        }
+    }
+}

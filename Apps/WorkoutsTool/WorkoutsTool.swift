@@ -75,4 +75,31 @@ public struct WorkoutsTool: Sendable {
         return
             "\(exercises.count) exercises read: \(inserted) added, \(updated) updated, \(exercises.count - inserted - updated) unchanged\n"
     }
+
+    /// Imports a Strong or Hevy export (`format`: `strong` or `hevy`) for the user, in one transaction; `progress`
+    /// shows the workouts written. The summary lists skipped rows and unmatched exercise names.
+    public func importHistory(
+        userId: String, format: String, path: String, weightUnit: String?, timeZone: String?, progress: ProgressReport? = nil
+    ) async throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ServiceError(.notFound, "Cannot read \(path).") }
+        guard let content = String(data: data, encoding: .utf8) else {
+            throw ServiceError.invalidArgument(field: "file", reason: "not UTF-8 text", message: "\(path) is not UTF-8 text.")
+        }
+        let summary = try await module.importer.importFile(
+            userId: userId, format: "\(format)_csv", content: content, weightUnit: weightUnit, timeZone: timeZone,
+            progress: { done, total in progress?.update(done, of: total) })
+        progress?.finish()
+        var text = "\(summary.imported) workouts imported (\(summary.sets) sets)\n"
+        if !summary.skipped.isEmpty {
+            text +=
+                "\(summary.skipped.count) rows skipped:\n"
+                + TextTable.render(["row", "reason"], summary.skipped.map { ["\($0.row)", $0.reason] })
+        }
+        if !summary.unmatched.isEmpty {
+            text +=
+                "exercises not in the catalog (not imported):\n"
+                + TextTable.render(["name", "rows"], summary.unmatched.map { [$0.name, "\($0.rows)"] })
+        }
+        return text
+    }
 }

@@ -9,7 +9,7 @@ import WorkoutsTool
 struct PovverWorkouts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "povver-workouts", abstract: "Workouts admin: catalog, templates, history.",
-        subcommands: [Catalog.self, Templates.self, History.self, ImportCatalog.self])
+        subcommands: [Catalog.self, Templates.self, History.self, ImportCatalog.self, Import.self])
 
     struct Options: ParsableArguments {
         @Option(help: "Database URL (default: POVVER_DATABASE_URL or sqlite://./povver.sqlite).")
@@ -76,6 +76,27 @@ struct PovverWorkouts: AsyncParsableCommand {
         @Option(help: "The next page: the cursor the previous page printed.") var cursor: String?
 
         func run() async throws { try await options.run { try await $0.history(userId: user, limit: limit, cursor: cursor) } }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import a user's history exported from Strong or Hevy (CSV); shows progress, lists what was skipped.")
+        @OptionGroup var options: Options
+        @Option(help: "User id.") var user: String
+        @Option(help: "strong or hevy.") var format: String
+        @Option(name: .customLong("weight-unit"), help: "kg or lb: the unit of a Strong file's weights (kg when not given).")
+        var weightUnit: String?
+        @Option(name: .customLong("time-zone"), help: "The time zone the file's times are in (IANA name; UTC when not given).")
+        var timeZone: String?
+        @Argument(help: "Path to the CSV file.") var file: String
+
+        func run() async throws {
+            try await options.run {
+                try await $0.importHistory(
+                    userId: user, format: format, path: file, weightUnit: weightUnit, timeZone: timeZone,
+                    progress: ProgressReport(label: "import", unit: "workouts"))
+            }
+        }
     }
 
     struct ImportCatalog: AsyncParsableCommand {

@@ -34,3 +34,15 @@ import Testing
         }
     }
 }
+
+/// What a long command shows while it runs.
+@Suite struct ProgressReportTests {
+    @Test func aLineHoldsTheShareTheCountTheRateAndTheTimeLeft() {
+        #expect(
+            ProgressReport.line(label: "rebuild", unit: "workouts", done: 750, total: 1500, elapsed: .seconds(3), bar: true)
+                == "rebuild [##########----------] 50% 750/1500 workouts 250/s ETA 3s")
+        #expect(
+            ProgressReport.line(label: "import", unit: "workouts", done: 0, total: 0, elapsed: .zero, bar: false)
+                == "import 100% 0/0 workouts")
+    }
+}

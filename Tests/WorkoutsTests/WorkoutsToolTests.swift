@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Platform
 import SQLKit
+import Synchronization
 import TestSupport
 import Testing
 import Workouts
@@ -121,6 +122,30 @@ import Workouts
             await #expect(throws: ServiceError.self) {
                 _ = try await tool.searchCatalog(
                     query: "squat", muscle: nil, equipment: nil, category: nil, limit: 5, cursor: "not-a-cursor")
+            }
+        }
+    }
+
+    /// `povver-workouts import`: the summary, and progress as plain lines when not on a terminal.
+    @Test func importHistoryPrintsWhatItImportedAndSkipped() async throws {
+        try await withTool { tool, directory in
+            let file = "\(directory)/strong.csv"
+            try Data(WorkoutImportTests.strong.utf8).write(to: URL(fileURLWithPath: file))
+            let lines = Mutex<[String]>([])
+            let progress = ProgressReport(label: "import", unit: "workouts", terminal: false) { line in lines.withLock { $0.append(line) } }
+            let report = try await tool.importHistory(
+                userId: "u", format: "strong", path: file, weightUnit: "kg", timeZone: "Europe/Berlin", progress: progress)
+            #expect(report.hasPrefix("2 workouts imported (5 sets)\n3 rows skipped:\n"), "\(report)")
+            #expect(report.contains("5000 reps is not possible"))
+            #expect(report.contains("exercises not in the catalog (not imported):") && report.contains("Zercher Yoke Walk"))
+            #expect(lines.withLock { $0 }.first == "import 0% 0/2 workouts\n")
+            #expect(lines.withLock { $0 }.last?.hasPrefix("import 100% 2/2 workouts") == true, "\(lines.withLock { $0 })")
+            #expect(
+                try await tool.importHistory(userId: "u", format: "strong", path: file, weightUnit: nil, timeZone: "Europe/Berlin")
+                    .hasPrefix("0 workouts imported"))
+            await #expect(throws: ServiceError.self) {
+                _ = try await tool.importHistory(
+                    userId: "u", format: "strong", path: "\(directory)/missing.csv", weightUnit: nil, timeZone: nil)
             }
         }
     }

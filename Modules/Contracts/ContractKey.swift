@@ -32,4 +32,5 @@ public enum Contract {
     public static let planLibrary = ContractKey<any PlanLibrary>(name: "PlanLibrary", providedBy: "workouts")
     public static let trainingLog = ContractKey<any TrainingLog>(name: "TrainingLog", providedBy: "workouts")
     public static let activeWorkoutControl = ContractKey<any ActiveWorkoutControl>(name: "ActiveWorkoutControl", providedBy: "workouts")
+    public static let productEvents = ContractKey<any ProductEventSink>(name: "ProductEventSink", providedBy: "analytics")
 }

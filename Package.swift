@@ -128,7 +128,12 @@ let package = Package(
         ),
         .target(
             name: "Recommendations", dependencies: ["Contracts", "Platform"], path: "Modules/Recommendations", swiftSettings: swiftSettings),
-        .target(name: "Analytics", dependencies: ["Contracts", "Platform"], path: "Modules/Analytics", swiftSettings: swiftSettings),
+        .target(
+            name: "Analytics",
+            dependencies: ["Contracts", "Platform", .product(name: "SQLKit", package: "sql-kit")],
+            path: "Modules/Analytics",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Apps
 
@@ -267,6 +272,15 @@ let package = Package(
             name: "WorkoutsTests",
             dependencies: ["Workouts", "WorkoutsTool", "Contracts", "Platform", "Fakes", "TestSupport"],
             path: "Tests/WorkoutsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AnalyticsTests",
+            dependencies: [
+                "Analytics", "Contracts", "Platform", "Fakes", "TestSupport",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Tests/AnalyticsTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

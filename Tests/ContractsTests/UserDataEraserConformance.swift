@@ -194,11 +194,43 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
         }
     }
 
+    @Test(arguments: TestDatabases.engines)
+    func analytics(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("analytics", AnalyticsModule.migrations)]) { db in
+            let module = AnalyticsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            // Every Analytics table with a `user_id` column, from the database's catalog, not from the eraser's list.
+            let userTables = try await TestDatabases.tables(in: db, prefix: "analytics_", withColumn: "user_id")
+            #expect(userTables.count >= 2)
+            let rows: @Sendable (String, String) async throws -> Int = { table, userId in
+                try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
+                    .first(decodingColumn: "n", as: Int.self) ?? 0
+            }
+            try await userDataEraserConformance(
+                module.eraser,
+                fixture: EraserFixture(
+                    seed: { userId in
+                        // A product event that reaches a milestone: a row in each product table.
+                        try await module.product.sink.record(
+                            userId: userId, name: "message_sent", params: ["message_length": .int(5)], occurredAt: Date(), eventId: "e1")
+                    },
+                    count: { userId in
+                        var total = 0
+                        for table in userTables { total += try await rows(table, userId) }
+                        return total
+                    },
+                    makeUser: { "u-\($0)" }))
+            for table in userTables {
+                #expect(try await rows(table, "u-bystander") > 0, "the seed leaves no row in \(table)")
+            }
+            #expect(Set(ProductAnalytics.tables).isSubset(of: Set(userTables)))
+        }
+    }
+
     /// Modules that own no tables yet: their erasers keep the contract trivially, and this suite starts
     /// checking real rows as soon as a module's issue gives it tables.
     @Test func modulesWithoutTables() async throws {
         let erasers: [any UserDataEraser] = [
-            ConversationsUserDataEraser(), RecommendationsUserDataEraser(), AnalyticsUserDataEraser(),
+            ConversationsUserDataEraser(), RecommendationsUserDataEraser(),
         ]
         for eraser in erasers {
             try await userDataEraserConformance(

@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "povver-workouts", targets: ["povver-workouts"]),
         .executable(name: "povver-auth", targets: ["povver-auth"]),
         .executable(name: "povver-subscription", targets: ["povver-subscription"]),
+        .executable(name: "povver-analytics", targets: ["povver-analytics"]),
         .library(name: "PovverApp", targets: ["PovverApp"]),
         .library(name: "PovverModules", targets: ["PovverModules"]),
     ],
@@ -216,6 +217,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "AnalyticsTool",
+            dependencies: ["Contracts", "Platform", "Analytics", .product(name: "Logging", package: "swift-log")],
+            path: "Apps/AnalyticsTool",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "povver-analytics",
+            dependencies: [
+                "AnalyticsTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Apps/povver-analytics",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         .target(
@@ -277,7 +294,7 @@ let package = Package(
         .testTarget(
             name: "AnalyticsTests",
             dependencies: [
-                "Analytics", "Contracts", "Platform", "Fakes", "TestSupport",
+                "Analytics", "AnalyticsTool", "PovverModules", "Contracts", "Platform", "Fakes", "TestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
             ],
             path: "Tests/AnalyticsTests",

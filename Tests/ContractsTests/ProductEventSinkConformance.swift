@@ -64,10 +64,10 @@ func productEventSinkConformance(_ sink: some ProductEventSink, fixture: Product
 
     @Test(arguments: TestDatabases.engines)
     func live(engine: SQLEngine) async throws {
-        try await TestDatabases.with(engine, migrate: [("analytics", AnalyticsModule.migrations)]) { db in
-            let module = AnalyticsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+        try await TestDatabases.with(engine, migrate: [("analytics", ProductAnalytics.migrations)]) { db in
+            let product = ProductAnalytics(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
             try await productEventSinkConformance(
-                module.product.sink,
+                product.sink,
                 fixture: ProductEventFixture { userId in
                     try await db.sql.raw("SELECT name FROM analytics_product_events WHERE user_id = \(bind: userId)")
                         .all(decodingColumn: "name", as: String.self).sorted()

@@ -26,7 +26,7 @@ import Testing
 
     @Test func funnelPrintsEachStepWithItsConversion() async throws {
         try await withTool { tool, module, database in
-            try await ProductFunnelTests.seed(module, in: database)
+            try await ProductFunnelTests.seed(module.product, in: database)
             let output = try await tool.funnel(from: "2026-01-01", to: "2026-01-08")
             #expect(
                 output == """
@@ -50,7 +50,7 @@ import Testing
 
     @Test func eventsPrintsAUsersLatestEventsFirst() async throws {
         try await withTool { tool, module, database in
-            try await ProductFunnelTests.seed(module, in: database)
+            try await ProductFunnelTests.seed(module.product, in: database)
             let output = try await tool.events(userId: "u2", limit: 2)
             #expect(
                 output == """

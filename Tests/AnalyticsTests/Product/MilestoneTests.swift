@@ -16,7 +16,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func concurrentFirstsMakeOneMilestone(engine: SQLEngine) async throws {
         try await ProductTesting.with(engine) { db, module, clock in
-            let sink = module.product.sink
+            let sink = module.sink
             let time = clock.now()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<12 {
@@ -26,7 +26,7 @@ import Testing
                             eventId: "m\(index)")
                     }
                     group.addTask {
-                        _ = try await module.product.ingestion.track(
+                        _ = try await module.ingestion.track(
                             userId: "u",
                             events: [
                                 ["name": "message_sent", "params": ["message_length": 1], "occurred_at": .string(time.rfc3339)]
@@ -38,7 +38,7 @@ import Testing
             let names = try await ProductTesting.names("u", in: db)
             #expect(names.filter { $0 == "message_sent" }.count == 24)
             #expect(names.filter { $0 == "first_message_sent" }.count == 1)
-            #expect(try await module.product.milestones(userId: "u").keys.sorted() == ["first_message_sent"])
+            #expect(try await module.milestones(userId: "u").keys.sorted() == ["first_message_sent"])
             #expect(try await ProductTesting.count("analytics_product_milestones", in: db) == 1)
         }
     }
@@ -93,7 +93,7 @@ import Testing
                 clock.advance(by: 3600)
             }
             #expect(try await ProductTesting.names("u", in: db) == ["first_workout_completed", "workout_completed", "workout_completed"])
-            let reached = try await module.product.milestones(userId: "u")
+            let reached = try await module.milestones(userId: "u")
             #expect(reached == ["first_workout_completed": FakeWallClock().now()], "reached at the first completion")
         }
     }

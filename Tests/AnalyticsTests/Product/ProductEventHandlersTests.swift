@@ -12,9 +12,9 @@ import Testing
 /// often it is delivered.
 @Suite struct ProductEventHandlersTests {
     /// Delivers `event` to the analytics handler for its type, as the outbox does (stored under `id`).
-    static func deliver<E: DomainEvent>(_ event: E, id: String, to module: AnalyticsModule) async throws {
+    static func deliver<E: DomainEvent>(_ event: E, id: String, to module: ProductAnalytics) async throws {
         let stored = StoredEvent(id: id, type: E.eventType, payload: try JSONCoding.encodeToString(event), occurredAt: Date())
-        for handler in module.product.eventHandlers where handler.eventType == E.eventType {
+        for handler in module.eventHandlers where handler.eventType == E.eventType {
             try await handler.handle(stored)
         }
     }
@@ -43,7 +43,7 @@ import Testing
                     "first_workout_completed", "signup_completed", "workout_cancelled", "workout_completed", "workout_started",
                 ])
             let events = Dictionary(
-                try await module.product.recentEvents(userId: "u", limit: 10).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }
+                try await module.recentEvents(userId: "u", limit: 10).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }
             )
             #expect(events["signup_completed"]?.params == ["provider": .string("apple.com")])
             #expect(events["workout_started"]?.params == ["source": .string("routine"), "workout_id": .string("w1")])
@@ -90,7 +90,7 @@ import Testing
                 previousStatus: "free", productId: "povver.premium.monthly")
             try await Self.deliver(purchase, id: "s1", to: module)
             try await Self.deliver(purchase, id: "s1", to: module)
-            let events = try await module.product.recentEvents(userId: "u", limit: 10)
+            let events = try await module.recentEvents(userId: "u", limit: 10)
             #expect(events.map(\.name) == ["subscription_purchased"])
             #expect(events.first?.params == ["product_id": .string("povver.premium.monthly")])
         }

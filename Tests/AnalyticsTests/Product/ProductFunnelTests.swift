@@ -14,7 +14,7 @@ import Testing
     static let weekStart = Date(timeIntervalSince1970: 1_767_225_600)
 
     /// Stores the scenario: `(user, event, params, day of the week, hour)`; milestones follow from the events.
-    static func seed(_ module: AnalyticsModule, in db: Database) async throws {
+    static func seed(_ module: ProductAnalytics, in db: Database) async throws {
         let plan: [String: ProductEventValue] = ["action": .string("accept"), "artifact_type": .string("session_plan")]
         let rows: [(String, String, [String: ProductEventValue], Double)] = [
             // u1 goes all the way.
@@ -55,7 +55,7 @@ import Testing
     func usersAreCountedAtEachStepReachedInOrder(engine: SQLEngine) async throws {
         try await ProductTesting.with(engine) { db, module, _ in
             try await Self.seed(module, in: db)
-            let steps = try await module.product.funnel.report(from: Self.weekStart, to: Self.weekStart.addingTimeInterval(7 * 86_400))
+            let steps = try await module.funnel.report(from: Self.weekStart, to: Self.weekStart.addingTimeInterval(7 * 86_400))
             #expect(steps.map(\.name) == ["app_opened", "signup_completed", "first_conversation", "first_artifact", "first_accepted_plan"])
             #expect(steps.map(\.users) == [6, 3, 3, 2, 1])
             let fromPrevious: [Double?] = [nil, 0.5, 1, 2.0 / 3, 0.5]
@@ -71,16 +71,16 @@ import Testing
         try await ProductTesting.with(engine) { db, module, _ in
             try await Self.seed(module, in: db)
             let day = 86_400.0
-            let later = try await module.product.funnel.report(
+            let later = try await module.funnel.report(
                 from: Self.weekStart.addingTimeInterval(day), to: Self.weekStart.addingTimeInterval(8 * day))
             #expect(later.map(\.users) == [5, 2, 1, 1, 0])
             #expect(later.last?.fromPrevious == 0)
-            let empty = try await module.product.funnel.report(
+            let empty = try await module.funnel.report(
                 from: Self.weekStart.addingTimeInterval(-30 * day), to: Self.weekStart.addingTimeInterval(-20 * day))
             #expect(empty.map(\.users) == [0, 0, 0, 0, 0])
             #expect(empty.map(\.fromFirst) == [nil, nil, nil, nil, nil])
             await #expect(throws: ServiceError.self) {
-                _ = try await module.product.funnel.report(from: Self.weekStart, to: Self.weekStart)
+                _ = try await module.funnel.report(from: Self.weekStart, to: Self.weekStart)
             }
         }
     }

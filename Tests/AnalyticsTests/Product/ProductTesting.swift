@@ -9,11 +9,11 @@ import TestSupport
 /// Product analytics on a fresh database of `engine`, with a clock the test moves.
 enum ProductTesting {
     static func with(
-        _ engine: SQLEngine, _ body: @escaping @Sendable (Database, AnalyticsModule, FakeWallClock) async throws -> Void
+        _ engine: SQLEngine, _ body: @escaping @Sendable (Database, ProductAnalytics, FakeWallClock) async throws -> Void
     ) async throws {
-        try await TestDatabases.with(engine, migrate: [("analytics", AnalyticsModule.migrations)]) { db in
+        try await TestDatabases.with(engine, migrate: [("analytics", ProductAnalytics.migrations)]) { db in
             let clock = FakeWallClock()
-            try await body(db, AnalyticsModule(database: db, clock: clock, ids: RandomIDGenerator()), clock)
+            try await body(db, ProductAnalytics(database: db, clock: clock, ids: RandomIDGenerator()), clock)
         }
     }
 

@@ -41,7 +41,7 @@ import Testing
                 "app_opened",
                 Self.event("message_sent", ["message_length": .double(12)], at: now.addingTimeInterval(3600)),
             ]
-            let outcome = try await module.product.ingestion.track(userId: "u", events: events)
+            let outcome = try await module.ingestion.track(userId: "u", events: events)
             #expect(outcome.accepted == 3)
             #expect(outcome.rejected.map(\.index) == Array(2...13))
             #expect(Set(outcome.rejected.map(\.code)) == ["INVALID_ARGUMENT"])
@@ -55,7 +55,7 @@ import Testing
             #expect(
                 try await ProductTesting.names("u", in: db) == ["app_opened", "first_message_sent", "message_sent", "tab_viewed"],
                 "a client message_sent makes the milestone")
-            let stored = try await module.product.recentEvents(userId: "u", limit: 10)
+            let stored = try await module.recentEvents(userId: "u", limit: 10)
             #expect(stored.first { $0.name == "message_sent" }?.params == ["message_length": .int(12)], "a whole 12.0 is stored as 12")
             #expect(stored.first { $0.name == "app_opened" }?.installId == "install-1")
             #expect(Set(stored.map(\.source)) == [.client, .server])
@@ -71,11 +71,11 @@ import Testing
                 Self.event("message_sent", ["message_length": 3], at: clock.now(), eventId: "e-1"),
                 Self.event("message_sent", ["message_length": 4], at: clock.now(), eventId: "e-2"),
             ]
-            #expect(try await module.product.ingestion.track(userId: "u", events: batch) == .init(accepted: 3, rejected: []))
-            #expect(try await module.product.ingestion.track(userId: "u", events: batch) == .init(accepted: 3, rejected: []))
+            #expect(try await module.ingestion.track(userId: "u", events: batch) == .init(accepted: 3, rejected: []))
+            #expect(try await module.ingestion.track(userId: "u", events: batch) == .init(accepted: 3, rejected: []))
             #expect(try await ProductTesting.names("u", in: db) == ["first_message_sent", "message_sent", "message_sent"])
             // Another user's event ids are theirs.
-            _ = try await module.product.ingestion.track(userId: "v", events: batch)
+            _ = try await module.ingestion.track(userId: "v", events: batch)
             #expect(try await ProductTesting.count("analytics_product_events", in: db) == 6)
         }
     }
@@ -85,12 +85,12 @@ import Testing
         try await ProductTesting.with(engine) { db, module, clock in
             let batch = (0...ProductEventIngestion.maxBatch).map { _ in Self.event("app_opened", at: clock.now()) }
             let error = await #expect(throws: ServiceError.self) {
-                _ = try await module.product.ingestion.track(userId: "u", events: batch)
+                _ = try await module.ingestion.track(userId: "u", events: batch)
             }
             #expect(error?.code == .invalidArgument && error?.details["field"] == "events")
             let stored = try await ProductTesting.count("analytics_product_events", in: db)
             #expect(stored == 0)
-            let full = try await module.product.ingestion.track(userId: "u", events: Array(batch.dropLast()))
+            let full = try await module.ingestion.track(userId: "u", events: Array(batch.dropLast()))
             #expect(full.accepted == ProductEventIngestion.maxBatch)
         }
     }

@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "povver-workouts", targets: ["povver-workouts"]),
         .executable(name: "povver-auth", targets: ["povver-auth"]),
         .executable(name: "povver-subscription", targets: ["povver-subscription"]),
+        .executable(name: "povver-analytics", targets: ["povver-analytics"]),
         .library(name: "PovverApp", targets: ["PovverApp"]),
         .library(name: "PovverModules", targets: ["PovverModules"]),
     ],
@@ -128,7 +129,12 @@ let package = Package(
         ),
         .target(
             name: "Recommendations", dependencies: ["Contracts", "Platform"], path: "Modules/Recommendations", swiftSettings: swiftSettings),
-        .target(name: "Analytics", dependencies: ["Contracts", "Platform"], path: "Modules/Analytics", swiftSettings: swiftSettings),
+        .target(
+            name: "Analytics",
+            dependencies: ["Contracts", "Platform", .product(name: "SQLKit", package: "sql-kit")],
+            path: "Modules/Analytics",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Apps
 
@@ -211,6 +217,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "AnalyticsTool",
+            dependencies: ["Contracts", "Platform", "Analytics", .product(name: "Logging", package: "swift-log")],
+            path: "Apps/AnalyticsTool",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "povver-analytics",
+            dependencies: [
+                "AnalyticsTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Apps/povver-analytics",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         .target(
@@ -264,15 +286,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "AnalyticsTests",
-            dependencies: ["Analytics", "Contracts", "Platform", "Fakes", "TestSupport"],
-            path: "Tests/AnalyticsTests",
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
             name: "WorkoutsTests",
             dependencies: ["Workouts", "WorkoutsTool", "Contracts", "Platform", "Fakes", "TestSupport"],
             path: "Tests/WorkoutsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AnalyticsTests",
+            dependencies: [
+                "Analytics", "AnalyticsTool", "PovverModules", "Auth", "Workouts", "Contracts", "Platform", "Fakes", "TestSupport",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Tests/AnalyticsTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -2,21 +2,23 @@ import Contracts
 import Platform
 
 extension AnalyticsModule {
-    /// Analytics in a composition: provides the training analytics (and itself, for the admin CLI); consumes
-    /// the account directory (time zone and week start), the training log and the exercise catalog (muscles).
+    /// Analytics in a composition: provides the training analytics and the product event sink (and itself, for the
+    /// admin CLI); consumes the account directory (time zone and week start), the training log and the exercise
+    /// catalog (muscles).
     public static func definition() -> ModuleDefinition {
         ModuleDefinition(
-            name: "analytics", provides: [Contract.trainingAnalytics.erased, Self.handle.erased],
+            name: "analytics", provides: [Contract.trainingAnalytics.erased, Contract.productEvents.erased, Self.handle.erased],
             consumes: [Contract.accountDirectory.erased, Contract.trainingLog.erased, Contract.exerciseCatalog.erased]
         ) { context in
             let platform = context.platform
             let module = AnalyticsModule(
                 database: platform.database, accounts: try context.require(Contract.accountDirectory),
                 log: try context.require(Contract.trainingLog), catalog: try context.require(Contract.exerciseCatalog),
-                clock: platform.clock)
+                clock: platform.clock, ids: platform.ids)
             var plugin = module.plugin
             plugin.provides = [
-                ProvidedContract(Contract.trainingAnalytics, module.trainingAnalytics), ProvidedContract(Self.handle, module),
+                ProvidedContract(Contract.trainingAnalytics, module.trainingAnalytics),
+                ProvidedContract(Contract.productEvents, module.product.sink), ProvidedContract(Self.handle, module),
             ]
             return plugin
         }

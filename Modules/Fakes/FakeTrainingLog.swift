@@ -43,6 +43,11 @@ public actor FakeTrainingLog: TrainingLog {
         return CompletedWorkoutPage(workouts: page, nextCursor: next)
     }
 
+    public func usersWithHistory(after: String?, limit: Int) async throws -> [String] {
+        guard (1...1000).contains(limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 1000") }
+        return Array(Set(workouts.map(\.userId)).filter { user in after.map { user > $0 } ?? true }.sorted().prefix(limit))
+    }
+
     /// Removes a recorded workout (as deleting it from history does).
     public func remove(id: String) { workouts.removeAll { $0.id == id } }
 

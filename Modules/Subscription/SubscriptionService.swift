@@ -287,7 +287,7 @@ public struct SubscriptionService: Sendable {
         try await tx.publish(
             SubscriptionChanged(
                 userId: state.userId, tier: state.tier.rawValue, status: state.status.rawValue, isPremium: state.isPremium, source: source,
-                occurredAt: state.updatedAt),
+                occurredAt: state.updatedAt, previousStatus: before.status.rawValue, productId: state.productId),
             id: ids.makeID(), occurredAt: state.updatedAt)
     }
 

@@ -111,6 +111,14 @@ public struct SQLTrainingLog: TrainingLog {
     {
         try await history.range(userId: userId, from: endedFrom, before: endedBefore, limit: limit, cursor: cursor)
     }
+
+    public func usersWithHistory(after: String?, limit: Int) async throws -> [String] {
+        guard (1...1000).contains(limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 1000") }
+        let filter: SQLQueryString = after.map { "WHERE user_id > \(bind: $0)" } ?? ""
+        return try await history.context.database.sql.raw(
+            "SELECT DISTINCT user_id FROM workouts_history \(filter) ORDER BY user_id LIMIT \(literal: limit)"
+        ).all(decodingColumn: "user_id", as: String.self)
+    }
 }
 
 /// Workouts' `ActiveWorkoutControl`.

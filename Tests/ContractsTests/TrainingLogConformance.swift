@@ -49,6 +49,9 @@ func trainingLogConformance(_ log: some TrainingLog, fixture: TrainingLogFixture
     #expect(
         try await log.completedWorkouts(userId: "u2", endedFrom: nil, endedBefore: nil, limit: 5, cursor: nil).workouts.map(\.id) == [other]
     )
+    #expect(try await log.usersWithHistory(after: nil, limit: 10) == ["u1", "u2"])
+    #expect(try await log.usersWithHistory(after: "u1", limit: 10) == ["u2"])
+    #expect(try await log.usersWithHistory(after: nil, limit: 1) == ["u1"])
     for (limit, cursor) in [(0, nil), (501, nil), (5, "not-a-cursor")] as [(Int, String?)] {
         do {
             _ = try await log.completedWorkouts(userId: "u1", endedFrom: nil, endedBefore: nil, limit: limit, cursor: cursor)

@@ -194,8 +194,8 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
         }
     }
 
-    /// Analytics: the rows counted are those of every `analytics_` table the database lists, so a table added
-    /// later and forgotten by the eraser fails here.
+    /// Analytics: the rows counted are those of every `analytics_` table with a `user_id` the database lists, so a
+    /// table added later and forgotten by the eraser fails here; the seed leaves a row in each.
     @Test(arguments: TestDatabases.engines)
     func analytics(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("analytics", AnalyticsModule.migrations)]) { db in
@@ -203,8 +203,13 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
             let log = FakeTrainingLog()
             let module = AnalyticsModule(
                 database: db, accounts: accounts, log: log, catalog: FakeExerciseCatalog(WorkoutsFixtures.catalog), clock: FakeWallClock())
-            let tables = try await Self.tables(prefix: "analytics_", in: db)
-            #expect(tables.count >= 5, "\(tables)")
+            // Every Analytics table with a `user_id` column, from the database's catalog, not from the eraser's list.
+            let userTables = try await TestDatabases.tables(in: db, prefix: "analytics_", withColumn: "user_id")
+            #expect(userTables.count >= 7, "\(userTables)")
+            let rows: @Sendable (String, String) async throws -> Int = { table, userId in
+                try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
+                    .first(decodingColumn: "n", as: Int.self) ?? 0
+            }
             try await userDataEraserConformance(
                 module.eraser,
                 fixture: EraserFixture(
@@ -224,27 +229,21 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                             createdAt: Date(), updatedAt: Date())
                         await log.record(workout)
                         try await module.refresh(userId: userId, workoutId: workout.id)
+                        // A product event that reaches a milestone: a row in each product table.
+                        try await module.product.sink.record(
+                            userId: userId, name: "message_sent", params: ["message_length": .int(5)], occurredAt: Date(), eventId: "e1")
                     },
                     count: { userId in
                         var total = 0
-                        for table in tables {
-                            total +=
-                                try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
-                                .first(decodingColumn: "n", as: Int.self) ?? 0
-                        }
+                        for table in userTables { total += try await rows(table, userId) }
                         return total
                     },
                     makeUser: { "u-\($0)" }))
+            for table in userTables {
+                #expect(try await rows(table, "u-bystander") > 0, "the seed leaves no row in \(table)")
+            }
+            #expect(Set(ProductAnalytics.tables).isSubset(of: Set(userTables)))
         }
-    }
-
-    /// The tables whose names start with `prefix`, as the database lists them.
-    static func tables(prefix: String, in db: Database) async throws -> [String] {
-        let query: SQLQueryString =
-            db.engine == .sqlite
-            ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE \(bind: prefix + "%")"
-            : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE \(bind: prefix + "%")"
-        return try await db.sql.raw(query).all(decodingColumn: "name", as: String.self).sorted()
     }
 
     /// Modules that own no tables yet: their erasers keep the contract trivially, and this suite starts

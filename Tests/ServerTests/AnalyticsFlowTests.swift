@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
+import SQLKit
 import TestSupport
 import Testing
 
@@ -13,10 +14,17 @@ import Testing
     static let squat = "Barbell_Squat"
     static let bench = "Barbell_Bench_Press_-_Medium_Grip"
 
-    /// Delivers every event published so far (the server's own worker may run some first: handlers are idempotent).
+    /// Delivers every event published so far. The server's own worker may have taken some first: then this waits
+    /// until it has finished them (no delivery queued or leased), so the answers read next are final.
     static func settle(_ server: PovverServer) async throws {
         _ = try await server.dispatcher.dispatchPending()
         try await server.worker.drain()
+        try await eventually("every delivery finished") {
+            let open = try await server.database.sql.raw(
+                "SELECT COUNT(*) AS n FROM platform_jobs WHERE status IN ('queued', 'leased') AND kind LIKE 'platform.event:%'"
+            ).first(decodingColumn: "n", as: Int.self)
+            return open == 0
+        }
     }
 
     /// Completes a workout of one exercise with the given sets (weight, reps) and answers its id.

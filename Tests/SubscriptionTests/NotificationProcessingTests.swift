@@ -374,6 +374,8 @@ struct SubscriptionHarness: Sendable {
             #expect(changes.count == 3)
             #expect(Set(changes.filter { $0.source == "override" }.map(\.isPremium)) == [true, false])
             #expect(changes.first { $0.source == "webhook" }?.status == "expired")
+            // It says what the status was, so product analytics tells a purchase from a recovered renewal.
+            #expect(changes.first { $0.source == "webhook" }?.previousStatus == "free")
         }
     }
 

@@ -8,13 +8,26 @@ public struct WorkoutCompleted: DomainEvent, Equatable {
     public var sourceTemplateId: String?
     public var sourceRoutineId: String?
     public var completedAt: Date
+    /// Minutes from start to completion, so subscribers that only count (product analytics) need not read the
+    /// workout back. Absent in events published before they were carried.
+    public var durationMinutes: Double?
+    /// Exercises with at least one set done.
+    public var exerciseCount: Int?
+    /// Sets done.
+    public var setCount: Int?
 
-    public init(userId: String, workoutId: String, sourceTemplateId: String?, sourceRoutineId: String?, completedAt: Date) {
+    public init(
+        userId: String, workoutId: String, sourceTemplateId: String?, sourceRoutineId: String?, completedAt: Date,
+        durationMinutes: Double? = nil, exerciseCount: Int? = nil, setCount: Int? = nil
+    ) {
         self.userId = userId
         self.workoutId = workoutId
         self.sourceTemplateId = sourceTemplateId
         self.sourceRoutineId = sourceRoutineId
         self.completedAt = completedAt
+        self.durationMinutes = durationMinutes
+        self.exerciseCount = exerciseCount
+        self.setCount = setCount
     }
 
     enum CodingKeys: String, CodingKey {
@@ -23,6 +36,70 @@ public struct WorkoutCompleted: DomainEvent, Equatable {
         case sourceTemplateId = "source_template_id"
         case sourceRoutineId = "source_routine_id"
         case completedAt = "completed_at"
+        case durationMinutes = "duration_min"
+        case exerciseCount = "exercise_count"
+        case setCount = "set_count"
+    }
+}
+
+/// A workout was started. Published by Workouts in the starting transaction (once: a retried start answers the
+/// first start and publishes nothing).
+public struct WorkoutStarted: DomainEvent, Equatable {
+    public static let eventType = "workouts.workout_started"
+
+    /// What the workout was started from.
+    public enum Source: String, Codable, Sendable, CaseIterable {
+        /// The next (or a named) template of a routine.
+        case routine
+        /// A template on its own.
+        case template
+        /// Nothing: an empty workout.
+        case freeform
+    }
+
+    public var userId: String
+    public var workoutId: String
+    public var source: Source
+    public var startedAt: Date
+
+    public init(userId: String, workoutId: String, source: Source, startedAt: Date) {
+        self.userId = userId
+        self.workoutId = workoutId
+        self.source = source
+        self.startedAt = startedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case workoutId = "workout_id"
+        case source
+        case startedAt = "started_at"
+    }
+}
+
+/// A workout in progress was cancelled (nothing archived). Published by Workouts in the cancelling transaction.
+public struct WorkoutCancelled: DomainEvent, Equatable {
+    public static let eventType = "workouts.workout_cancelled"
+    public var userId: String
+    public var workoutId: String
+    public var startedAt: Date
+    public var cancelledAt: Date
+
+    public init(userId: String, workoutId: String, startedAt: Date, cancelledAt: Date) {
+        self.userId = userId
+        self.workoutId = workoutId
+        self.startedAt = startedAt
+        self.cancelledAt = cancelledAt
+    }
+
+    /// Minutes the workout ran before it was cancelled.
+    public var durationMinutes: Double { max(0, cancelledAt.timeIntervalSince(startedAt) / 60) }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case workoutId = "workout_id"
+        case startedAt = "started_at"
+        case cancelledAt = "cancelled_at"
     }
 }
 

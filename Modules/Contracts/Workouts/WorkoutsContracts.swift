@@ -95,6 +95,9 @@ public protocol TrainingLog: Sendable {
     /// issue.
     func completedWorkouts(userId: String, endedFrom: Date?, endedBefore: Date?, limit: Int, cursor: String?) async throws
         -> CompletedWorkoutPage
+    /// Users with at least one completed workout, in id order, at most `limit` (1…1000) after the id `after` (nil:
+    /// from the first). For backfills that go through every history.
+    func usersWithHistory(after: String?, limit: Int) async throws -> [String]
 }
 
 /// The in-progress workout, for the coach's workout tools. Every write is idempotent under its key.

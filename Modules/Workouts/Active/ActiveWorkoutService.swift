@@ -72,6 +72,10 @@ struct ActiveWorkoutService: Sendable {
                     sourceRoutineId: request.routineId, status: .inProgress, startTime: now, version: 1, exercises: exercises,
                     totals: WorkoutTotals(), createdAt: now, updatedAt: now)
                 try await ActiveWorkoutStorage.insert(workout, sql: tx.sql)
+                let source: WorkoutStarted.Source = request.routineId != nil ? .routine : template != nil ? .template : .freeform
+                try await tx.publish(
+                    WorkoutStarted(userId: userId, workoutId: workout.id, source: source, startedAt: now),
+                    id: "workout-started:\(workout.id)", occurredAt: now)
                 return workout
             }
         }
@@ -275,18 +279,23 @@ struct ActiveWorkoutService: Sendable {
                 WorkoutCompleted(
                     userId: userId, workoutId: archived.id, sourceTemplateId: archived.sourceTemplateId,
                     sourceRoutineId: archived.sourceRoutineId,
-                    completedAt: now),
+                    completedAt: now, durationMinutes: max(0, now.timeIntervalSince(archived.startTime) / 60),
+                    exerciseCount: logged.count, setCount: logged.reduce(0) { $0 + $1.sets.count }),
                 id: "workout-completed:\(archived.id)", occurredAt: now)
             workout.status = .completed
             return archived
         }
     }
 
+    /// Ends the workout without archiving it and publishes `WorkoutCancelled`, in one transaction.
     func cancel(userId: String, workoutId: String, key: String?) async throws -> IdempotentAnswer<EmptyResult> {
         try await mutate(
             userId: userId, workoutId: workoutId, key: key, operation: "cancelActiveWorkout", request: WorkoutRequest(workoutId: workoutId)
         ) {
-            workout, _ in
+            workout, tx in
+            try await tx.publish(
+                WorkoutCancelled(userId: userId, workoutId: workout.id, startedAt: workout.startTime, cancelledAt: workout.updatedAt),
+                id: "workout-cancelled:\(workout.id)", occurredAt: workout.updatedAt)
             workout.status = .cancelled
             return EmptyResult()
         }

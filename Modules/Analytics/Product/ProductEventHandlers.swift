@@ -22,6 +22,8 @@ struct ProductEventHandlers: Sendable {
                     ["source": .string(event.source.rawValue), "workout_id": .string(event.workoutId)], at: event.startedAt)
             },
             .on(WorkoutCompleted.self, name: "analytics.product.workout_completed") { event, stored in
+                // A workout imported from another app is history, not activity in the app: no event, no milestone.
+                guard event.imported != true else { return }
                 var params: [String: ProductEventValue] = ["workout_id": .string(event.workoutId)]
                 // An event published before the counts were carried is recorded without them rather than not at all.
                 if let minutes = event.durationMinutes { params["duration_min"] = .number(Self.rounded(minutes)) }

@@ -15,10 +15,13 @@ public struct WorkoutCompleted: DomainEvent, Equatable {
     public var exerciseCount: Int?
     /// Sets done.
     public var setCount: Int?
+    /// True for a workout imported from another app's export (`importWorkouts`): history, not something done in the
+    /// app now, so product analytics do not count it; training analytics do. Absent (nil) otherwise.
+    public var imported: Bool?
 
     public init(
         userId: String, workoutId: String, sourceTemplateId: String?, sourceRoutineId: String?, completedAt: Date,
-        durationMinutes: Double? = nil, exerciseCount: Int? = nil, setCount: Int? = nil
+        durationMinutes: Double? = nil, exerciseCount: Int? = nil, setCount: Int? = nil, imported: Bool? = nil
     ) {
         self.userId = userId
         self.workoutId = workoutId
@@ -28,6 +31,7 @@ public struct WorkoutCompleted: DomainEvent, Equatable {
         self.durationMinutes = durationMinutes
         self.exerciseCount = exerciseCount
         self.setCount = setCount
+        self.imported = imported
     }
 
     enum CodingKeys: String, CodingKey {
@@ -39,6 +43,7 @@ public struct WorkoutCompleted: DomainEvent, Equatable {
         case durationMinutes = "duration_min"
         case exerciseCount = "exercise_count"
         case setCount = "set_count"
+        case imported
     }
 }
 

@@ -98,7 +98,9 @@ struct WorkoutImport: Sendable {
                 ).run()
                 try await tx.publish(
                     WorkoutCompleted(
-                        userId: userId, workoutId: workout.id, sourceTemplateId: nil, sourceRoutineId: nil, completedAt: workout.endTime),
+                        userId: userId, workoutId: workout.id, sourceTemplateId: nil, sourceRoutineId: nil, completedAt: workout.endTime,
+                        durationMinutes: workout.endTime.timeIntervalSince(workout.startTime) / 60, exerciseCount: workout.exercises.count,
+                        setCount: workout.analytics.totals.sets, imported: true),
                     id: "workout-completed:\(workout.id)", occurredAt: now)
                 written.append(workout)
                 if written.count % 100 == 0 { progress(written.count, workouts.count) }

@@ -19,6 +19,20 @@ import Testing
         }
     }
 
+    /// A workout imported from another app's export is history: no `workout_completed`, no milestone.
+    @Test(arguments: TestDatabases.engines)
+    func importedWorkoutsAreNoActivity(engine: SQLEngine) async throws {
+        try await ProductTesting.with(engine) { db, module, clock in
+            try await Self.deliver(
+                WorkoutCompleted(
+                    userId: "u", workoutId: "imp-1", sourceTemplateId: nil, sourceRoutineId: nil, completedAt: clock.now(),
+                    durationMinutes: 60,
+                    exerciseCount: 2, setCount: 8, imported: true),
+                id: "workout-completed:imp-1", to: module)
+            #expect(try await ProductTesting.names("u", in: db).isEmpty)
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func domainEventsBecomeProductEventsOnceEach(engine: SQLEngine) async throws {
         try await ProductTesting.with(engine) { db, module, clock in

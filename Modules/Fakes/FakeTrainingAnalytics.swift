@@ -1,0 +1,62 @@
+import Contracts
+import Foundation
+
+/// Training analytics a test sets by hand (the coach's and the analyst's tests): answers what it was given, and
+/// refuses bad arguments as the contract says.
+public actor FakeTrainingAnalytics: TrainingAnalytics {
+    private var exercises: [String: [String: [ExerciseWeek]]] = [:]  // user → exercise → weeks
+    private var muscles: [String: [String: [MuscleWeek]]] = [:]
+    private var stats: [String: [WeeklyStats]] = [:]
+    private var sets: [String: [TrainingSet]] = [:]  // newest first
+    private var contexts: [String: TrainingContext] = [:]
+
+    public init() {}
+
+    public func set(userId: String, exerciseId: String, weeks: [ExerciseWeek]) { exercises[userId, default: [:]][exerciseId] = weeks }
+    public func set(userId: String, muscle: String, weeks: [MuscleWeek]) { muscles[userId, default: [:]][muscle] = weeks }
+    public func set(userId: String, stats: [WeeklyStats]) { self.stats[userId] = stats }
+    public func set(userId: String, sets: [TrainingSet]) { self.sets[userId] = sets }
+    public func set(userId: String, context: TrainingContext) { contexts[userId] = context }
+
+    static func check(weeks: Int) throws {
+        guard (1...260).contains(weeks) else { throw ServiceError.invalidArgument(field: "weeks", reason: "must be from 1 to 260") }
+    }
+
+    public func exerciseProgress(userId: String, exerciseId: String, weeks: Int) async throws -> [ExerciseWeek] {
+        try Self.check(weeks: weeks)
+        return Array((exercises[userId]?[exerciseId] ?? []).suffix(weeks))
+    }
+
+    public func muscleProgress(userId: String, muscle: String, weeks: Int) async throws -> [MuscleWeek] {
+        try Self.check(weeks: weeks)
+        return Array((muscles[userId]?[muscle] ?? []).suffix(weeks))
+    }
+
+    public func weeklyStats(userId: String, weeks: Int) async throws -> [WeeklyStats] {
+        try Self.check(weeks: weeks)
+        return Array((stats[userId] ?? []).suffix(weeks))
+    }
+
+    /// Pages by position; the cursor is the index of the next set.
+    public func trainingSets(userId: String, query: TrainingSetQuery) async throws -> TrainingSetPage {
+        guard (1...200).contains(query.limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 200") }
+        var start = 0
+        if let cursor = query.cursor, !cursor.isEmpty {
+            guard cursor.hasPrefix("fake:"), let index = Int(cursor.dropFirst(5)) else {
+                throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this list")
+            }
+            start = index
+        }
+        let matching = (sets[userId] ?? []).filter { set in
+            (query.exerciseId.map { $0.isEmpty || set.exerciseId == $0 } ?? true)
+                && (query.muscle.map { $0.isEmpty || (set.primaryMuscles + set.secondaryMuscles).contains($0.lowercased()) } ?? true)
+        }
+        let page = Array(matching.dropFirst(start).prefix(query.limit))
+        return TrainingSetPage(items: page, nextCursor: start + page.count < matching.count ? "fake:\(start + page.count)" : nil)
+    }
+
+    public func trainingContext(userId: String) async throws -> TrainingContext {
+        contexts[userId]
+            ?? TrainingContext(weekStart: "1970-01-01", workoutsPerWeek: [0, 0, 0, 0, 0], lastWorkouts: [], muscles: [], lifts: [])
+    }
+}

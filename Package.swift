@@ -327,4 +327,14 @@ if Context.environment["POVVER_BENCHMARKS"] == "1" {
             path: "Tools/subscription-bench",
             swiftSettings: swiftSettings
         ))
+    package.targets.append(
+        .executableTarget(
+            name: "analytics-bench",
+            dependencies: [
+                "Analytics", "Workouts", "Fakes", "Platform", "Contracts", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Tools/analytics-bench",
+            swiftSettings: swiftSettings
+        ))
 }

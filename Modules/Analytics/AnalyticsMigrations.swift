@@ -49,6 +49,7 @@ enum AnalyticsMigrations {
                     user_id TEXT NOT NULL,
                     exercise_id TEXT NOT NULL,
                     week_start TEXT NOT NULL,
+                    exercise_name TEXT NOT NULL,
                     e1rm_kg \(double) NOT NULL,
                     top_weight_kg \(double) NOT NULL,
                     best_weight_kg \(double) NOT NULL,
@@ -85,11 +86,6 @@ enum AnalyticsMigrations {
                 )
                 """,
             ]
-        },
-        // The coach's context names its lifts and `queryTrainingSets` filters by exercise: without this, each read
-        // one user's every set (a five-year history made getTrainingContext take 0.4 s on PostgreSQL).
-        Migration(version: 2, name: "set facts by exercise") { _ in
-            ["CREATE INDEX analytics_set_facts_exercise ON analytics_set_facts (user_id, exercise_id, ended_at)"]
-        },
+        }
     ]
 }

@@ -110,7 +110,8 @@ struct AnalyticsHarness {
             (
                 "analytics_exercise_weeks", "exercise_id, week_start",
                 [
-                    ("exercise_id", .text), ("week_start", .text), ("e1rm_kg", .double), ("top_weight_kg", .double),
+                    ("exercise_id", .text), ("week_start", .text), ("exercise_name", .text), ("e1rm_kg", .double),
+                    ("top_weight_kg", .double),
                     ("best_weight_kg", .double),
                     ("best_reps", .int), ("volume_kg", .double), ("sets", .int), ("reps", .int),
                 ]

@@ -37,31 +37,34 @@ struct TrainingContextSummary {
         .map { TrainingContext.MuscleLoad(muscle: $0.key, sets: $0.value.now, previousAverage: Self.round1($0.value.before / 4)) }
         .sorted { ($0.sets, $0.previousAverage, $1.muscle) > ($1.sets, $1.previousAverage, $0.muscle) }
 
-        var lifts: [String: (sets: Int, recent: Double, before: Double?)] = [:]
+        var lifts: [String: (sets: Int, recent: Double, before: Double?, name: String, week: String)] = [:]
         for row in try await sql.raw(
-            "SELECT exercise_id, week_start, e1rm_kg, sets FROM analytics_exercise_weeks WHERE user_id = \(bind: userId) AND week_start >= \(bind: weeks[0])"
+            """
+            SELECT exercise_id, exercise_name, week_start, e1rm_kg, sets FROM analytics_exercise_weeks
+            WHERE user_id = \(bind: userId) AND week_start >= \(bind: weeks[0])
+            """
         ).all() {
             let id = try row.decode(column: "exercise_id", as: String.self)
+            let week = try row.decode(column: "week_start", as: String.self)
             let e1rm = try row.decode(column: "e1rm_kg", as: Double.self)
-            var entry = lifts[id] ?? (0, 0, nil)
+            var entry = lifts[id] ?? (0, 0, nil, "", "")
             entry.sets += try row.decode(column: "sets", as: Int.self)
-            if try row.decode(column: "week_start", as: String.self) >= weeks[4] {
+            if week >= weeks[4] {
                 entry.recent = max(entry.recent, e1rm)
             } else {
                 entry.before = max(entry.before ?? 0, e1rm)
             }
+            if week >= entry.week {
+                entry.week = week
+                entry.name = try row.decode(column: "exercise_name", as: String.self)
+            }
             lifts[id] = entry
         }
-        var trends: [TrainingContext.LiftTrend] = []
-        for (id, entry) in lifts.filter({ $0.value.recent > 0 }).sorted(by: { ($0.value.sets, $1.key) > ($1.value.sets, $0.key) }).prefix(5)
-        {
-            let name = try await sql.raw(
-                "SELECT exercise_name FROM analytics_set_facts WHERE user_id = \(bind: userId) AND exercise_id = \(bind: id) LIMIT 1"
-            ).first()?.decode(column: "exercise_name", as: String.self)
-            trends.append(
-                TrainingContext.LiftTrend(
-                    exerciseId: id, name: String((name ?? id).prefix(Self.nameLength)), e1rmKg: Self.round1(entry.recent),
-                    previousE1rmKg: entry.before.map(Self.round1)))
+        let trends = lifts.filter { $0.value.recent > 0 }.sorted { ($0.value.sets, $1.key) > ($1.value.sets, $0.key) }.prefix(5).map {
+            id, entry in
+            TrainingContext.LiftTrend(
+                exerciseId: id, name: String(entry.name.prefix(Self.nameLength)), e1rmKg: Self.round1(entry.recent),
+                previousE1rmKg: entry.before.map(Self.round1))
         }
 
         var lastWorkouts: [TrainingContext.RecentWorkout] = []
@@ -92,7 +95,7 @@ struct TrainingContextSummary {
 
         return TrainingContext(
             weekStart: current, workoutsPerWeek: recentFive.reversed().map { workoutsByWeek[$0] ?? 0 }, lastWorkouts: lastWorkouts,
-            muscles: Array(muscles.prefix(8)), lifts: trends)
+            muscles: Array(muscles.prefix(8)), lifts: Array(trends))
     }
 
     static func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }

@@ -116,14 +116,15 @@ enum TrainingStore {
         for batch in aggregates.exercises.chunked(insertBatch) {
             let rows: [SQLQueryString] = batch.map { r in
                 """
-                (\(bind: userId), \(bind: r.exerciseId), \(bind: r.week.weekStart), \(bind: r.week.e1rmKg), \(bind: r.week.topWeightKg), \
+                (\(bind: userId), \(bind: r.exerciseId), \(bind: r.week.weekStart), \(bind: r.name), \(bind: r.week.e1rmKg), \
+                \(bind: r.week.topWeightKg), \
                 \(bind: r.week.bestSet.weightKg), \(bind: r.week.bestSet.reps), \(bind: r.week.volumeKg), \(bind: r.week.sets), \
                 \(bind: r.week.reps))
                 """
             }
             try await sql.raw(
                 """
-                INSERT INTO analytics_exercise_weeks (user_id, exercise_id, week_start, e1rm_kg, top_weight_kg, best_weight_kg, best_reps,
+                INSERT INTO analytics_exercise_weeks (user_id, exercise_id, week_start, exercise_name, e1rm_kg, top_weight_kg, best_weight_kg, best_reps,
                     volume_kg, sets, reps)
                 VALUES \(rows.joined(separator: ", "))
                 """

@@ -6,6 +6,8 @@ import Foundation
 struct WeeklyAggregates: Sendable, Equatable {
     struct ExerciseRow: Sendable, Equatable {
         var exerciseId: String
+        /// The name its last working set of the week was logged under (what the coach's context shows).
+        var name: String
         var week: ExerciseWeek
     }
 
@@ -35,6 +37,7 @@ struct WeeklyAggregates: Sendable, Equatable {
             var volume = 0.0
             var sets = 0
             var reps = 0
+            var name = ""
         }
         var perExercise: [String: [String: ExerciseAccumulator]] = [:]  // week → exercise
         var perMuscle: [String: [String: (sets: Double, volume: Double)]] = [:]  // week → muscle
@@ -62,6 +65,7 @@ struct WeeklyAggregates: Sendable, Equatable {
             exercise.volume += set.volumeKg
             exercise.sets += 1
             exercise.reps += set.reps
+            exercise.name = set.exerciseName
             perExercise[set.weekStart, default: [:]][set.exerciseId] = exercise
             for (muscles, share) in [(set.primaryMuscles, 1.0), (set.secondaryMuscles, secondaryShare)] {
                 for muscle in muscles {
@@ -76,7 +80,7 @@ struct WeeklyAggregates: Sendable, Equatable {
             for (id, value) in exercises.sorted(by: { $0.key < $1.key }) {
                 result.exercises.append(
                     ExerciseRow(
-                        exerciseId: id,
+                        exerciseId: id, name: value.name,
                         week: ExerciseWeek(
                             weekStart: weekStart, e1rmKg: value.e1rm, topWeightKg: value.top,
                             bestSet: .init(weightKg: value.best.weight, reps: value.best.reps), volumeKg: value.volume, sets: value.sets,

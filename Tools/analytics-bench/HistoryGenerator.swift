@@ -71,3 +71,28 @@ struct HistoryGenerator {
         return result
     }
 }
+
+extension HistoryGenerator {
+    /// The workouts as Strong exports them (one row per set, local times in UTC, weights in kg), for the import.
+    static func strongCSV(_ workouts: [CompletedWorkout]) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        var lines = ["Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"]
+        for workout in workouts {
+            let date = formatter.string(from: workout.startTime)
+            let minutes = Int(workout.endTime.timeIntervalSince(workout.startTime) / 60)
+            for exercise in workout.exercises {
+                for (index, set) in exercise.sets.enumerated() {
+                    let order = index == 0 && workout.exercises.first?.exerciseId == exercise.exerciseId ? "W" : "\(index + 1)"
+                    let rpe = set.rir.map { "\(10 - $0)" } ?? ""
+                    lines.append(
+                        "\(date),\"\(workout.name ?? "")\",\(minutes)m,\"\(exercise.name)\",\(order),\(set.weightKg ?? 0),\(set.reps ?? 0),0,0,\"\",\"\",\(rpe)"
+                    )
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -136,6 +136,20 @@ try await measureQueries(queries, userId: userId)
 let context = try await queries.trainingContext(userId: userId)
 print("training context: \(try JSONCoding.encode(context).count) bytes")
 
+// The same history as a Strong export, imported for a second user (one transaction, names through the catalog).
+let importer = "bench-import-\(UUID().uuidString.prefix(8))"
+let csv = HistoryGenerator.strongCSV(history)
+var summary: WorkoutImporter.Summary?
+let importTime = try await time {
+    summary = try await workouts.importer.importFile(
+        userId: importer, format: "strong_csv", content: csv, weightUnit: "kg", timeZone: "UTC")
+}
+print(
+    String(
+        format: "Strong import (%.1f MB)           %8.1f ms   %d workouts, %d sets, %d names unmatched", Double(csv.utf8.count) / 1e6,
+        importTime * 1000, summary?.imported ?? 0, summary?.sets ?? 0, summary?.unmatched.count ?? 0))
+try await workouts.eraser.eraseUserData(userId: importer)
+
 try await analytics.eraser.eraseUserData(userId: userId)
 try await workouts.eraser.eraseUserData(userId: userId)
 await database.shutdown()

@@ -59,12 +59,10 @@ struct AnalyticsEndpoints {
 
     struct Empty: Decodable, Sendable {}
 
-    static func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
-
     static func rounded(_ week: ExerciseWeek) -> ExerciseWeek {
         var week = week
-        week.e1rmKg = round1(week.e1rmKg)
-        week.volumeKg = round1(week.volumeKg)
+        week.e1rmKg = week.e1rmKg.roundedToTenth
+        week.volumeKg = week.volumeKg.roundedToTenth
         return week
     }
 
@@ -94,7 +92,7 @@ struct AnalyticsEndpoints {
                 return MuscleProgressOutput(
                     muscle: input.muscle.lowercased(),
                     points: points.map {
-                        MuscleWeek(weekStart: $0.weekStart, sets: Self.round1($0.sets), volumeKg: Self.round1($0.volumeKg))
+                        MuscleWeek(weekStart: $0.weekStart, sets: $0.sets.roundedToTenth, volumeKg: $0.volumeKg.roundedToTenth)
                     })
             },
             .rpc(
@@ -106,8 +104,8 @@ struct AnalyticsEndpoints {
                 return ItemsOutput(
                     items: items.map { stats in
                         var stats = stats
-                        stats.volumeKg = Self.round1(stats.volumeKg)
-                        stats.setsByMuscle = stats.setsByMuscle.mapValues(Self.round1)
+                        stats.volumeKg = stats.volumeKg.roundedToTenth
+                        stats.setsByMuscle = stats.setsByMuscle.mapValues(\.roundedToTenth)
                         return stats
                     })
             },

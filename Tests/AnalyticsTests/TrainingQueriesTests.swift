@@ -53,7 +53,7 @@ import Testing
                     primaryMuscles: ["muscle \(index % 9)"], secondaryMuscles: ["muscle \((index + 4) % 9)"])
             }
             let module = AnalyticsModule(
-                database: h.database, accounts: h.accounts, log: h.log, catalog: FakeCatalogOf(names + H.exercises), clock: h.clock)
+                database: h.database, accounts: h.accounts, log: h.log, catalog: FakeExerciseCatalog(names + H.exercises), clock: h.clock)
             var random = SeededRandomNumberGenerator(seed: 5)
             // Five years, three workouts a week, six exercises of three sets each.
             for index in 0..<(5 * 52 * 3) {
@@ -75,12 +75,4 @@ import Testing
             #expect(context.lastWorkouts.allSatisfy { $0.exercises.count <= 4 && $0.sets == 18 })
         }
     }
-}
-
-/// A fixed catalog by id (the fake's search is not needed here).
-struct FakeCatalogOf: ExerciseCatalog {
-    let byId: [String: Exercise]
-    init(_ exercises: [Exercise]) { byId = Dictionary(uniqueKeysWithValues: exercises.map { ($0.id, $0) }) }
-    func search(_ query: ExerciseQuery) async throws -> ExercisePage { ExercisePage(items: [], nextCursor: nil) }
-    func exercise(id: String) async throws -> Exercise? { byId[id] }
 }

@@ -26,7 +26,7 @@ struct ProductEventHandlers: Sendable {
                 guard event.imported != true else { return }
                 var params: [String: ProductEventValue] = ["workout_id": .string(event.workoutId)]
                 // An event published before the counts were carried is recorded without them rather than not at all.
-                if let minutes = event.durationMinutes { params["duration_min"] = .number(Self.rounded(minutes)) }
+                if let minutes = event.durationMinutes { params["duration_min"] = .number(minutes.roundedToTenth) }
                 if let count = event.exerciseCount { params["exercise_count"] = .int(count) }
                 if let count = event.setCount { params["set_count"] = .int(count) }
                 try await record(stored, userId: event.userId, "workout_completed", params, at: event.completedAt)
@@ -34,7 +34,7 @@ struct ProductEventHandlers: Sendable {
             .on(WorkoutCancelled.self, name: "analytics.product.workout_cancelled") { event, stored in
                 try await record(
                     stored, userId: event.userId, "workout_cancelled",
-                    ["duration_min": .number(Self.rounded(event.durationMinutes)), "workout_id": .string(event.workoutId)],
+                    ["duration_min": .number(event.durationMinutes.roundedToTenth), "workout_id": .string(event.workoutId)],
                     at: event.cancelledAt)
             },
             .on(SubscriptionChanged.self, name: "analytics.product.subscription") { event, stored in
@@ -67,7 +67,4 @@ struct ProductEventHandlers: Sendable {
             source: .server)
         try await database.transaction { tx in try await ProductEventStore.insert(event, in: tx) }
     }
-
-    /// Minutes to a tenth: a duration is never more precise than that in a report.
-    static func rounded(_ minutes: Double) -> Double { (minutes * 10).rounded() / 10 }
 }

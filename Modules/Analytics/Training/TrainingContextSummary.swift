@@ -34,7 +34,7 @@ struct TrainingContextSummary {
             if try row.decode(column: "week_start", as: String.self) == current { entry.now += sets } else { entry.before += sets }
             result[muscle] = entry
         }
-        .map { TrainingContext.MuscleLoad(muscle: $0.key, sets: $0.value.now, previousAverage: Self.round1($0.value.before / 4)) }
+        .map { TrainingContext.MuscleLoad(muscle: $0.key, sets: $0.value.now, previousAverage: ($0.value.before / 4).roundedToTenth) }
         .sorted { ($0.sets, $0.previousAverage, $1.muscle) > ($1.sets, $1.previousAverage, $0.muscle) }
 
         var lifts: [String: (sets: Int, recent: Double, before: Double?, name: String, week: String)] = [:]
@@ -63,8 +63,8 @@ struct TrainingContextSummary {
         let trends = lifts.filter { $0.value.recent > 0 }.sorted { ($0.value.sets, $1.key) > ($1.value.sets, $0.key) }.prefix(5).map {
             id, entry in
             TrainingContext.LiftTrend(
-                exerciseId: id, name: String(entry.name.prefix(Self.nameLength)), e1rmKg: Self.round1(entry.recent),
-                previousE1rmKg: entry.before.map(Self.round1))
+                exerciseId: id, name: String(entry.name.prefix(Self.nameLength)), e1rmKg: entry.recent.roundedToTenth,
+                previousE1rmKg: entry.before.map(\.roundedToTenth))
         }
 
         var lastWorkouts: [TrainingContext.RecentWorkout] = []
@@ -89,7 +89,8 @@ struct TrainingContextSummary {
             }
             lastWorkouts.append(
                 TrainingContext.RecentWorkout(
-                    date: try row.decode(column: "day", as: String.self), sets: sets.count, volumeKg: Self.round1(volume), exercises: names)
+                    date: try row.decode(column: "day", as: String.self), sets: sets.count, volumeKg: volume.roundedToTenth,
+                    exercises: names)
             )
         }
 
@@ -97,6 +98,4 @@ struct TrainingContextSummary {
             weekStart: current, workoutsPerWeek: recentFive.reversed().map { workoutsByWeek[$0] ?? 0 }, lastWorkouts: lastWorkouts,
             muscles: Array(muscles.prefix(8)), lifts: Array(trends))
     }
-
-    static func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }

@@ -171,10 +171,3 @@ enum MuscleList {
     static func encode(_ muscles: [String]) -> String { muscles.isEmpty ? "" : "," + muscles.joined(separator: ",") + "," }
     static func decode(_ text: String) -> [String] { text.split(separator: ",").map(String.init) }
 }
-
-extension Array {
-    /// The array in consecutive pieces of at most `size` elements.
-    func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
-    }
-}

@@ -86,7 +86,7 @@ enum ActiveWorkoutStorage {
     static func insertRows(of workout: ActiveWorkout, sql: any SQLDatabase, plannedWeights: Bool = true) async throws {
         guard !workout.exercises.isEmpty else { return }
         // Bounded batches keep each statement under every engine's bind-parameter limit.
-        for chunk in chunks(Array(workout.exercises.enumerated()), of: 200) {
+        for chunk in Array(workout.exercises.enumerated()).chunked(200) {
             var query = SQLQueryString(
                 "INSERT INTO workouts_active_exercises (workout_id, user_id, position, instance_id, exercise_id, name) VALUES ")
             for (offset, (position, exercise)) in chunk.enumerated() {
@@ -99,7 +99,7 @@ enum ActiveWorkoutStorage {
         }
         let sets = workout.exercises.flatMap { exercise in exercise.sets.enumerated().map { (exercise.instanceId, $0, $1) } }
         let plannedColumn: SQLQueryString = plannedWeights ? "target_weight_kg, " : ""
-        for chunk in chunks(sets, of: 200) {
+        for chunk in sets.chunked(200) {
             var query: SQLQueryString = """
                 INSERT INTO workouts_active_sets (workout_id, user_id, instance_id, position, set_id, set_index, target_reps, target_rir,
                                                   \(plannedColumn)weight_kg, reps, rir, completed_at) VALUES 
@@ -116,10 +116,6 @@ enum ActiveWorkoutStorage {
             }
             try await sql.raw(query).run()
         }
-    }
-
-    private static func chunks<T>(_ items: [T], of size: Int) -> [ArraySlice<T>] {
-        stride(from: 0, to: items.count, by: size).map { items[$0..<min($0 + size, items.count)] }
     }
 
     /// The header columns of a workout, as selected by `headerColumns`.

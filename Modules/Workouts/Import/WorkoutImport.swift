@@ -78,7 +78,7 @@ struct WorkoutImport: Sendable {
         let now = context.clock.now()
         let written = try await context.database.transaction { tx -> [CompletedWorkout] in
             var existing = Set<String>()
-            for batch in stride(from: 0, to: workouts.count, by: 500).map({ workouts[$0..<min($0 + 500, workouts.count)] }) {
+            for batch in workouts.chunked(500) {
                 let rows = try await tx.sql.raw(
                     "SELECT id FROM workouts_history WHERE user_id = \(bind: userId) AND id IN (\(binds: batch.map(\.id)))"
                 ).all(decodingColumn: "id", as: String.self)
@@ -197,16 +197,12 @@ public struct WorkoutImporter: Sendable {
     let base: WorkoutImport
 
     /// What an import did, as the CLI prints it.
-    public struct Summary: Sendable, Equatable {
+    public struct Summary: Sendable {
         public var imported: Int
         public var sets: Int
         public var skipped: [(row: Int, reason: String)]
         public var unmatched: [(name: String, rows: Int)]
 
-        public static func == (lhs: Summary, rhs: Summary) -> Bool {
-            lhs.imported == rhs.imported && lhs.sets == rhs.sets && lhs.skipped.map(\.row) == rhs.skipped.map(\.row)
-                && lhs.unmatched.map(\.name) == rhs.unmatched.map(\.name)
-        }
     }
 
     /// Imports `content` (`strong_csv` or `hevy_csv`) for the user; `progress` hears (written, total).

@@ -86,6 +86,9 @@ enum AnalyticsMigrations {
                 )
                 """,
             ]
-        }
+        },
+        Migration(version: 2, name: "a user's last workouts without a sort") { _ in
+            ["CREATE INDEX analytics_workouts_recent ON analytics_workouts (user_id, ended_at, workout_id)"]
+        },
     ]
 }

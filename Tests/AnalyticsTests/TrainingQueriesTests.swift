@@ -44,6 +44,40 @@ import Testing
     }
 
     @Test(arguments: TestDatabases.engines)
+    func theTrainingContextSaysWhatTheLastWeeksHeld(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            await h.addUser("u1")
+            func day(_ text: String) -> Date { ISO8601DateFormatter().date(from: "\(text)T10:00:00Z")! }
+            try await h.complete(H.workout("old", user: "u1", start: day("2026-10-14"), [(H.bench, [.init(weight: 80, reps: 5)])]))
+            try await h.complete(
+                H.workout(
+                    "w1", user: "u1", start: day("2026-11-17"),
+                    [(H.bench, [.init(weight: 100, reps: 5), .init(weight: 100, reps: 5)]), (H.squat, [.init(weight: 120, reps: 5)])]))
+            try await h.complete(
+                H.workout(
+                    "w2", user: "u1", start: day("2026-11-24"),
+                    [(H.squat, Array(repeating: .init(weight: 140, reps: 3), count: 3)), (H.pullup, [.init(weight: nil, reps: 8)])]))
+            try await h.complete(H.workout("w3", user: "u1", start: day("2026-11-25"), [(H.curl, [.init(weight: 20, reps: 10)])]))
+            try await h.complete(H.workout("other", user: "u2", start: day("2026-11-25"), [(H.curl, [.init(weight: 50, reps: 10)])]))
+
+            let context = try await h.module.trainingAnalytics.trainingContext(userId: "u1")
+            #expect(context.weekStart == "2026-11-23")
+            #expect(context.workoutsPerWeek == [2, 1, 0, 0, 0], "this week first")
+            #expect(
+                context.lastWorkouts.map { "\($0.date) \($0.sets) \($0.volumeKg) \($0.exercises)" } == [
+                    "2026-11-25 1 200.0 [\"Dumbbell Bicep Curl\"]", "2026-11-24 4 1260.0 [\"Barbell Squat\", \"Pullups\"]",
+                    "2026-11-17 3 1600.0 [\"Barbell Bench Press - Medium Grip\", \"Barbell Squat\"]",
+                ])
+            #expect(
+                context.lifts.map { "\($0.exerciseId) \($0.e1rmKg) \($0.previousE1rmKg.map { "\($0)" } ?? "-")" } == [
+                    "Barbell_Squat 154.0 -", "Barbell_Bench_Press_-_Medium_Grip 116.7 93.3", "Dumbbell_Bicep_Curl 26.7 -",
+                ], "most sets first; a lift with no load has no trend")
+            #expect(context.muscles.first.map { "\($0.muscle) \($0.sets) \($0.previousAverage)" } == "quadriceps 3.0 0.3")
+            #expect(context.muscles.count == 8 && !context.muscles.contains { $0.muscle == "chest" }, "the eight most worked this week")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
     func theTrainingContextStaysUnderTwoKilobytesOnFiveYears(engine: SQLEngine) async throws {
         try await H.with(engine) { h in
             await h.addUser("u1", timeZone: "Europe/Berlin")

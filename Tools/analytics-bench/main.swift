@@ -132,6 +132,11 @@ func measureQueries(_ queries: any TrainingAnalytics, userId: String) async thro
 }
 
 let queries = analytics.trainingAnalytics
+if case .postgres = location {
+    // Statistics as autovacuum keeps them in steady state: without them the planner takes the freshly loaded tables
+    // for empty ones and the numbers swing by a hundred times between runs.
+    try await database.sql.raw("ANALYZE").run()
+}
 try await measureQueries(queries, userId: userId)
 let context = try await queries.trainingContext(userId: userId)
 print("training context: \(try JSONCoding.encode(context).count) bytes")

@@ -3,7 +3,7 @@ import Foundation
 import Platform
 import SQLKit
 
-/// Builds `TrainingContext` from the weekly rows and the last workouts' facts: a handful of indexed reads, and
+/// Builds `TrainingContext` from the weekly rows and the last workouts' facts: one statement of indexed reads after the calendar, and
 /// a size bounded by its counts (3 workouts × 4 names, 8 muscles, 5 lifts, names cut to 40 characters), not by
 /// the history.
 struct TrainingContextSummary {
@@ -12,90 +12,102 @@ struct TrainingContextSummary {
     static let nameLength = 40
 
     func summary(userId: String) async throws -> TrainingContext {
-        let sql = queries.database.sql
         let weeks = try await queries.calendar(userId: userId).lastWeeks(8, now: queries.clock.now())
-        let current = weeks[7]
         let recentFive = Array(weeks[3...])  // the current week and the four before it, oldest first
+        let rows = try await readRows(userId: userId, weeks: weeks)
 
-        let workoutsByWeek = try await sql.raw(
-            """
-            SELECT week_start, workouts FROM analytics_weekly_stats WHERE user_id = \(bind: userId) AND week_start >= \(bind: recentFive[0])
-            """
-        ).all().reduce(into: [String: Int]()) { result, row in
-            result[try row.decode(column: "week_start", as: String.self)] = try row.decode(column: "workouts", as: Int.self)
-        }
-
-        let muscles = try await sql.raw(
-            "SELECT muscle, week_start, sets FROM analytics_muscle_weeks WHERE user_id = \(bind: userId) AND week_start >= \(bind: recentFive[0])"
-        ).all().reduce(into: [String: (now: Double, before: Double)]()) { result, row in
-            let muscle = try row.decode(column: "muscle", as: String.self)
-            let sets = try row.decode(column: "sets", as: Double.self)
-            var entry = result[muscle] ?? (0, 0)
-            if try row.decode(column: "week_start", as: String.self) == current { entry.now += sets } else { entry.before += sets }
-            result[muscle] = entry
-        }
-        .map { TrainingContext.MuscleLoad(muscle: $0.key, sets: $0.value.now, previousAverage: ($0.value.before / 4).roundedToTenth) }
-        .sorted { ($0.sets, $0.previousAverage, $1.muscle) > ($1.sets, $1.previousAverage, $0.muscle) }
-
-        var lifts: [String: (sets: Int, recent: Double, before: Double?, name: String, week: String)] = [:]
-        for row in try await sql.raw(
-            """
-            SELECT exercise_id, exercise_name, week_start, e1rm_kg, sets FROM analytics_exercise_weeks
-            WHERE user_id = \(bind: userId) AND week_start >= \(bind: weeks[0])
-            """
-        ).all() {
-            let id = try row.decode(column: "exercise_id", as: String.self)
-            let week = try row.decode(column: "week_start", as: String.self)
-            let e1rm = try row.decode(column: "e1rm_kg", as: Double.self)
-            var entry = lifts[id] ?? (0, 0, nil, "", "")
-            entry.sets += try row.decode(column: "sets", as: Int.self)
-            if week >= weeks[4] {
-                entry.recent = max(entry.recent, e1rm)
-            } else {
-                entry.before = max(entry.before ?? 0, e1rm)
+        var workoutsByWeek: [String: Int] = [:]
+        var muscles: [TrainingContext.MuscleLoad] = []
+        var lifts: [Row] = []
+        var recent: [Row] = []
+        var recentExercises: [String: [Row]] = [:]
+        for row in rows {
+            switch row.kind {
+            case "w": workoutsByWeek[row.week] = Int(row.count)
+            case "m":
+                muscles.append(
+                    TrainingContext.MuscleLoad(muscle: row.key, sets: row.value, previousAverage: ((row.other ?? 0) / 4).roundedToTenth))
+            case "e": lifts.append(row)
+            case "r": recent.append(row)
+            default: recentExercises[row.key, default: []].append(row)
             }
-            if week >= entry.week {
-                entry.week = week
-                entry.name = try row.decode(column: "exercise_name", as: String.self)
-            }
-            lifts[id] = entry
         }
-        let trends = lifts.filter { $0.value.recent > 0 }.sorted { ($0.value.sets, $1.key) > ($1.value.sets, $0.key) }.prefix(5).map {
-            id, entry in
+
+        muscles.sort { ($0.sets, $0.previousAverage, $1.muscle) > ($1.sets, $1.previousAverage, $0.muscle) }
+        let trends = lifts.filter { $0.value > 0 }.sorted { ($0.count, $1.key) > ($1.count, $0.key) }.prefix(5).map { lift in
             TrainingContext.LiftTrend(
-                exerciseId: id, name: String(entry.name.prefix(Self.nameLength)), e1rmKg: entry.recent.roundedToTenth,
-                previousE1rmKg: entry.before.map(\.roundedToTenth))
+                exerciseId: lift.key, name: String(lift.label.prefix(Self.nameLength)), e1rmKg: lift.value.roundedToTenth,
+                previousE1rmKg: lift.other.map(\.roundedToTenth))
         }
-
-        var lastWorkouts: [TrainingContext.RecentWorkout] = []
-        for row in try await sql.raw(
-            "SELECT workout_id, day FROM analytics_workouts WHERE user_id = \(bind: userId) ORDER BY ended_at DESC, workout_id DESC LIMIT 3"
-        ).all() {
-            let workoutId = try row.decode(column: "workout_id", as: String.self)
-            let sets = try await sql.raw(
-                """
-                SELECT exercise_id, exercise_name, volume_kg FROM analytics_set_facts
-                WHERE user_id = \(bind: userId) AND workout_id = \(bind: workoutId) ORDER BY position
-                """
-            ).all()
-            var names: [String] = []
-            var seen = Set<String>()
-            var volume = 0.0
-            for set in sets {
-                volume += try set.decode(column: "volume_kg", as: Double.self)
-                if seen.insert(try set.decode(column: "exercise_id", as: String.self)).inserted, names.count < 4 {
-                    names.append(String(try set.decode(column: "exercise_name", as: String.self).prefix(Self.nameLength)))
-                }
-            }
-            lastWorkouts.append(
-                TrainingContext.RecentWorkout(
-                    date: try row.decode(column: "day", as: String.self), sets: sets.count, volumeKg: volume.roundedToTenth,
-                    exercises: names)
-            )
+        let lastWorkouts = recent.sorted { ($0.count, $0.key) > ($1.count, $1.key) }.map { workout in
+            let exercises = (recentExercises[workout.key] ?? []).sorted { $0.position < $1.position }
+            return TrainingContext.RecentWorkout(
+                date: workout.week, sets: Int(exercises.reduce(0) { $0 + $1.count }),
+                volumeKg: exercises.reduce(0) { $0 + $1.value }.roundedToTenth,
+                exercises: exercises.prefix(4).map { String($0.label.prefix(Self.nameLength)) })
         }
 
         return TrainingContext(
-            weekStart: current, workoutsPerWeek: recentFive.reversed().map { workoutsByWeek[$0] ?? 0 }, lastWorkouts: lastWorkouts,
+            weekStart: weeks[7], workoutsPerWeek: recentFive.reversed().map { workoutsByWeek[$0] ?? 0 }, lastWorkouts: lastWorkouts,
             muscles: Array(muscles.prefix(8)), lifts: Array(trends))
+    }
+
+    /// One row of the summary's single read; `kind` says which table it came from and what its columns hold:
+    /// - `w` a week's stats: `week`, `count` workouts;
+    /// - `m` a muscle (`key`) over the last five weeks: `value` sets this week, `other` sets in the four before;
+    /// - `e` an exercise (`key`, `label` its latest name) over eight weeks: `count` sets, `value` the best e1RM of
+    ///   the last four weeks, `other` the best of the four before (none when it was not done then);
+    /// - `r` one of the last three workouts (`key`): `week` its day, `count` its end (for the order);
+    /// - `s` an exercise of one of them (`key` the workout, `label` its name): `count` sets, `position` its first
+    ///   set's, `value` volume.
+    struct Row {
+        var kind: String
+        var key: String
+        var label: String
+        var week: String
+        var count: Int64
+        var position: Int64
+        var value: Double
+        var other: Double?
+    }
+
+    /// Everything the summary needs in one statement, aggregated where it is read (a few dozen rows, not every
+    /// weekly row): a pooled connection is taken once per summary, and little crosses to Swift.
+    private func readRows(userId: String, weeks: [String]) async throws -> [Row] {
+        let (from, recentFrom, liftsRecentFrom, current) = (weeks[0], weeks[3], weeks[4], weeks[7])
+        let query: SQLQueryString = """
+            WITH last_three AS (
+                SELECT workout_id FROM analytics_workouts WHERE user_id = \(bind: userId) ORDER BY ended_at DESC, workout_id DESC LIMIT 3
+            )
+            SELECT 'w' AS kind, '' AS k, '' AS label, week_start AS week, workouts AS n, CAST(0 AS BIGINT) AS p,
+                CAST(0 AS DOUBLE PRECISION) AS v, CAST(NULL AS DOUBLE PRECISION) AS o
+            FROM analytics_weekly_stats WHERE user_id = \(bind: userId) AND week_start >= \(bind: recentFrom)
+            UNION ALL
+            SELECT 'm', muscle, '', '', 0, 0, SUM(CASE WHEN week_start = \(bind: current) THEN sets ELSE 0.0 END),
+                SUM(CASE WHEN week_start = \(bind: current) THEN 0.0 ELSE sets END)
+            FROM analytics_muscle_weeks WHERE user_id = \(bind: userId) AND week_start >= \(bind: recentFrom) GROUP BY muscle
+            UNION ALL
+            SELECT 'e', exercise_id,
+                (SELECT latest.exercise_name FROM analytics_exercise_weeks latest
+                 WHERE latest.user_id = \(bind: userId) AND latest.exercise_id = lift.exercise_id ORDER BY latest.week_start DESC LIMIT 1),
+                '', CAST(SUM(sets) AS BIGINT), 0,
+                COALESCE(MAX(CASE WHEN week_start >= \(bind: liftsRecentFrom) THEN e1rm_kg END), 0.0),
+                MAX(CASE WHEN week_start < \(bind: liftsRecentFrom) THEN e1rm_kg END)
+            FROM analytics_exercise_weeks lift WHERE user_id = \(bind: userId) AND week_start >= \(bind: from) GROUP BY exercise_id
+            UNION ALL
+            SELECT 'r', workout_id, '', day, ended_at, 0, 0.0, NULL
+            FROM analytics_workouts WHERE user_id = \(bind: userId) AND workout_id IN (SELECT workout_id FROM last_three)
+            UNION ALL
+            SELECT 's', workout_id, MAX(exercise_name), '', COUNT(*), MIN(position), SUM(volume_kg), NULL
+            FROM analytics_set_facts WHERE user_id = \(bind: userId) AND workout_id IN (SELECT workout_id FROM last_three)
+            GROUP BY workout_id, exercise_id
+            """
+        return try await queries.database.sql.raw(query).all().map { row in
+            Row(
+                kind: try row.decode(column: "kind", as: String.self), key: try row.decode(column: "k", as: String.self),
+                label: try row.decode(column: "label", as: String.self), week: try row.decode(column: "week", as: String.self),
+                count: try row.decode(column: "n", as: Int64.self), position: try row.decode(column: "p", as: Int64.self),
+                value: try row.decode(column: "v", as: Double.self), other: try row.decode(column: "o", as: Double?.self))
+        }
     }
 }

@@ -292,6 +292,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ConversationsTests",
+            dependencies: ["Conversations", "Workouts", "Contracts", "Platform", "Fakes", "TestSupport"],
+            path: "Tests/ConversationsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "AnalyticsTests",
             dependencies: [
                 "Analytics", "AnalyticsTool", "PovverModules", "Auth", "Workouts", "Contracts", "Platform", "Fakes", "TestSupport",

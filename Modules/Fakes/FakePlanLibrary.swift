@@ -9,6 +9,7 @@ public actor FakePlanLibrary: PlanLibrary {
     private var templates: [WorkoutTemplate] = []
     private var routines: [Routine] = []
     private var active: [String: String] = [:]
+    private var keyed: [String: (plan: RoutinePlan, created: CreatedRoutine)] = [:]
 
     public init(catalog: [Exercise], clock: any WallClock, ids: any IDGenerator) {
         self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -31,7 +32,14 @@ public actor FakePlanLibrary: PlanLibrary {
         active[userId].flatMap { id in routines.first { $0.id == id } }
     }
 
-    public func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine {
+    public func createRoutine(userId: String, plan: RoutinePlan, idempotencyKey: String?) async throws -> CreatedRoutine {
+        if let key = idempotencyKey, let first = keyed[userId + "\n" + key] {
+            guard first.plan == plan else {
+                throw ServiceError(
+                    .conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
+            }
+            return first.created
+        }
         let name = try Self.name(plan.name, field: "name")
         if let description = plan.description {
             if description.utf8.contains(0) {
@@ -73,7 +81,9 @@ public actor FakePlanLibrary: PlanLibrary {
         templates += created
         routines.append(routine)
         active[userId] = routine.id
-        return CreatedRoutine(routine: routine, templates: created)
+        let answer = CreatedRoutine(routine: routine, templates: created)
+        if let key = idempotencyKey { keyed[userId + "\n" + key] = (plan, answer) }
+        return answer
     }
 
     /// Checks the exercises before the version, as the live library does (a stale version with an unknown

@@ -26,7 +26,9 @@ public struct SQLPlanLibrary: PlanLibrary {
         }
     }
 
-    public func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine {
+    public func createRoutine(userId: String, plan: RoutinePlan, idempotencyKey: String?) async throws -> CreatedRoutine {
+        let key = try IdempotencyStore.checkKey(idempotencyKey)
+        let fingerprint = try IdempotencyStore.requestFingerprint(operation: "createRoutineFromPlan", request: plan)
         let name = try WorkoutsValidation.name(plan.name)
         let description = try WorkoutsValidation.description(plan.description)
         let frequency = try RoutineService.frequency(plan.frequency)
@@ -47,29 +49,33 @@ public struct SQLPlanLibrary: PlanLibrary {
         let context = templates.context
         let drafts = resolved
         return try await context.database.transaction { tx in
-            var created: [WorkoutTemplate] = []
-            // A millisecond apart, so that the user's template list (in creation order) shows them in the plan's
-            // order rather than by their random ids, as they would all share one millisecond.
-            let now = context.clock.now()
-            for (index, (templateName, exercises)) in drafts.enumerated() {
-                created.append(
-                    try await TemplateService.insert(
-                        userId: userId, name: templateName, description: nil, exercises: exercises,
-                        createdAt: now.addingTimeInterval(Double(index) / 1000), context: context, sql: tx.sql))
+            try await context.idempotency.run(
+                in: tx, userId: userId, key: key, operation: "createRoutineFromPlan", fingerprint: fingerprint
+            ) {
+                var created: [WorkoutTemplate] = []
+                // A millisecond apart, so that the user's template list (in creation order) shows them in the plan's
+                // order rather than by their random ids, as they would all share one millisecond.
+                let now = context.clock.now()
+                for (index, (templateName, exercises)) in drafts.enumerated() {
+                    created.append(
+                        try await TemplateService.insert(
+                            userId: userId, name: templateName, description: nil, exercises: exercises,
+                            createdAt: now.addingTimeInterval(Double(index) / 1000), context: context, sql: tx.sql))
+                }
+                let routine = try await RoutineService.insert(
+                    userId: userId, name: name, description: description, templateIds: created.map(\.id), frequency: frequency,
+                    context: context,
+                    sql: tx.sql)
+                try await tx.sql.raw(
+                    """
+                    INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
+                    VALUES (\(bind: userId), \(bind: routine.id), \(bind: context.clock.now().millisecondsSince1970))
+                    ON CONFLICT (user_id) DO UPDATE SET active_routine_id = excluded.active_routine_id, updated_at = excluded.updated_at
+                    """
+                ).run()
+                return CreatedRoutine(routine: routine, templates: created)
             }
-            let routine = try await RoutineService.insert(
-                userId: userId, name: name, description: description, templateIds: created.map(\.id), frequency: frequency,
-                context: context,
-                sql: tx.sql)
-            try await tx.sql.raw(
-                """
-                INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
-                VALUES (\(bind: userId), \(bind: routine.id), \(bind: context.clock.now().millisecondsSince1970))
-                ON CONFLICT (user_id) DO UPDATE SET active_routine_id = excluded.active_routine_id, updated_at = excluded.updated_at
-                """
-            ).run()
-            return CreatedRoutine(routine: routine, templates: created)
-        }
+        }.value()
     }
 
     public func applyTemplateChanges(

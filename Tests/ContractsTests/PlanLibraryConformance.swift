@@ -29,6 +29,16 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     #expect(try await library.templates(userId: "u1").count == 2)
     #expect(try await library.templates(userId: "u2").isEmpty)
     #expect(created.routine.description == nil)
+    // Under a key, a repeat creates nothing more and answers the first routine; another plan under it is CONFLICT.
+    let keyed = try await library.createRoutine(userId: "u7", plan: plan, idempotencyKey: "accept-1")
+    let repeated = try await library.createRoutine(userId: "u7", plan: plan, idempotencyKey: "accept-1")
+    #expect(repeated.routine.id == keyed.routine.id && repeated.templates.map(\.id) == keyed.templates.map(\.id))
+    #expect(try await library.templates(userId: "u7").count == 2)
+    await expectCode(.conflict, "a key reused for another plan") {
+        _ = try await library.createRoutine(
+            userId: "u7", plan: RoutinePlan(name: "Other", templates: plan.templates), idempotencyKey: "accept-1")
+    }
+    #expect(try await library.templates(userId: "u7").count == 2)
     // A blank description is none, as through HTTP.
     let blank = try await library.createRoutine(
         userId: "u5",

@@ -43,7 +43,7 @@ public struct RoutinePlan: Codable, Sendable, Equatable {
 }
 
 /// What creating a routine from a draft made.
-public struct CreatedRoutine: Sendable, Equatable {
+public struct CreatedRoutine: Codable, Sendable, Equatable {
     public var routine: Routine
     public var templates: [WorkoutTemplate]
 
@@ -63,12 +63,21 @@ public protocol PlanLibrary: Sendable {
     func activeRoutine(userId: String) async throws -> Routine?
     /// Creates every template of the plan and a routine cycling through them, in one transaction, and makes
     /// it the active routine. Throws `INVALID_ARGUMENT` (nothing created) for an unknown exercise or bad values.
-    func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine
+    /// Under an `idempotencyKey` a repeat creates nothing and answers what the first call created (the coach's
+    /// "accept" retried after a lost answer); the same key with another plan is `CONFLICT`.
+    func createRoutine(userId: String, plan: RoutinePlan, idempotencyKey: String?) async throws -> CreatedRoutine
     /// Replaces a template's exercises if it is still at `expectedVersion`; analytics are recomputed and the
     /// version goes up by one. Throws `CONFLICT` when the template changed meanwhile, `NOT_FOUND` for another
     /// user's template.
     func applyTemplateChanges(userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]) async throws
         -> WorkoutTemplate
+}
+
+extension PlanLibrary {
+    /// Creates the routine with no idempotency key.
+    public func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine {
+        try await createRoutine(userId: userId, plan: plan, idempotencyKey: nil)
+    }
 }
 
 /// One page of completed workouts, and the cursor of the next page when more follow.

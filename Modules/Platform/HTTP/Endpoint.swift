@@ -84,6 +84,27 @@ public struct Endpoint: Sendable {
         }
     }
 
+    /// A streaming RPC endpoint `POST /{name}`: decodes `Input` as `rpc` does (a bad body is the usual error
+    /// envelope), then answers `text/event-stream` with the events `handler` produces (`ServerSentEvents`: an
+    /// error thrown while streaming becomes an `error` event that ends the stream).
+    public static func stream<Input: Decodable & Sendable, Events: AsyncSequence & Sendable>(
+        _ name: String, access: Access, tag: String, summary: String, request: JSONValue, response: JSONValue,
+        input: Input.Type = Input.self, _ handler: @escaping @Sendable (Input, CallContext) async throws -> Events
+    ) -> Endpoint where Events.Element == ServerSentEvent {
+        Endpoint(
+            path: "/\(name)", methods: [.post], access: access, tag: tag, summary: summary, requestSchema: request,
+            responseSchema: response, responseContentType: "text/event-stream", enveloped: false
+        ) { request, context, settings in
+            let data = try await RequestBody.json(request, context: context, schema: nil, settings: settings)
+            let input = try JSONCoding.makeDecoder().decode(Input.self, from: data)
+            let forwardedFor = settings.trustedProxies.isEmpty ? nil : request.headers[values: .xForwardedFor].joined(separator: ",")
+            let call = CallContext(
+                principal: context.principal, requestID: context.requestID, logger: context.logger, remoteAddress: context.remoteAddress,
+                forwardedFor: forwardedFor, trusted: settings.trustedProxies)
+            return ServerSentEvents.response(try await handler(input, call), logger: context.logger)
+        }
+    }
+
     /// A plain `GET` route answering raw bytes (operations endpoints).
     public static func get(
         _ path: String, tag: String, summary: String, response: JSONValue, contentType: String = "application/json",

@@ -99,6 +99,13 @@ public final class ServerMetrics: Sendable {
         registry.makeCounter(descriptor: counter.descriptor, labels: labels).increment()
     }
 
+    /// Records a module's latency on a histogram of the request buckets (e.g. the coach per lane and per tool).
+    /// Label values must be bounded (names of lanes or tools, never ids).
+    public func observe(_ histogram: MetricName, labels: [(String, String)] = [], duration: Duration) {
+        registry.makeDurationHistogram(descriptor: histogram.descriptor, labels: labels, buckets: Self.buckets)
+            .recordNanoseconds(max(0, duration.nanoseconds))
+    }
+
     /// The Prometheus text exposition of every series.
     public func exposition() -> String { registry.emitToString() }
 }

@@ -116,7 +116,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "Conversations", dependencies: ["Contracts", "Platform"], path: "Modules/Conversations", swiftSettings: swiftSettings),
+            name: "Conversations",
+            dependencies: [
+                "Contracts", "Platform", .product(name: "SQLKit", package: "sql-kit"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/Conversations", swiftSettings: swiftSettings),
         .target(
             name: "Workouts",
             dependencies: [
@@ -293,7 +297,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ConversationsTests",
-            dependencies: ["Conversations", "Workouts", "Contracts", "Platform", "Fakes", "TestSupport"],
+            dependencies: [
+                "Conversations", "Workouts", "Contracts", "Platform", "Fakes", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/ConversationsTests",
             swiftSettings: swiftSettings
         ),

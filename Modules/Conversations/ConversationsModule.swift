@@ -1,31 +1,54 @@
 import Contracts
+import Foundation
+import Logging
 import Platform
 
-/// Conversations: the AI coach: conversations, streaming, artifacts. Plugged in with its name and eraser; its tables, routes, handlers and jobs arrive with
-/// the issue that builds the module.
+/// Conversations: the AI coach. Conversations with their messages and artifacts, `streamAgentNormalized` over
+/// Server-Sent Events with 4-lane routing (fast set commands, functional JSON intents, the slow lane's model
+/// with tools), and the actions on artifacts. The model is `RuleBasedCoach` unless another is given.
 public struct ConversationsModule: Sendable {
     public let settings: ConversationsSettings
+    let services: CoachServices
+    let stream: CoachStream
+    let actions: ArtifactActions
 
-    public init(settings: ConversationsSettings) {
+    public init(
+        settings: ConversationsSettings, database: Database, premium: any PremiumGate, catalog: any ExerciseCatalog,
+        analytics: any TrainingAnalytics, plans: any PlanLibrary, workouts: any ActiveWorkoutControl, clock: any WallClock,
+        ids: any IDGenerator, metrics: ServerMetrics, model: any CoachModel = RuleBasedCoach(),
+        logger: Logger = Logger(label: "povver.coach")
+    ) {
         self.settings = settings
+        let services = CoachServices(
+            premium: premium, catalog: catalog, analytics: analytics, plans: plans, workouts: workouts,
+            store: ConversationStore(database: database, clock: clock, ids: ids), clock: clock, ids: ids, metrics: metrics)
+        self.services = services
+        self.stream = CoachStream(services: services, model: model, logger: logger)
+        self.actions = ArtifactActions(
+            services: services,
+            idempotency: IdempotencyStore(table: "conversations_idempotency", lockClass: 74_301, database: database, clock: clock))
     }
 
-    /// Conversations in a composition; consumes nothing yet.
-    public static func definition(settings: ConversationsSettings) -> ModuleDefinition {
-        ModuleDefinition(name: "conversations") { _ in ConversationsModule(settings: settings).plugin }
-    }
+    public static var migrations: [Migration] { ConversationsMigrations.all }
+
+    public var eraser: any UserDataEraser { ConversationsUserDataEraser(store: services.store) }
 
     public var plugin: ModulePlugin {
-        ModulePlugin(name: "conversations", eraser: ConversationsUserDataEraser())
+        ModulePlugin(
+            name: "conversations", migrations: Self.migrations, endpoints: ConversationsEndpoints(module: self).all,
+            services: [
+                actions.idempotency.purger(name: "conversations_idempotency_purge", logger: Logger(label: "conversations.idempotency"))
+            ],
+            eraser: eraser)
     }
 }
 
-/// Erases the user's Conversations data. The module owns no tables yet, so there is nothing of a user to remove;
-/// each table the module adds is deleted here in the same change.
+/// Erases the user's conversations, messages, artifacts and keyed answers.
 public struct ConversationsUserDataEraser: UserDataEraser {
     public let module = "conversations"
+    let store: ConversationStore
 
-    public init() {}
-
-    public func eraseUserData(userId: String) async throws {}
+    public func eraseUserData(userId: String) async throws {
+        try await store.erase(userId: userId)
+    }
 }

@@ -2,7 +2,6 @@ import Analytics
 import AsyncHTTPClient
 import Auth
 import Contracts
-import Conversations
 import Fakes
 import Foundation
 import NIOPosix
@@ -13,6 +12,7 @@ import Subscription
 import TestSupport
 import Testing
 
+@testable import Conversations
 @testable import Workouts
 
 struct EraserFixture: Sendable {
@@ -246,11 +246,60 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
         }
     }
 
+    /// Conversations: every `conversation` table with a `user_id` (from the database's catalog), seeded with a
+    /// conversation, its messages, an artifact and a keyed action's answer.
+    @Test(arguments: TestDatabases.engines)
+    func conversations(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [("conversations", ConversationsModule.migrations)]) { db in
+            let clock = FakeWallClock()
+            let module = ConversationsModule(
+                settings: try ConversationsSettings(environment: [:]), database: db, premium: FakePremiumGate(),
+                catalog: FakeExerciseCatalog(WorkoutsFixtures.catalog), analytics: FakeTrainingAnalytics(),
+                plans: FakePlanLibrary(catalog: WorkoutsFixtures.catalog, clock: clock, ids: RandomIDGenerator()),
+                workouts: FakeActiveWorkoutControl(catalog: WorkoutsFixtures.catalog, clock: clock, ids: RandomIDGenerator()), clock: clock,
+                ids: RandomIDGenerator(), metrics: ServerMetrics())
+            let userTables =
+                try await TestDatabases.tables(in: db, prefix: "conversations_", withColumn: "user_id")
+            #expect(userTables.count >= 4, "\(userTables)")
+            let rows: @Sendable (String, String) async throws -> Int = { table, userId in
+                try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table) WHERE user_id = \(bind: userId)")
+                    .first(decodingColumn: "n", as: Int.self) ?? 0
+            }
+            let store = module.services.store
+            try await userDataEraserConformance(
+                module.eraser,
+                fixture: EraserFixture(
+                    seed: { userId in
+                        let conversation = try await store.create(userId: userId, workoutId: nil)
+                        let artifact = Artifact(
+                            id: "a-\(userId)", type: .clarifyQuestions, lane: .slow, status: .proposed, title: "Q", data: ["questions": []],
+                            result: nil, messageId: "m-\(userId)", createdAt: clock.now(), updatedAt: clock.now())
+                        try await store.recordTurn(
+                            userId: userId, conversationId: conversation.id,
+                            messages: [(.user, "hi", nil, "u-m-\(userId)"), (.assistant, "hello", .slow, "m-\(userId)")],
+                            artifacts: [artifact], title: "Hi")
+                        _ = try await module.actions.perform(
+                            userId: userId,
+                            request: .init(action: .dismiss, artifactId: artifact.id, conversationId: conversation.id), idempotencyKey: "k1"
+                        )
+                    },
+                    count: { userId in
+                        var total = 0
+                        for table in userTables { total += try await rows(table, userId) }
+                        return total
+                    },
+                    makeUser: { "u-\($0)" }))
+            for table in userTables {
+                #expect(try await rows(table, "u-bystander") > 0, "the seed leaves no row in \(table)")
+            }
+        }
+    }
+
     /// Modules that own no tables yet: their erasers keep the contract trivially, and this suite starts
     /// checking real rows as soon as a module's issue gives it tables.
     @Test func modulesWithoutTables() async throws {
         let erasers: [any UserDataEraser] = [
-            ConversationsUserDataEraser(), RecommendationsUserDataEraser(),
+            RecommendationsUserDataEraser()
         ]
         for eraser in erasers {
             try await userDataEraserConformance(

@@ -1,0 +1,81 @@
+import Contracts
+import Foundation
+import Platform
+
+/// `artifactAction`: what the user does with an artifact. Idempotent under `idempotency_key` (a repeat answers
+/// the first answer and changes nothing); acting on an artifact already accepted or dismissed is
+/// `FAILED_PRECONDITION`; another user's artifact is `NOT_FOUND`.
+///
+/// - `accept` / `save_routine` on a `routine_summary`: creates its templates and routine and makes it active
+///   (seed 003 flow 2); the result names them (`routine_id`, `template_ids`).
+/// - `accept` on any other type: marks it accepted (nothing to create).
+/// - `dismiss`: marks it dismissed.
+///
+/// The routine is made in Workouts' own transaction before the artifact is marked, under a key derived from the
+/// artifact: a retry after a failure between the two finds the same routine instead of making a second.
+struct ArtifactActions: Sendable {
+    let services: CoachServices
+    let idempotency: IdempotencyStore
+
+    enum Action: String, Codable, Sendable, CaseIterable {
+        case accept, dismiss
+        case saveRoutine = "save_routine"
+        case startWorkout = "start_workout"
+        case saveAsTemplate = "save_as_template"
+    }
+
+    struct Request: Codable, Sendable {
+        var action: Action
+        var artifactId: String
+        var conversationId: String
+
+        enum CodingKeys: String, CodingKey {
+            case action
+            case artifactId = "artifact_id"
+            case conversationId = "conversation_id"
+        }
+    }
+
+    struct Answer: Codable, Sendable {
+        var artifact: Artifact
+        var result: JSONValue
+    }
+
+    func perform(userId: String, request: Request, idempotencyKey: String?) async throws -> IdempotentAnswer<Answer> {
+        let store = services.store
+        let current = try await services.database.transaction { tx in
+            try await store.artifact(in: tx, userId: userId, conversationId: request.conversationId, id: request.artifactId)
+        }
+        var result: JSONValue = [:]
+        var status = ArtifactStatus.accepted
+        switch (request.action, current.type) {
+        case (.dismiss, _): status = .dismissed
+        case (.accept, .routineSummary), (.saveRoutine, .routineSummary):
+            if current.status == .proposed {
+                let created = try await services.plans.createRoutine(
+                    userId: userId, plan: try RoutineSummaryData.routine(of: current.data), idempotencyKey: "artifact:\(current.id)")
+                result = ["routine_id": .string(created.routine.id), "template_ids": .array(created.templates.map { .string($0.id) })]
+            }
+        case (.accept, _): break
+        case (.saveRoutine, _):
+            throw ServiceError.invalidArgument(field: "action", reason: "save_routine applies to a routine_summary")
+        case (.startWorkout, _), (.saveAsTemplate, _):
+            throw ServiceError.invalidArgument(
+                field: "action", reason: "\(request.action.rawValue) is not available yet; accept or dismiss")
+        }
+        let settledResult = result
+        let settledStatus = status
+        return try await idempotency.write(userId: userId, key: idempotencyKey, operation: "artifactAction", request: request) { tx in
+            var artifact = try await store.artifact(in: tx, userId: userId, conversationId: request.conversationId, id: request.artifactId)
+            guard artifact.status == .proposed else {
+                throw ServiceError(
+                    .failedPrecondition, "This artifact was already \(artifact.status.rawValue).",
+                    details: ["status": artifact.status.rawValue])
+            }
+            artifact.updatedAt = try await store.settle(in: tx, artifactId: artifact.id, status: settledStatus, result: settledResult)
+            artifact.status = settledStatus
+            artifact.result = settledResult
+            return Answer(artifact: artifact, result: settledResult)
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Contracts
+import Foundation
+import Platform
+
+/// Conversations' HTTP contract (API.md "Conversations"). `conversationId` and the legacy `canvasId` are
+/// accepted for `conversation_id`, `workoutId` for `workout_id`.
+struct ConversationsEndpoints {
+    let module: ConversationsModule
+    static let tag = "Conversations"
+
+    struct ConversationInput: Decodable, Sendable {
+        var conversationId: String?
+        var limit: Int?
+        var cursor: String?
+
+        enum CodingKeys: String, CodingKey {
+            case conversationId = "conversation_id"
+            case camel = "conversationId"
+            case canvas = "canvasId"
+            case limit, cursor
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            conversationId =
+                try container.decodeIfPresent(String.self, forKey: .conversationId, alias: .camel)
+                ?? container.decodeIfPresent(String.self, forKey: .canvas)
+            limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+            cursor = try container.decodeIfPresent(String.self, forKey: .cursor)
+        }
+    }
+
+    struct StreamRequest: Decodable, Sendable {
+        var conversationId: String?
+        var message: String
+        var workoutId: String?
+
+        enum CodingKeys: String, CodingKey {
+            case conversationId = "conversation_id"
+            case camel = "conversationId"
+            case canvas = "canvasId"
+            case message
+            case workoutId = "workout_id"
+            case workoutCamel = "workoutId"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            conversationId =
+                try container.decodeIfPresent(String.self, forKey: .conversationId, alias: .camel)
+                ?? container.decodeIfPresent(String.self, forKey: .canvas)
+            message = try container.decode(String.self, forKey: .message)
+            workoutId = try container.decodeIfPresent(String.self, forKey: .workoutId, alias: .workoutCamel)
+        }
+    }
+
+    struct ActionRequest: Decodable, Sendable {
+        var action: ArtifactActions.Action
+        var artifactId: String
+        var conversationId: String
+        var idempotencyKey: String?
+
+        enum CodingKeys: String, CodingKey {
+            case action
+            case artifactId = "artifact_id"
+            case conversationId = "conversation_id"
+            case camel = "conversationId"
+            case idempotencyKey = "idempotency_key"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            action = try container.decode(ArtifactActions.Action.self, forKey: .action)
+            artifactId = try container.decode(String.self, forKey: .artifactId)
+            conversationId = try container.decode(String.self, forKey: .conversationId, alias: .camel)
+            idempotencyKey = try container.decodeIfPresent(String.self, forKey: .idempotencyKey)
+        }
+    }
+
+    struct Session: Encodable, Sendable {
+        var sessionId: String
+        var conversationId: String
+        enum CodingKeys: String, CodingKey {
+            case sessionId = "session_id"
+            case conversationId = "conversation_id"
+        }
+    }
+
+    struct Page: Encodable, Sendable {
+        var items: [ConversationSummary]
+        var nextCursor: String?
+        enum CodingKeys: String, CodingKey {
+            case items
+            case nextCursor = "next_cursor"
+        }
+    }
+
+    struct Empty: Encodable, Sendable {}
+
+    var all: [Endpoint] {
+        let module = self.module
+        let store = module.services.store
+        let tag = Self.tag
+        let conversationField = Schema.string
+        let idOnly = Schema.object([
+            "conversation_id": conversationField, "conversationId": conversationField, "canvasId": conversationField,
+        ])
+        let summary = ConversationsSchemas.summary
+        return [
+            .rpc(
+                "initializeSession", access: .user, tag: tag,
+                summary: "Opens a conversation (or resumes one, given its id) and answers its session.", request: idOnly,
+                response: Schema.object(
+                    ["session_id": Schema.string, "conversation_id": Schema.string], required: ["session_id", "conversation_id"]),
+                input: ConversationInput.self
+            ) { input, call in
+                let userId = try call.userId()
+                let conversation =
+                    if let id = input.conversationId, !id.isEmpty {
+                        try await store.conversation(userId: userId, id: id)
+                    } else {
+                        try await store.create(userId: userId, workoutId: nil)
+                    }
+                return Session(sessionId: conversation.sessionId, conversationId: conversation.id)
+            },
+            .rpc(
+                "prewarmSession", access: .user, tag: tag,
+                summary: "Readies the coach for a conversation: checks it and loads the user's training context.", request: idOnly,
+                response: Schema.object([:]), input: ConversationInput.self
+            ) { input, call in
+                let userId = try call.userId()
+                if let id = input.conversationId, !id.isEmpty { _ = try await store.conversation(userId: userId, id: id) }
+                _ = try await module.services.analytics.trainingContext(userId: userId)
+                return Empty()
+            },
+            .rpc(
+                "getConversations", access: .user, tag: tag, readOnly: true,
+                summary: "The user's conversations, most recently active first, a page at a time.",
+                request: Schema.object(["limit": Schema.integer(minimum: 1, maximum: 100), "cursor": Schema.string]),
+                response: Schema.object(["items": Schema.array(summary), "next_cursor": Schema.string], required: ["items"]),
+                input: ConversationInput.self
+            ) { input, call in
+                let page = try await store.list(userId: try call.userId(), limit: input.limit ?? 20, cursor: input.cursor)
+                return Page(items: page.items, nextCursor: page.nextCursor)
+            },
+            .rpc(
+                "getConversation", access: .user, tag: tag, readOnly: true,
+                summary: "A conversation with its messages in order and its artifacts.", request: idOnly,
+                response: ConversationsSchemas.detail, input: ConversationInput.self
+            ) { input, call in
+                try await store.detail(userId: try call.userId(), id: try Self.required(input.conversationId))
+            },
+            .rpc(
+                "deleteConversation", access: .user, tag: tag, summary: "Deletes a conversation with its messages and artifacts.",
+                request: idOnly, response: Schema.object([:]), input: ConversationInput.self
+            ) { input, call in
+                try await store.delete(userId: try call.userId(), id: try Self.required(input.conversationId))
+                return Empty()
+            },
+            .stream(
+                "streamAgentNormalized", access: .user, tag: tag,
+                summary: """
+                    Sends a message to the coach and streams the answer as Server-Sent Events: message_start, text, status, \
+                    artifact, then message_end, or error.
+                    """,
+                request: Schema.object(
+                    [
+                        "conversation_id": conversationField, "conversationId": conversationField, "canvasId": conversationField,
+                        "message": Schema.string, "workout_id": Schema.string, "workoutId": Schema.string,
+                    ], required: ["message"]),
+                response: Schema.string, input: StreamRequest.self
+            ) { input, call in
+                module.stream.events(
+                    userId: try call.userId(),
+                    input: StreamInput(conversationId: input.conversationId, message: input.message, workoutId: input.workoutId),
+                    requestLogger: call.logger)
+            },
+            .rpc(
+                "artifactAction", access: .user, tag: tag,
+                summary: """
+                    Acts on an artifact: accept (a routine_summary creates its templates and routine and makes it active), \
+                    save_routine, or dismiss. Idempotent under idempotency_key.
+                    """,
+                request: Schema.object(
+                    [
+                        "action": Schema.enumeration(ArtifactActions.Action.allCases.map(\.rawValue)), "artifact_id": Schema.string,
+                        "conversation_id": conversationField, "idempotency_key": Schema.string,
+                    ], required: ["action", "artifact_id", "conversation_id"], aliases: ["conversation_id": "conversationId"]),
+                response: Schema.object(
+                    ["artifact": ConversationsSchemas.artifact, "result": Schema.any], required: ["artifact", "result"]),
+                input: ActionRequest.self
+            ) { input, call in
+                try await module.actions.perform(
+                    userId: try call.userId(),
+                    request: ArtifactActions.Request(
+                        action: input.action, artifactId: input.artifactId, conversationId: input.conversationId),
+                    idempotencyKey: input.idempotencyKey
+                ).encoded
+            },
+        ]
+    }
+
+    static func required(_ id: String?) throws -> String {
+        guard let id, !id.isEmpty else { throw ServiceError.invalidArgument(field: "conversation_id", reason: "is required") }
+        return id
+    }
+}

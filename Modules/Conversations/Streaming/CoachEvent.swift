@@ -1,0 +1,36 @@
+import Contracts
+import Foundation
+import Platform
+
+/// One event of a coach's answer as API.md's SSE names it; `error` is written by `ServerSentEvents` from the
+/// error that ends a stream.
+enum CoachEvent: Sendable, Equatable {
+    case messageStart(messageId: String)
+    case text(String)
+    /// Thinking or tool progress: `phase` is `thinking`, `tool_start` or `tool_end`.
+    case status(phase: String, tool: String?, detail: String?)
+    case artifact(Artifact)
+    case messageEnd(messageId: String)
+
+    /// The event's JSON, as `data:` of its SSE event.
+    var json: JSONValue {
+        switch self {
+        case .messageStart(let id): ["type": "message_start", "message_id": .string(id)]
+        case .text(let delta): ["type": "text", "delta": .string(delta)]
+        case .status(let phase, let tool, let detail):
+            .object(
+                ["type": "status", "phase": .string(phase)].merging(
+                    [("tool", tool), ("detail", detail)].compactMap { key, value in value.map { (key, JSONValue.string($0)) } },
+                    uniquingKeysWith: { first, _ in first }))
+        case .artifact(let artifact):
+            [
+                "type": "artifact", "artifact_id": .string(artifact.id),
+                "data": [
+                    "id": .string(artifact.id), "type": .string(artifact.type.rawValue), "lane": .string(artifact.lane.rawValue),
+                    "status": .string(artifact.status.rawValue), "title": .string(artifact.title), "data": artifact.data,
+                ],
+            ]
+        case .messageEnd(let id): ["type": "message_end", "message_id": .string(id)]
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Contracts
+import Foundation
+import Logging
+import Platform
+import Synchronization
+
+/// What `streamAgentNormalized` takes: the conversation (or none: a new one is opened), the message, and in
+/// workout mode the workout.
+struct StreamInput: Sendable {
+    var conversationId: String?
+    var message: String
+    var workoutId: String?
+}
+
+/// One turn of the coach as a stream of SSE events: the premium gate first, then the user's message stored, the
+/// lane chosen (fast: set commands, with no model; functional: a JSON intent; slow: the model with tools), the
+/// answer streamed and stored. Every stream ends with `message_end`, or with `error` from whatever was thrown; a
+/// client that goes away cancels the work.
+struct CoachStream: Sendable {
+    let services: CoachServices
+    let model: any CoachModel
+    let logger: Logger
+
+    static let maxMessageLength = 4000
+    static let historyLimit = 20
+
+    func events(userId: String, input: StreamInput, requestLogger: Logger) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream(bufferingPolicy: .unbounded)
+        let counter = EventCounter()
+        let emit: @Sendable (CoachEvent) async throws -> Void = { event in
+            try Task.checkCancellation()
+            continuation.yield(ServerSentEvent(id: counter.next(), data: try JSONCoding.encodeToString(event.json)))
+        }
+        let task = Task {
+            do {
+                try await run(userId: userId, input: input, emit: emit, logger: requestLogger)
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Numbers the events of one stream from 1.
+    final class EventCounter: Sendable {
+        private let value = Mutex(0)
+        func next() -> Int {
+            value.withLock {
+                $0 += 1
+                return $0
+            }
+        }
+    }
+
+    func run(userId: String, input: StreamInput, emit: @escaping @Sendable (CoachEvent) async throws -> Void, logger: Logger) async throws {
+        let started = ContinuousClock.now
+        var lane = "none"
+        var outcome = "error"
+        defer {
+            let elapsed = ContinuousClock.now - started
+            services.metrics.observe(CoachMetrics.laneDuration, labels: [("lane", lane), ("outcome", outcome)], duration: elapsed)
+            logger.info(
+                "stream_completed",
+                metadata: [
+                    "event": "stream_completed", "lane": .string(lane), "outcome": .string(outcome),
+                    "latency_ms": .stringConvertible(elapsed.milliseconds),
+                ])
+        }
+        try await services.premium.requirePremium(userId: userId)
+        let message = try Self.check(input.message)
+        let conversation: ConversationSummary
+        if let id = input.conversationId.flatMap({ $0.isEmpty ? nil : $0 }) {
+            conversation = try await services.store.conversation(userId: userId, id: id)
+        } else {
+            conversation = try await services.store.create(userId: userId, workoutId: input.workoutId)
+        }
+        let workoutId = input.workoutId.flatMap { $0.isEmpty ? nil : $0 } ?? conversation.workoutId
+        let history = try await services.store.detail(userId: userId, id: conversation.id).messages.suffix(Self.historyLimit)
+
+        let messageId = services.ids.makeID()
+        try await emit(.messageStart(messageId: messageId))
+        let said = Transcript()
+        let say: @Sendable (String) async throws -> Void = { text in
+            said.append(text)
+            try await emit(.text(text))
+        }
+        let toolbox = CoachToolbox(
+            userId: userId, conversationId: conversation.id, messageId: messageId, workoutId: workoutId, services: services, emit: emit,
+            logger: logger, proposed: ProposedArtifacts())
+
+        let chosen: Lane
+        if let command = SetCommandParser.parse(message) {
+            chosen = .fast
+            lane = chosen.rawValue
+            try await FastLane(services: services).answer(command, userId: userId, workoutId: workoutId, key: messageId, say: say)
+        } else if message.first == "{" {
+            chosen = .functional
+            lane = chosen.rawValue
+            try await FunctionalLane(services: services).answer(message, userId: userId, workoutId: workoutId, key: messageId, say: say)
+        } else {
+            chosen = .slow
+            lane = chosen.rawValue
+            try await emit(.status(phase: "thinking", tool: nil, detail: nil))
+            var brief: String?
+            if workoutId != nil, let workout = try await services.workouts.activeWorkout(userId: userId) {
+                brief = WorkoutBrief(workout).text
+            }
+            let turn = CoachTurn(message: message, history: Array(history), workoutId: workoutId, workoutBrief: brief)
+            try await model.respond(to: turn, tools: toolbox, say: say)
+        }
+        let title = conversation.title == nil ? Self.title(from: conversation.messageCount == 0 ? message : nil) : nil
+        try Task.checkCancellation()
+        try await services.store.recordTurn(
+            userId: userId, conversationId: conversation.id,
+            messages: [(.user, message, nil, services.ids.makeID()), (.assistant, said.text, chosen, messageId)],
+            artifacts: toolbox.proposed.all, title: title)
+        try await emit(.messageEnd(messageId: messageId))
+        outcome = "ok"
+        logger.info(
+            "agent_request_completed",
+            metadata: [
+                "event": "agent_request_completed", "lane": .string(lane), "model": .string(chosen == .slow ? model.name : "none"),
+                "conversation_id": .string(conversation.id), "latency_ms": .stringConvertible((ContinuousClock.now - started).milliseconds),
+            ])
+    }
+
+    /// A message to answer: 1 to 4,000 characters once trimmed.
+    static func check(_ message: String) throws -> String {
+        let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw ServiceError.invalidArgument(field: "message", reason: "must not be empty") }
+        guard trimmed.count <= maxMessageLength, !trimmed.utf8.contains(0) else {
+            throw ServiceError.invalidArgument(field: "message", reason: "must be at most \(maxMessageLength) characters, without NUL")
+        }
+        return trimmed
+    }
+
+    /// The title after the first exchange: the first message's first line, cut at a word within 60 characters.
+    static func title(from message: String?) -> String? {
+        guard let line = message?.split(whereSeparator: \.isNewline).first.map(String.init), !line.isEmpty else { return nil }
+        guard line.count > 60 else { return line.prefix(1).uppercased() + line.dropFirst() }
+        let cut = line.prefix(60)
+        let words = cut.split(separator: " ").dropLast()
+        let title = words.isEmpty ? String(cut) : words.joined(separator: " ")
+        return title.prefix(1).uppercased() + title.dropFirst() + "…"
+    }
+
+    /// What the coach said in a turn, for the stored message.
+    final class Transcript: Sendable {
+        private let parts = Mutex<[String]>([])
+        func append(_ text: String) { parts.withLock { $0.append(text) } }
+        var text: String { parts.withLock { $0.joined() } }
+    }
+}

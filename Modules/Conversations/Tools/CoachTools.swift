@@ -1,0 +1,191 @@
+import Contracts
+import Foundation
+import Platform
+
+/// The coach's tools (seed 003's permission matrix, as far as built): reads of the user's training data and the
+/// catalog, proposals that become artifacts (checked first: every exercise exists, values in range), and in
+/// workout mode the workout's state and set logging.
+enum CoachTools {
+    static let all: [CoachToolDefinition] = [
+        CoachToolDefinition(
+            name: "get_training_context",
+            description: "The user's recent training: workouts per week, last workouts, muscles this week, main lifts' e1RM trends.",
+            parameters: Schema.object([:]), workoutOnly: false),
+        CoachToolDefinition(
+            name: "search_exercises", description: "Searches the exercise catalog by text, muscle and equipment.",
+            parameters: Schema.object(
+                [
+                    "query": Schema.string, "muscle": Schema.string, "equipment": Schema.string,
+                    "limit": Schema.integer(minimum: 1, maximum: 20),
+                ]), workoutOnly: false),
+        CoachToolDefinition(
+            name: "get_exercise_progress", description: "An exercise's weekly best e1RM, top weight, sets and volume.",
+            parameters: Schema.object(
+                ["exercise_id": Schema.string, "weeks": Schema.integer(minimum: 1, maximum: 260)], required: ["exercise_id"]),
+            workoutOnly: false),
+        CoachToolDefinition(
+            name: "show_progress_chart",
+            description: "Shows the user a chart of an exercise's weekly best e1RM (a visualization artifact, drawn from their data).",
+            parameters: Schema.object(
+                ["exercise_id": Schema.string, "weeks": Schema.integer(minimum: 1, maximum: 260)], required: ["exercise_id"]),
+            workoutOnly: false),
+        CoachToolDefinition(
+            name: "propose_routine",
+            description: "Proposes a routine (one template per training day) as a routine_summary artifact the user can accept.",
+            parameters: Schema.object(
+                [
+                    "name": Schema.string, "description": Schema.string, "frequency": Schema.integer(minimum: 1, maximum: 14),
+                    "templates": Schema.array(
+                        Schema.object(
+                            [
+                                "name": Schema.string,
+                                "exercises": Schema.array(
+                                    Schema.object(
+                                        [
+                                            "exercise_id": Schema.string,
+                                            "sets": Schema.array(
+                                                Schema.object([
+                                                    "target_reps": Schema.integer(minimum: 1, maximum: 50),
+                                                    "target_rir": Schema.integer(minimum: 0, maximum: 5),
+                                                    "target_weight_kg": Schema.number,
+                                                ])),
+                                        ], required: ["exercise_id", "sets"])),
+                            ], required: ["name", "exercises"])),
+                ], required: ["name", "templates"]), workoutOnly: false),
+        CoachToolDefinition(
+            name: "ask_clarifying_questions", description: "Asks the user questions with answer options (a clarify_questions artifact).",
+            parameters: Schema.object(
+                [
+                    "questions": Schema.array(
+                        Schema.object(
+                            ["id": Schema.string, "text": Schema.string, "options": Schema.array(Schema.string)], required: ["id", "text"]))
+                ], required: ["questions"]), workoutOnly: false),
+        CoachToolDefinition(
+            name: "get_workout_state", description: "The workout in progress: exercises, logged and remaining sets, the next set.",
+            parameters: Schema.object([:]), workoutOnly: true),
+        CoachToolDefinition(
+            name: "log_set", description: "Logs the next unlogged set of the workout in progress.",
+            parameters: Schema.object(
+                [
+                    "reps": Schema.integer(minimum: 0, maximum: 100), "weight_kg": Schema.number,
+                    "rir": Schema.integer(minimum: 0, maximum: 10),
+                ], required: ["reps"]), workoutOnly: true),
+    ]
+
+    struct ProgressArguments: Decodable {
+        var exerciseId: String
+        var weeks: Int?
+        enum CodingKeys: String, CodingKey {
+            case exerciseId = "exercise_id"
+            case weeks
+        }
+    }
+
+    struct SearchArguments: Decodable {
+        var query: String?
+        var muscle: String?
+        var equipment: String?
+        var limit: Int?
+    }
+
+    struct Question: Codable, Sendable {
+        var id: String
+        var text: String
+        var options: [String]?
+    }
+
+    struct QuestionsArguments: Decodable {
+        var questions: [Question]
+    }
+
+    struct LogSetArguments: Decodable {
+        var reps: Int
+        var weightKg: Double?
+        var rir: Int?
+        enum CodingKeys: String, CodingKey {
+            case reps
+            case weightKg = "weight_kg"
+            case rir
+        }
+    }
+
+    static func run(_ name: String, arguments: JSONValue, in box: CoachToolbox) async throws -> JSONValue {
+        let services = box.services
+        switch name {
+        case "get_training_context":
+            return try JSONValue(encoding: try await services.analytics.trainingContext(userId: box.userId))
+        case "search_exercises":
+            let input = try arguments.decode(SearchArguments.self)
+            let page = try await services.catalog.search(
+                ExerciseQuery(
+                    text: input.query, muscle: input.muscle, equipment: input.equipment, limit: min(max(input.limit ?? 10, 1), 20)))
+            return .object([
+                "items": .array(
+                    page.items.map { exercise in
+                        [
+                            "id": .string(exercise.id), "name": .string(exercise.name),
+                            "equipment": exercise.equipment.map(JSONValue.string) ?? .null,
+                            "primary_muscles": .array(exercise.primaryMuscles.map(JSONValue.string)),
+                        ]
+                    })
+            ])
+        case "get_exercise_progress":
+            let input = try arguments.decode(ProgressArguments.self)
+            let exercise = try await knownExercise(input.exerciseId, services: services)
+            let points = try await services.analytics.exerciseProgress(
+                userId: box.userId, exerciseId: exercise.id, weeks: input.weeks ?? 12)
+            return ["exercise_id": .string(exercise.id), "name": .string(exercise.name), "points": try JSONValue(encoding: points)]
+        case "show_progress_chart":
+            let input = try arguments.decode(ProgressArguments.self)
+            let exercise = try await knownExercise(input.exerciseId, services: services)
+            let points = try await services.analytics.exerciseProgress(
+                userId: box.userId, exerciseId: exercise.id, weeks: input.weeks ?? 12)
+            let artifact = try await box.propose(
+                .visualization, title: "\(exercise.name): estimated 1RM",
+                data: [
+                    "chart": "line", "exercise_id": .string(exercise.id), "metric": "e1rm_kg", "unit": "kg",
+                    "points": .array(
+                        points.map { ["week_start": .string($0.weekStart), "value": .double(($0.e1rmKg * 10).rounded() / 10)] }),
+                ])
+            return ["artifact_id": .string(artifact.id), "points": .int(points.count)]
+        case "propose_routine":
+            let plan = try await RoutineCritic(catalog: services.catalog).check(try arguments.decode(RoutinePlan.self))
+            let names = try await RoutineCritic(catalog: services.catalog).names(plan)
+            let artifact = try await box.propose(.routineSummary, title: plan.name, data: try RoutineSummaryData.make(plan, names: names))
+            return ["artifact_id": .string(artifact.id)]
+        case "ask_clarifying_questions":
+            let input = try arguments.decode(QuestionsArguments.self)
+            guard (1...5).contains(input.questions.count) else {
+                throw ServiceError.invalidArgument(field: "questions", reason: "must hold 1 to 5 questions")
+            }
+            let artifact = try await box.propose(
+                .clarifyQuestions, title: "A few questions", data: ["questions": try JSONValue(encoding: input.questions)])
+            return ["artifact_id": .string(artifact.id)]
+        case "get_workout_state":
+            return try JSONValue(encoding: try WorkoutBrief(try await activeWorkout(box)).state)
+        case "log_set":
+            let input = try arguments.decode(LogSetArguments.self)
+            let logged = try await SetLogger(workouts: services.workouts).logNext(
+                userId: box.userId, workout: try await activeWorkout(box),
+                entry: SetEntry(reps: input.reps, weightKg: input.weightKg, rir: input.rir), idempotencyKey: box.messageId)
+            return try JSONValue(encoding: logged)
+        default:
+            throw ServiceError.invalidArgument(field: "tool", reason: "no tool named \(name)")
+        }
+    }
+
+    static func knownExercise(_ id: String, services: CoachServices) async throws -> Exercise {
+        guard let exercise = try await services.catalog.exercise(id: id) else {
+            throw ServiceError.invalidArgument(field: "exercise_id", reason: "no exercise \(id) in the catalog")
+        }
+        return exercise
+    }
+
+    /// The workout the turn is attached to, while it is in progress.
+    static func activeWorkout(_ box: CoachToolbox) async throws -> ActiveWorkout {
+        guard let workout = try await box.services.workouts.activeWorkout(userId: box.userId),
+            box.workoutId == nil || workout.id == box.workoutId
+        else { throw ServiceError(.failedPrecondition, "No workout is in progress. Start one, then log your sets here.") }
+        return workout
+    }
+}

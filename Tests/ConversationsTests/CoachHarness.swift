@@ -1,0 +1,90 @@
+import Contracts
+import Fakes
+import Foundation
+import Logging
+import Platform
+import TestSupport
+import Workouts
+
+@testable import Conversations
+
+/// A Conversations module on a real database, with the live catalog (its search ranks as users see it) and fakes
+/// for the other modules it consumes.
+struct CoachHarness {
+    let module: ConversationsModule
+    let premium: FakePremiumGate
+    let workouts: FakeActiveWorkoutControl
+    let analytics: FakeTrainingAnalytics
+    let plans: FakePlanLibrary
+    let clock: FakeWallClock
+
+    static let catalog: [Exercise] = (try? CatalogImport.bundled()) ?? []
+    static let bench = "Barbell_Bench_Press_-_Medium_Grip"
+    static let squat = "Barbell_Squat"
+
+    static func with(_ engine: SQLEngine, model: any CoachModel = RuleBasedCoach(), _ body: (CoachHarness) async throws -> Void)
+        async throws
+    {
+        try await TestDatabases.with(
+            engine, migrate: [("workouts", WorkoutsModule.migrations), ("conversations", ConversationsModule.migrations)]
+        ) { db in
+            let clock = FakeWallClock()
+            let ids = RandomIDGenerator()
+            let premium = FakePremiumGate(premium: ["u1", "u2"])
+            let workouts = FakeActiveWorkoutControl(catalog: catalog, clock: clock, ids: ids)
+            let analytics = FakeTrainingAnalytics()
+            let plans = FakePlanLibrary(catalog: catalog, clock: clock, ids: ids)
+            let module = ConversationsModule(
+                settings: try ConversationsSettings(environment: [:]), database: db, premium: premium,
+                catalog: WorkoutsModule(database: db, clock: clock, ids: ids).catalog, analytics: analytics, plans: plans,
+                workouts: workouts, clock: clock, ids: ids,
+                metrics: ServerMetrics(), model: model)
+            try await body(
+                CoachHarness(module: module, premium: premium, workouts: workouts, analytics: analytics, plans: plans, clock: clock))
+        }
+    }
+
+    /// Sends a message and answers the stream's events as JSON (an error that ends it as `{type: error, code}`).
+    func send(_ userId: String, _ message: String, conversationId: String? = nil, workoutId: String? = nil) async -> [JSONValue] {
+        var events: [JSONValue] = []
+        var lastId = 0
+        do {
+            for try await event in module.stream.events(
+                userId: userId, input: StreamInput(conversationId: conversationId, message: message, workoutId: workoutId),
+                requestLogger: .init(label: "test"))
+            {
+                precondition(event.id == lastId + 1, "events are numbered in order")
+                lastId = event.id
+                events.append(try JSONCoding.makeDecoder().decode(JSONValue.self, from: Data(event.data.utf8)))
+            }
+        } catch let error as ServiceError {
+            events.append(["type": "error", "code": .string(error.code.rawValue), "message": .string(error.message)])
+        } catch {
+            events.append(["type": "error", "code": "INTERNAL"])
+        }
+        return events
+    }
+
+    /// A workout in progress: bench 3 × 8 @ 100 kg, then squat 2 × 5 @ 140 kg.
+    func startWorkout(_ userId: String) async -> ActiveWorkout {
+        let sets = { (reps: Int, weight: Double, count: Int) in
+            (0..<count).map { WorkoutSet(id: "s\($0)", setIndex: $0, targetReps: reps, targetRir: 2, targetWeightKg: weight) }
+        }
+        let workout = ActiveWorkout(
+            id: "w-\(userId)", userId: userId, name: "Push", sourceTemplateId: nil, sourceRoutineId: nil, status: .inProgress,
+            startTime: clock.now(), version: 1,
+            exercises: [
+                WorkoutExercise(instanceId: "i1", exerciseId: Self.bench, name: "Barbell Bench Press - Medium Grip", sets: sets(8, 100, 3)),
+                WorkoutExercise(instanceId: "i2", exerciseId: Self.squat, name: "Barbell Squat", sets: sets(5, 140, 2)),
+            ], totals: WorkoutTotals(sets: 0, reps: 0, volume: 0), createdAt: clock.now(), updatedAt: clock.now())
+        await workouts.seed(workout)
+        return workout
+    }
+}
+
+extension [JSONValue] {
+    var types: [String] { compactMap { $0["type"]?.stringValue } }
+    var text: String { filter { $0["type"] == "text" }.compactMap { $0["delta"]?.stringValue }.joined() }
+    var errorCode: String? { first { $0["type"] == "error" }?["code"]?.stringValue }
+    var artifacts: [JSONValue] { filter { $0["type"] == "artifact" } }
+}

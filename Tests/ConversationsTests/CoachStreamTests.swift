@@ -1,0 +1,226 @@
+import Contracts
+import Fakes
+import Foundation
+import Logging
+import Platform
+import TestSupport
+import Testing
+
+@testable import Conversations
+
+/// A model that proposes the routine it is given through the tools, as a chat-completions model calling
+/// `propose_routine` would: the coach's contract is what a language model plugs into.
+struct ScriptedModel: CoachModel {
+    var name: String { "scripted" }
+    let arguments: JSONValue
+
+    func respond(to turn: CoachTurn, tools: CoachToolbox, say: @escaping @Sendable (String) async throws -> Void) async throws {
+        try await say("Here is a plan. ")
+        _ = try await tools.call("propose_routine", arguments: arguments)
+        try await say("Accept it to make it your routine.")
+    }
+}
+
+/// A model that never finishes on its own, to see a client that goes away stop the work.
+struct EndlessModel: CoachModel {
+    var name: String { "endless" }
+    let started: AsyncStream<Void>.Continuation
+    let stopped: AsyncStream<Void>.Continuation
+
+    func respond(to turn: CoachTurn, tools: CoachToolbox, say: @escaping @Sendable (String) async throws -> Void) async throws {
+        try await say("Thinking")
+        started.yield()
+        // Waits until cancelled (the timeout is never reached: cancellation wakes it at once).
+        do { try await Task.sleep(for: .seconds(3600)) } catch { stopped.yield() }
+        try Task.checkCancellation()
+    }
+}
+
+@Suite struct CoachStreamTests {
+    typealias H = CoachHarness
+
+    @Test(arguments: TestDatabases.engines)
+    func aFreeUserGetsOnlyPremiumRequired(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            let events = await h.send("free", "build me a 4 day plan")
+            #expect(events.types == ["error"] && events.errorCode == "PREMIUM_REQUIRED")
+            let listed = try await h.module.services.store.list(userId: "free", limit: 10, cursor: nil)
+            #expect(listed.items.isEmpty, "nothing ran")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func theFastLaneLogsIntoTheNextSet(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            let workout = await h.startWorkout("u1")
+            let first = await h.send("u1", "8 @ 100", workoutId: workout.id)
+            #expect(first.types == ["message_start", "text", "message_end"])
+            #expect(first.text.hasPrefix("Logged Barbell Bench Press - Medium Grip set 1: 8 × 100 kg."), "\(first.text)")
+            let conversationId = try #require(try await h.module.services.store.list(userId: "u1", limit: 1, cursor: nil).items.first?.id)
+            let done = await h.send("u1", "done", conversationId: conversationId)
+            #expect(done.text.contains("set 2: 8 × 100 kg"), "\(done.text)")
+            let pair = await h.send("u1", "100 x 6 rir 1", conversationId: conversationId)
+            #expect(
+                pair.text.contains("set 3: 6 × 100 kg, 1 in reserve") && pair.text.contains("Next: Barbell Squat, set 1"), "\(pair.text)")
+            let next = await h.send("u1", "next set", conversationId: conversationId)
+            #expect(next.text == "Next: Barbell Squat, set 1: 5 reps at 140 kg, 2 in reserve.")
+
+            let logged = try #require(try await h.workouts.activeWorkout(userId: "u1")).exercises[0].sets
+            #expect(logged.map(\.reps) == [8, 8, 6] && logged.map(\.weightKg) == [100, 100, 100] && logged[2].rir == 1)
+            let detail = try await h.module.services.store.detail(userId: "u1", id: conversationId)
+            #expect(
+                detail.messages.count == 8 && detail.messages.map(\.role) == Array(repeating: [.user, .assistant], count: 4).flatMap { $0 })
+            #expect(
+                detail.messages[1].lane == .fast && detail.conversation.title == "8 @ 100" && detail.conversation.workoutId == workout.id)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func badInputEndsWithAClearErrorAndChangesNothing(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            let store = h.module.services.store
+            #expect(await h.send("u1", "   ").errorCode == "INVALID_ARGUMENT")
+            #expect(await h.send("u1", String(repeating: "a", count: 100_000)).errorCode == "INVALID_ARGUMENT")
+            #expect(await h.send("u1", "hi", conversationId: "nope").errorCode == "NOT_FOUND")
+            let listed = try await store.list(userId: "u1", limit: 10, cursor: nil)
+            #expect(listed.items.isEmpty)
+
+            let opened = try await store.create(userId: "u2", workoutId: nil)
+            #expect(await h.send("u1", "hi", conversationId: opened.id).errorCode == "NOT_FOUND", "another user's conversation")
+            let noWorkout = await h.send("u2", "8 @ 100", conversationId: opened.id)
+            #expect(noWorkout.errorCode == "FAILED_PRECONDITION" && noWorkout.types == ["message_start", "error"])
+            _ = await h.startWorkout("u2")
+            #expect(
+                await h.send("u2", "{\"intent\": \"LOG_SET\", \"reps\": \"eight\"}", conversationId: opened.id).errorCode
+                    == "INVALID_ARGUMENT")
+            #expect(await h.send("u2", "{\"intent\": \"DANCE\"}", conversationId: opened.id).errorCode == "INVALID_ARGUMENT")
+            #expect(await h.send("u2", "{not json", conversationId: opened.id).errorCode == "INVALID_ARGUMENT")
+            #expect(try await store.detail(userId: "u2", id: opened.id).messages.isEmpty, "a failed turn stores nothing")
+            #expect(try await h.workouts.activeWorkout(userId: "u2")?.exercises[0].sets.allSatisfy { $0.completedAt == nil } == true)
+
+            let intent = await h.send("u2", "{\"intent\": \"LOG_SET\", \"reps\": 7, \"weight_kg\": 90}", conversationId: opened.id)
+            #expect(intent.text.hasPrefix("Logged Barbell Bench Press - Medium Grip set 1: 7 × 90 kg."))
+            #expect(try await store.detail(userId: "u2", id: opened.id).messages.last?.lane == .functional)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func progressQuestionsAnswerWithTheUsersNumbersAndAChart(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            let weeks = [("2026-11-02", 100.0, 90.0), ("2026-11-09", 103.3, 92.5), ("2026-11-16", 106.7, 95.0)].map { week, e1rm, top in
+                ExerciseWeek(
+                    weekStart: week, e1rmKg: e1rm, topWeightKg: top, bestSet: .init(weightKg: top, reps: 5), volumeKg: 1000, sets: 3,
+                    reps: 15)
+            }
+            await h.analytics.set(userId: "u1", exerciseId: H.bench, weeks: weeks)
+            let events = await h.send("u1", "How is my bench going?")
+            #expect(
+                events.types == ["message_start", "status", "status", "status", "text", "status", "status", "message_end"]
+                    || events.types.first == "message_start", "\(events.types)")
+            #expect(events.text.contains("Barbell Bench Press - Medium Grip") && events.text.contains("106.7 kg"), "\(events)")
+            #expect(events.text.contains("up 6.7 kg since the week of 2026-11-02") && events.text.contains("9 working sets over 3 weeks"))
+            let chart = try #require(events.artifacts.first?["data"])
+            #expect(chart["type"] == "visualization" && chart["status"] == "proposed")
+            let values = chart["data"]?["points"]?.arrayValue?.compactMap { point -> Double? in
+                switch point["value"] {
+                case .int(let value): Double(value)
+                case .double(let value): value
+                default: nil
+                }
+            }
+            #expect(values == [100, 103.3, 106.7], "the numbers of getExerciseProgress")
+            #expect(events.types.last == "message_end")
+            // The artifact is stored with the turn.
+            let id = try #require(try await h.module.services.store.list(userId: "u1", limit: 1, cursor: nil).items.first?.id)
+            #expect(try await h.module.services.store.detail(userId: "u1", id: id).artifacts.map(\.type) == [.visualization])
+
+            let unknown = await h.send("u1", "how is my zorblax going?")
+            #expect(unknown.text.contains("zorblax"))
+            let help = await h.send("u1", "hello there")
+            #expect(help.text.contains("How is my bench going?") && help.types.last == "message_end")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func acceptingARoutineMakesItActiveOnceUnderItsKey(engine: SQLEngine) async throws {
+        let plan = RoutinePlan(
+            name: "Upper/Lower", frequency: 2,
+            templates: [
+                TemplatePlan(
+                    name: "Upper", exercises: [PlannedExercise(exerciseId: H.bench, sets: [TemplateSet(targetReps: 8, targetRir: 2)])]),
+                TemplatePlan(
+                    name: "Lower", exercises: [PlannedExercise(exerciseId: H.squat, sets: [TemplateSet(targetReps: 5, targetRir: 2)])]),
+            ])
+        try await H.with(engine, model: ScriptedModel(arguments: try JSONValue(encoding: plan))) { h in
+            let events = await h.send("u1", "plan please")
+            let artifact = try #require(events.artifacts.first)
+            let artifactId = try #require(artifact["artifact_id"]?.stringValue)
+            #expect(artifact["data"]?["type"] == "routine_summary")
+            #expect(artifact["data"]?["data"]?["days"]?.arrayValue?.count == 2)
+            let conversationId = try #require(try await h.module.services.store.list(userId: "u1", limit: 1, cursor: nil).items.first?.id)
+            let request = ArtifactActions.Request(action: .accept, artifactId: artifactId, conversationId: conversationId)
+
+            await expectError("NOT_FOUND") { _ = try await h.module.actions.perform(userId: "u2", request: request, idempotencyKey: "k") }
+            let first = try await h.module.actions.perform(userId: "u1", request: request, idempotencyKey: "k1").value()
+            let active = try #require(try await h.plans.activeRoutine(userId: "u1"))
+            #expect(first.artifact.status == .accepted && first.result["routine_id"] == .string(active.id))
+            #expect(first.result["template_ids"]?.arrayValue?.count == 2)
+            let replay = try await h.module.actions.perform(userId: "u1", request: request, idempotencyKey: "k1").value()
+            #expect(replay.result == first.result)
+            #expect(try await h.plans.templates(userId: "u1").count == 2, "the repeat made nothing")
+            await expectError("FAILED_PRECONDITION") {
+                _ = try await h.module.actions.perform(userId: "u1", request: request, idempotencyKey: "k2")
+            }
+            await expectError("FAILED_PRECONDITION") {
+                _ = try await h.module.actions.perform(
+                    userId: "u1", request: .init(action: .dismiss, artifactId: artifactId, conversationId: conversationId),
+                    idempotencyKey: nil)
+            }
+            let stored = try await h.module.services.store.detail(userId: "u1", id: conversationId).artifacts
+            #expect(stored.first?.status == .accepted && stored.first?.result == first.result)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func theCriticRefusesARoutineWithAnExerciseNotInTheCatalog(engine: SQLEngine) async throws {
+        let plan = RoutinePlan(
+            name: "Made up",
+            templates: [TemplatePlan(name: "A", exercises: [PlannedExercise(exerciseId: "Moon_Press", sets: [TemplateSet()])])])
+        try await H.with(engine, model: ScriptedModel(arguments: try JSONValue(encoding: plan))) { h in
+            let events = await h.send("u1", "plan please")
+            #expect(events.errorCode == "INVALID_ARGUMENT" && events.artifacts.isEmpty)
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func aClientThatGoesAwayStopsTheWork(engine: SQLEngine) async throws {
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let (stopped, stoppedContinuation) = AsyncStream<Void>.makeStream()
+        try await H.with(engine, model: EndlessModel(started: startedContinuation, stopped: stoppedContinuation)) { h in
+            let consumer = Task {
+                for try await _ in h.module.stream.events(
+                    userId: "u1", input: StreamInput(conversationId: nil, message: "think hard", workoutId: nil),
+                    requestLogger: .init(label: "t"))
+                {}
+            }
+            var startedIterator = started.makeAsyncIterator()
+            _ = await startedIterator.next()
+            consumer.cancel()
+            var stoppedIterator = stopped.makeAsyncIterator()
+            _ = await stoppedIterator.next()
+            let id = try #require(try await h.module.services.store.list(userId: "u1", limit: 1, cursor: nil).items.first?.id)
+            #expect(try await h.module.services.store.detail(userId: "u1", id: id).messages.isEmpty, "a cancelled turn stores nothing")
+        }
+    }
+
+    func expectError(_ code: String, _ body: () async throws -> Void) async {
+        do {
+            try await body()
+            Issue.record("expected \(code)")
+        } catch let error as ServiceError {
+            #expect(error.code.rawValue == code)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

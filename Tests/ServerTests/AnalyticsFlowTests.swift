@@ -14,16 +14,21 @@ import Testing
     static let squat = "Barbell_Squat"
     static let bench = "Barbell_Bench_Press_-_Medium_Grip"
 
-    /// Delivers every event published so far. The server's own worker may have taken some first: then this waits
-    /// until it has finished them (no delivery queued or leased), so the answers read next are final.
+    /// Delivers every event published so far. The server's own dispatcher and worker may have taken some first
+    /// (on PostgreSQL `dispatchPending` skips outbox rows another transaction holds): then this waits until every
+    /// event is fanned out and every delivery finished (none queued or leased), so the answers read next are final.
     static func settle(_ server: PovverServer) async throws {
         _ = try await server.dispatcher.dispatchPending()
         try await server.worker.drain()
-        try await eventually("every delivery finished") {
+        try await eventually("every event fanned out and every delivery finished") {
+            let pending = try await server.database.sql.raw("SELECT COUNT(*) AS n FROM platform_outbox WHERE dispatched_at IS NULL")
+                .first(decodingColumn: "n", as: Int.self)
             let open = try await server.database.sql.raw(
                 "SELECT COUNT(*) AS n FROM platform_jobs WHERE status IN ('queued', 'leased') AND kind LIKE 'platform.event:%'"
             ).first(decodingColumn: "n", as: Int.self)
-            return open == 0
+            if pending == 0 && open == 0 { return true }
+            try await server.worker.drain()
+            return false
         }
     }
 

@@ -8,11 +8,114 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
     private let catalog: [String: Exercise]
     private let clock: any WallClock
     private let ids: any IDGenerator
+    private let plans: (any PlanLibrary)?
+    private var started: [String: (request: WorkoutStart, workout: ActiveWorkout)] = [:]
+    private var completed: [String: CompletedWorkout] = [:]
 
-    public init(catalog: [Exercise], clock: any WallClock, ids: any IDGenerator) {
+    /// `plans`: where a start from a template finds it (none: such a start is NOT_FOUND).
+    public init(catalog: [Exercise], clock: any WallClock, ids: any IDGenerator, plans: (any PlanLibrary)? = nil) {
         self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.clock = clock
         self.ids = ids
+        self.plans = plans
+    }
+
+    public func startWorkout(userId: String, start: WorkoutStart, idempotencyKey: String) async throws -> ActiveWorkout {
+        let slot = "\(userId)|\(idempotencyKey)"
+        if let previous = started[slot] {
+            guard previous.request == start else {
+                throw ServiceError(
+                    .conflict, "This idempotency key was already used for a different request.",
+                    details: ["idempotency_key": idempotencyKey])
+            }
+            return previous.workout
+        }
+        if let existing = workouts.values.first(where: { $0.userId == userId && $0.status == .inProgress }) {
+            throw ServiceError(.conflict, "You already have a workout in progress.", details: ["workout_id": existing.id])
+        }
+        let name: String?
+        let planned: [TemplateExercise]
+        var source: (template: String?, routine: String?) = (nil, nil)
+        switch start {
+        case .template(let templateId, let routineId):
+            guard let plans else { throw ServiceError(.notFound, details: ["template_id": templateId]) }
+            let template = try await plans.template(userId: userId, id: templateId)
+            (name, planned, source) = (template.name, template.exercises, (template.id, routineId))
+        case .plan(let planName, let exercises):
+            planned = try exercises.enumerated().map { index, exercise in
+                guard let known = catalog[exercise.exerciseId] else {
+                    throw ServiceError.invalidArgument(field: "exercises[\(index)].exercise_id", reason: "unknown exercise")
+                }
+                return TemplateExercise(exerciseId: known.id, name: known.name, sets: exercise.sets)
+            }
+            name = planName
+        }
+        let now = clock.now()
+        let workout = ActiveWorkout(
+            id: ids.makeID(), userId: userId, name: name, sourceTemplateId: source.template, sourceRoutineId: source.routine,
+            status: .inProgress, startTime: now, version: 1,
+            exercises: planned.map { exercise in
+                WorkoutExercise(
+                    instanceId: ids.makeID(), exerciseId: exercise.exerciseId, name: exercise.name,
+                    sets: exercise.sets.enumerated().map { index, set in
+                        WorkoutSet(
+                            id: ids.makeID(), setIndex: index, targetReps: set.targetReps, targetRir: set.targetRir,
+                            targetWeightKg: set.targetWeightKg)
+                    })
+            }, totals: WorkoutTotals(), createdAt: now, updatedAt: now)
+        workouts[workout.id] = workout
+        started[slot] = (start, workout)
+        return workout
+    }
+
+    public func prescribeSet(
+        userId: String, workoutId: String, exerciseInstanceId: String, setId: String, targetReps: Int?, targetWeightKg: Double?,
+        targetRir: Int?, idempotencyKey: String
+    ) async throws -> ActiveWorkout {
+        guard targetReps != nil || targetWeightKg != nil || targetRir != nil else {
+            throw ServiceError.invalidArgument(field: "target_reps", reason: "name at least one target to set")
+        }
+        return try write(
+            userId: userId, workoutId: workoutId, key: idempotencyKey,
+            request: "prescribe|\(exerciseInstanceId)|\(setId)|\(targetReps ?? -1)|\(targetWeightKg ?? -1)|\(targetRir ?? -1)"
+        ) { workout in
+            guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == exerciseInstanceId }) else {
+                throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
+            }
+            guard let set = workout.exercises[exercise].sets.firstIndex(where: { $0.id == setId }) else {
+                throw ServiceError(.notFound, details: ["set_id": setId])
+            }
+            if let targetReps { workout.exercises[exercise].sets[set].targetReps = targetReps }
+            if let targetWeightKg { workout.exercises[exercise].sets[set].targetWeightKg = targetWeightKg }
+            if let targetRir { workout.exercises[exercise].sets[set].targetRir = targetRir }
+        }
+    }
+
+    public func completeWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws -> CompletedWorkout {
+        if let done = completed["\(userId)|\(idempotencyKey)"], done.id == workoutId { return done }
+        guard let workout = workouts[workoutId], workout.userId == userId else {
+            throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": workoutId])
+        }
+        guard workout.status == .inProgress else { throw ServiceError(.failedPrecondition, details: ["status": workout.status.rawValue]) }
+        let logged = workout.exercises.compactMap { exercise -> WorkoutExercise? in
+            var sets = exercise.sets.filter { $0.completedAt != nil }
+            for index in sets.indices { sets[index].setIndex = index }
+            return sets.isEmpty
+                ? nil : WorkoutExercise(instanceId: exercise.instanceId, exerciseId: exercise.exerciseId, name: exercise.name, sets: sets)
+        }
+        guard !logged.isEmpty else {
+            throw ServiceError(
+                .failedPrecondition, "Log at least one set to finish this workout, or cancel it.", details: ["logged_sets": "0"])
+        }
+        let now = clock.now()
+        let archived = CompletedWorkout(
+            id: workout.id, userId: userId, name: workout.name, sourceTemplateId: workout.sourceTemplateId,
+            sourceRoutineId: workout.sourceRoutineId, startTime: workout.startTime, endTime: now, exercises: logged,
+            analytics: WorkoutAnalytics(totals: WorkoutTotals(loggedSetsOf: logged), exercises: [], muscles: []), createdAt: now,
+            updatedAt: now)
+        workouts[workoutId]?.status = .completed
+        completed["\(userId)|\(idempotencyKey)"] = archived
+        return archived
     }
 
     /// Puts a workout in place (a test's "start").

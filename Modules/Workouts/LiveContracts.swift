@@ -165,6 +165,35 @@ public struct SQLActiveWorkoutControl: ActiveWorkoutControl {
         ).value()
     }
 
+    public func startWorkout(userId: String, start: WorkoutStart, idempotencyKey: String) async throws -> ActiveWorkout {
+        let request: ActiveWorkoutService.StartRequest
+        switch start {
+        case .template(let templateId, let routineId): request = .init(templateId: templateId, routineId: routineId)
+        case .plan(let name, let exercises): request = .init(name: name, exercises: exercises)
+        }
+        return try await active.start(userId: userId, request: request, idempotencyKey: idempotencyKey).value()
+    }
+
+    public func prescribeSet(
+        userId: String, workoutId: String, exerciseInstanceId: String, setId: String, targetReps: Int?, targetWeightKg: Double?,
+        targetRir: Int?, idempotencyKey: String
+    ) async throws -> ActiveWorkout {
+        let ops = [
+            ("target_reps", targetReps.map(Double.init)), ("target_weight_kg", targetWeightKg), ("target_rir", targetRir.map(Double.init)),
+        ]
+        .compactMap { field, value in
+            value.map { PatchOperation.setField(exerciseInstanceId: exerciseInstanceId, setId: setId, field: field, value: $0) }
+        }
+        guard !ops.isEmpty else {
+            throw ServiceError.invalidArgument(field: "target_reps", reason: "name at least one target to set")
+        }
+        return try await active.patch(userId: userId, request: .init(workoutId: workoutId, ops: ops), key: idempotencyKey).value()
+    }
+
+    public func completeWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws -> CompletedWorkout {
+        try await active.complete(userId: userId, workoutId: workoutId, key: idempotencyKey).value()
+    }
+
     private func current(userId: String, workoutId: String) async throws -> ActiveWorkout {
         try await active.workout(userId: userId, id: workoutId)
     }

@@ -194,6 +194,48 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
     #expect(try await control.activeWorkout(userId: "u2") == full, "refused writes change nothing")
 }
 
+/// Starting from an inline plan, prescribing and completing: the coach's session plans and workout tools.
+func workoutLifecycleConformance(_ control: some ActiveWorkoutControl) async throws {
+    let planned = TemplateSet(targetReps: 5, targetRir: 2, targetWeightKg: 100)
+    let plan = WorkoutStart.plan(
+        name: "Coach's legs", exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [planned, planned])])
+    let started = try await control.startWorkout(userId: "u7", start: plan, idempotencyKey: "start-1")
+    #expect(started.name == "Coach's legs" && started.exercises.map(\.name) == [WorkoutsFixtures.squat.name])
+    #expect(started.exercises[0].sets.map(\.targetReps) == [5, 5] && started.exercises[0].sets[0].targetWeightKg == 100)
+    #expect(try await control.startWorkout(userId: "u7", start: plan, idempotencyKey: "start-1").id == started.id, "a repeat")
+    await expectCode(.conflict, "a second workout in progress") {
+        _ = try await control.startWorkout(userId: "u7", start: plan, idempotencyKey: "start-2")
+    }
+    await expectCode(.invalidArgument, "an unknown exercise", details: ["field": "exercises[0].exercise_id"]) {
+        _ = try await control.startWorkout(
+            userId: "u8", start: .plan(name: "X", exercises: [PlannedExercise(exerciseId: "Moon_Press", sets: [planned])]),
+            idempotencyKey: "start-x")
+    }
+    #expect(try await control.activeWorkout(userId: "u8") == nil)
+
+    let exercise = started.exercises[0]
+    let prescribed = try await control.prescribeSet(
+        userId: "u7", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, targetReps: 3,
+        targetWeightKg: 110, targetRir: nil, idempotencyKey: "p1")
+    #expect(prescribed.exercises[0].sets[1].targetReps == 3 && prescribed.exercises[0].sets[1].targetWeightKg == 110)
+    #expect(prescribed.exercises[0].sets[1].targetRir == 2, "a target not named stays")
+    await expectCode(.notFound, "another user's workout") {
+        _ = try await control.prescribeSet(
+            userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, targetReps: 3,
+            targetWeightKg: nil, targetRir: nil, idempotencyKey: "p2")
+    }
+    await expectCode(.failedPrecondition, "nothing logged") {
+        _ = try await control.completeWorkout(userId: "u7", workoutId: started.id, idempotencyKey: "c0")
+    }
+    _ = try await control.logSet(
+        userId: "u7", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[0].id, weightKg: 100, reps: 5,
+        rir: 2, idempotencyKey: "l1")
+    let completed = try await control.completeWorkout(userId: "u7", workoutId: started.id, idempotencyKey: "c1")
+    #expect(completed.id == started.id && completed.exercises.count == 1 && completed.exercises[0].sets.count == 1)
+    #expect(try await control.activeWorkout(userId: "u7") == nil)
+    #expect(try await control.completeWorkout(userId: "u7", workoutId: started.id, idempotencyKey: "c1").id == started.id, "a repeat")
+}
+
 @Suite struct ActiveWorkoutControlConformanceTests {
     @Test func fake() async throws {
         let clock = FakeWallClock()
@@ -218,6 +260,7 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
                     return workout
                 },
                 finish: { _, workoutId in await control.finish(workoutId: workoutId) }))
+        try await workoutLifecycleConformance(control)
     }
 
     @Test(arguments: TestDatabases.engines)
@@ -237,6 +280,7 @@ func activeWorkoutControlConformance(_ control: some ActiveWorkoutControl, fixtu
                             .value()
                     },
                     finish: { userId, workoutId in _ = try await module.active.complete(userId: userId, workoutId: workoutId, key: nil) }))
+            try await workoutLifecycleConformance(module.activeWorkoutControl)
         }
     }
 }

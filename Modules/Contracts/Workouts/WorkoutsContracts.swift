@@ -109,6 +109,13 @@ public protocol TrainingLog: Sendable {
     func usersWithHistory(after: String?, limit: Int) async throws -> [String]
 }
 
+/// How to start a workout: from one of the user's templates (with its routine, whose cursor then records it), or
+/// from an inline plan (the coach's session plan).
+public enum WorkoutStart: Sendable, Equatable, Codable {
+    case template(templateId: String, routineId: String?)
+    case plan(name: String, exercises: [PlannedExercise])
+}
+
 /// The in-progress workout, for the coach's workout tools. Every write is idempotent under its key.
 public protocol ActiveWorkoutControl: Sendable {
     /// The user's workout in progress, or nil.
@@ -128,4 +135,15 @@ public protocol ActiveWorkoutControl: Sendable {
     func swapExercise(
         userId: String, workoutId: String, exerciseInstanceId: String, newExerciseId: String, idempotencyKey: String
     ) async throws -> ActiveWorkout
+    /// Starts a workout. Throws `CONFLICT` when one is already in progress, `NOT_FOUND` for another user's template
+    /// or routine, `INVALID_ARGUMENT` for an unknown exercise or bad values in a plan.
+    func startWorkout(userId: String, start: WorkoutStart, idempotencyKey: String) async throws -> ActiveWorkout
+    /// Sets a set's targets (nil leaves one as it is). Throws like `logSet`.
+    func prescribeSet(
+        userId: String, workoutId: String, exerciseInstanceId: String, setId: String, targetReps: Int?, targetWeightKg: Double?,
+        targetRir: Int?, idempotencyKey: String
+    ) async throws -> ActiveWorkout
+    /// Completes the workout: it is archived in the training log and its routine's cursor moves on. Throws like
+    /// `logSet`.
+    func completeWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws -> CompletedWorkout
 }

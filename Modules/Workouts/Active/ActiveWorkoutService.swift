@@ -16,12 +16,20 @@ struct ActiveWorkoutService: Sendable {
         var templateId: String?
         var routineId: String?
         var name: String?
+        /// An inline plan (the coach's session plan), in place of a template.
+        var exercises: [PlannedExercise]?
     }
 
     func start(userId: String, request: StartRequest, idempotencyKey: String?) async throws -> IdempotentAnswer<ActiveWorkout> {
         let context = self.context
         let routines = self.routines
         let name = try request.name.map { try WorkoutsValidation.name($0) }
+        if request.exercises != nil, request.templateId != nil || request.routineId != nil {
+            throw ServiceError.invalidArgument(field: "exercises", reason: "a plan starts without a template or routine")
+        }
+        var planned: [TemplateExercise]?
+        if let exercises = request.exercises { planned = try await TemplateService(context: context).resolve(exercises) }
+        let resolved = planned
         let key = try IdempotencyStore.checkKey(idempotencyKey)
         let fingerprint = try IdempotencyStore.requestFingerprint(operation: "startActiveWorkout", request: request)
         return try await context.database.transaction { tx in
@@ -58,7 +66,7 @@ struct ActiveWorkoutService: Sendable {
                     template = try await routines.next(userId: userId, routineId: routineId, sql: tx.sql, lock: true).template
                 }
                 let now = context.clock.now()
-                let exercises = (template?.exercises ?? []).map { planned in
+                let exercises = (resolved ?? template?.exercises ?? []).map { planned in
                     WorkoutExercise(
                         instanceId: context.ids.makeID(), exerciseId: planned.exerciseId, name: planned.name,
                         sets: planned.sets.enumerated().map { index, set in

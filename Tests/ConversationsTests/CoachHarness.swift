@@ -31,9 +31,9 @@ struct CoachHarness {
             let clock = FakeWallClock()
             let ids = RandomIDGenerator()
             let premium = FakePremiumGate(premium: ["u1", "u2"])
-            let workouts = FakeActiveWorkoutControl(catalog: catalog, clock: clock, ids: ids)
-            let analytics = FakeTrainingAnalytics()
             let plans = FakePlanLibrary(catalog: catalog, clock: clock, ids: ids)
+            let workouts = FakeActiveWorkoutControl(catalog: catalog, clock: clock, ids: ids, plans: plans)
+            let analytics = FakeTrainingAnalytics()
             let module = ConversationsModule(
                 settings: try ConversationsSettings(environment: [:]), database: db, premium: premium,
                 catalog: WorkoutsModule(database: db, clock: clock, ids: ids).catalog, analytics: analytics, plans: plans,

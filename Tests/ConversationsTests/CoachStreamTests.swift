@@ -182,6 +182,63 @@ struct EndlessModel: CoachModel {
     }
 
     @Test(arguments: TestDatabases.engines)
+    func todayProposesTheRoutinesNextWorkoutAndStartsIt(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            #expect(await h.send("u1", "What should I do today?").text.contains("no active routine"))
+            let conversationId = try #require(try await h.module.services.store.list(userId: "u1", limit: 1, cursor: nil).items.first?.id)
+            let routine = try await h.plans.createRoutine(
+                userId: "u1",
+                plan: RoutinePlan(
+                    name: "Split",
+                    templates: [
+                        TemplatePlan(name: "Push", exercises: [PlannedExercise(exerciseId: H.bench, sets: [TemplateSet(targetReps: 8)])]),
+                        TemplatePlan(name: "Legs", exercises: [PlannedExercise(exerciseId: H.squat, sets: [TemplateSet(targetReps: 5)])]),
+                    ]))
+            let events = await h.send("u1", "what should I do today?", conversationId: conversationId)
+            #expect(events.text.hasPrefix("Today is Push: Barbell Bench Press - Medium Grip."), "\(events.text)")
+            let plan = try #require(events.artifacts.first?["data"])
+            #expect(plan["type"] == "session_plan" && plan["data"]?["template_id"] == .string(routine.templates[0].id))
+            let artifactId = try #require(plan["id"]?.stringValue)
+            let request = ArtifactActions.Request(action: .startWorkout, artifactId: artifactId, conversationId: conversationId)
+            let started = try await h.module.actions.perform(userId: "u1", request: request, idempotencyKey: "go").value()
+            let workout = try #require(try await h.workouts.activeWorkout(userId: "u1"))
+            #expect(started.result["workout_id"] == .string(workout.id) && started.artifact.status == .accepted)
+            #expect(workout.sourceTemplateId == routine.templates[0].id && workout.sourceRoutineId == routine.routine.id)
+            #expect(
+                try await h.module.actions.perform(userId: "u1", request: request, idempotencyKey: "go").value().result == started.result)
+            await expectError("FAILED_PRECONDITION") {
+                _ = try await h.module.actions.perform(userId: "u1", request: request, idempotencyKey: "again")
+            }
+            await expectError("INVALID_ARGUMENT") {
+                _ = try await h.module.actions.perform(
+                    userId: "u1", request: .init(action: .saveRoutine, artifactId: artifactId, conversationId: conversationId),
+                    idempotencyKey: nil)
+            }
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func intentsPrescribeAndCompleteTheWorkout(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            let workout = await h.startWorkout("u1")
+            let prescribed = await h.send(
+                "u1", "{\"intent\": \"PRESCRIBE_SET\", \"target_reps\": 6, \"target_weight_kg\": 105}", workoutId: workout.id)
+            #expect(prescribed.text == "Next: Barbell Bench Press - Medium Grip, set 1: 6 reps at 105 kg, 2 in reserve.", "\(prescribed)")
+            let conversationId = try #require(try await h.module.services.store.list(userId: "u1", limit: 1, cursor: nil).items.first?.id)
+            #expect(
+                await h.send("u1", "done", conversationId: conversationId).text.hasPrefix(
+                    "Logged Barbell Bench Press - Medium Grip set 1: 6 × 105 kg."))
+            let added = await h.send(
+                "u1", "{\"intent\": \"ADD_EXERCISE\", \"exercise_id\": \"Pullups\", \"sets\": 2}", conversationId: conversationId)
+            #expect(added.text == "Added Pullups with 2 sets.", "\(added)")
+            let done = await h.send("u1", "{\"intent\": \"COMPLETE_WORKOUT\"}", conversationId: conversationId)
+            #expect(done.text == "Workout complete: 1 sets over 1 exercises. Well done.", "\(done)")
+            #expect(try await h.workouts.activeWorkout(userId: "u1") == nil)
+            #expect(await h.send("u1", "done", conversationId: conversationId).errorCode == "FAILED_PRECONDITION")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
     func theCriticRefusesARoutineWithAnExerciseNotInTheCatalog(engine: SQLEngine) async throws {
         let plan = RoutinePlan(
             name: "Made up",

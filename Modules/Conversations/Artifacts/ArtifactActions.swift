@@ -8,6 +8,8 @@ import Platform
 ///
 /// - `accept` / `save_routine` on a `routine_summary`: creates its templates and routine and makes it active
 ///   (seed 003 flow 2); the result names them (`routine_id`, `template_ids`).
+/// - `start_workout` on a `session_plan`: starts it (from its template and routine, or as an inline plan); the
+///   result names the workout (`workout_id`).
 /// - `accept` on any other type: marks it accepted (nothing to create).
 /// - `dismiss`: marks it dismissed.
 ///
@@ -56,6 +58,12 @@ struct ArtifactActions: Sendable {
                     userId: userId, plan: try RoutineSummaryData.routine(of: current.data), idempotencyKey: "artifact:\(current.id)")
                 result = ["routine_id": .string(created.routine.id), "template_ids": .array(created.templates.map { .string($0.id) })]
             }
+        case (.startWorkout, .sessionPlan):
+            if current.status == .proposed {
+                let workout = try await services.workouts.startWorkout(
+                    userId: userId, start: try SessionPlanData.start(of: current.data), idempotencyKey: "artifact:\(current.id)")
+                result = ["workout_id": .string(workout.id)]
+            }
         case (.accept, _): break
         case (.saveRoutine, _):
             throw ServiceError.invalidArgument(field: "action", reason: "save_routine applies to a routine_summary")
@@ -77,5 +85,17 @@ struct ArtifactActions: Sendable {
             artifact.result = settledResult
             return Answer(artifact: artifact, result: settledResult)
         }
+    }
+}
+
+/// A `session_plan` artifact's payload: a routine's template (`template_id`, `routine_id`) or an inline plan
+/// (`name`, `exercises` with their planned sets).
+enum SessionPlanData {
+    static func start(of data: JSONValue) throws -> WorkoutStart {
+        if let templateId = data["template_id"]?.stringValue {
+            return .template(templateId: templateId, routineId: data["routine_id"]?.stringValue)
+        }
+        guard let exercises = data["exercises"] else { throw ServiceError(.failedPrecondition, "This artifact holds no plan.") }
+        return .plan(name: data["name"]?.stringValue ?? "Workout", exercises: try exercises.decode([PlannedExercise].self))
     }
 }

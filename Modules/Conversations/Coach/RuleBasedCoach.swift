@@ -80,9 +80,9 @@ public struct RuleBasedCoach: CoachModel {
             try await say("You have no active routine yet. Ask me to build one, for example \"a 3-day full body routine with dumbbells\".")
             return
         }
-        let names = next.exercises.prefix(6).map(\.name).joined(separator: ", ")
-        try await say("Today is \(next.name): \(names). Start it from the plan below when you are ready.")
-        _ = try await tools.proposeSession(from: next)
+        let names = next.template.exercises.prefix(6).map(\.name).joined(separator: ", ")
+        try await say("Today is \(next.template.name): \(names). Start it from the plan below when you are ready.")
+        _ = try await tools.proposeSession(from: next.template, routineId: next.routineId)
     }
 }
 

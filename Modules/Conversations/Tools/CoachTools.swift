@@ -70,6 +70,26 @@ enum CoachTools {
                     "reps": Schema.integer(minimum: 0, maximum: 100), "weight_kg": Schema.number,
                     "rir": Schema.integer(minimum: 0, maximum: 10),
                 ], required: ["reps"]), workoutOnly: true),
+        CoachToolDefinition(
+            name: "add_exercise", description: "Adds an exercise with empty sets to the workout in progress.",
+            parameters: Schema.object(
+                ["exercise_id": Schema.string, "sets": Schema.integer(minimum: 1, maximum: 10)], required: ["exercise_id"]),
+            workoutOnly: true),
+        CoachToolDefinition(
+            name: "swap_exercise", description: "Replaces an exercise of the workout in progress; logged sets stay with the old one.",
+            parameters: Schema.object(
+                ["exercise_instance_id": Schema.string, "new_exercise_id": Schema.string],
+                required: ["exercise_instance_id", "new_exercise_id"]), workoutOnly: true),
+        CoachToolDefinition(
+            name: "prescribe_set", description: "Sets the next unlogged set's targets (reps, weight, RIR).",
+            parameters: Schema.object(
+                [
+                    "target_reps": Schema.integer(minimum: 1, maximum: 50), "target_weight_kg": Schema.number,
+                    "target_rir": Schema.integer(minimum: 0, maximum: 5),
+                ]), workoutOnly: true),
+        CoachToolDefinition(
+            name: "complete_workout", description: "Finishes the workout in progress (at least one set must be logged).",
+            parameters: Schema.object([:]), workoutOnly: true),
     ]
 
     struct ProgressArguments: Decodable {
@@ -169,6 +189,29 @@ enum CoachTools {
                 userId: box.userId, workout: try await activeWorkout(box),
                 entry: SetEntry(reps: input.reps, weightKg: input.weightKg, rir: input.rir), idempotencyKey: box.messageId)
             return try JSONValue(encoding: logged)
+        case "add_exercise":
+            let input = try arguments.decode(Intent.self, adding: "ADD_EXERCISE")
+            return try JSONValue(
+                encoding: try await WorkoutActions(services: services).run(
+                    input, userId: box.userId, workoutId: box.workoutId, key: box.messageId + ":add"
+                ).state)
+        case "swap_exercise":
+            let input = try arguments.decode(Intent.self, adding: "SWAP_EXERCISE")
+            return try JSONValue(
+                encoding: try await WorkoutActions(services: services).run(
+                    input, userId: box.userId, workoutId: box.workoutId, key: box.messageId + ":swap"
+                ).state)
+        case "prescribe_set":
+            let input = try arguments.decode(Intent.self, adding: "PRESCRIBE_SET")
+            return try JSONValue(
+                encoding: try await WorkoutActions(services: services).run(
+                    input, userId: box.userId, workoutId: box.workoutId, key: box.messageId + ":prescribe"
+                ).state)
+        case "complete_workout":
+            return try JSONValue(
+                encoding: try await WorkoutActions(services: services).run(
+                    Intent(intent: "COMPLETE_WORKOUT"), userId: box.userId, workoutId: box.workoutId, key: box.messageId + ":complete"
+                ).state)
         default:
             throw ServiceError.invalidArgument(field: "tool", reason: "no tool named \(name)")
         }

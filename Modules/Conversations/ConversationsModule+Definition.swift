@@ -3,14 +3,14 @@ import Platform
 
 extension ConversationsModule {
     /// Conversations in a composition: consumes the premium gate, the catalog, training analytics, the plan
-    /// library and the active-workout control; provides nothing.
+    /// library, the active-workout control and the product event sink; provides nothing.
     public static func definition(settings: ConversationsSettings) -> ModuleDefinition {
         ModuleDefinition(
             name: "conversations",
             consumes: [
                 Contract.premiumGate.erased, Contract.exerciseCatalog.erased, Contract.trainingAnalytics.erased,
                 Contract.planLibrary.erased,
-                Contract.activeWorkoutControl.erased,
+                Contract.activeWorkoutControl.erased, Contract.productEvents.erased,
             ]
         ) { context in
             let platform = context.platform
@@ -18,6 +18,7 @@ extension ConversationsModule {
                 settings: settings, database: platform.database, premium: try context.require(Contract.premiumGate),
                 catalog: try context.require(Contract.exerciseCatalog), analytics: try context.require(Contract.trainingAnalytics),
                 plans: try context.require(Contract.planLibrary), workouts: try context.require(Contract.activeWorkoutControl),
+                events: try context.require(Contract.productEvents),
                 clock: platform.clock, ids: platform.ids, metrics: platform.metrics
             ).plugin
         }

@@ -14,19 +14,21 @@ public struct ConversationsModule: Sendable {
 
     public init(
         settings: ConversationsSettings, database: Database, premium: any PremiumGate, catalog: any ExerciseCatalog,
-        analytics: any TrainingAnalytics, plans: any PlanLibrary, workouts: any ActiveWorkoutControl, clock: any WallClock,
+        analytics: any TrainingAnalytics, plans: any PlanLibrary, workouts: any ActiveWorkoutControl, events: any ProductEventSink,
+        clock: any WallClock,
         ids: any IDGenerator, metrics: ServerMetrics, model: any CoachModel = RuleBasedCoach(),
         logger: Logger = Logger(label: "povver.coach")
     ) {
         self.settings = settings
         let services = CoachServices(
-            premium: premium, catalog: catalog, analytics: analytics, plans: plans, workouts: workouts,
+            premium: premium, catalog: catalog, analytics: analytics, plans: plans, workouts: workouts, events: events,
             store: ConversationStore(database: database, clock: clock, ids: ids), clock: clock, ids: ids, metrics: metrics)
         self.services = services
         self.stream = CoachStream(services: services, model: model, logger: logger)
         self.actions = ArtifactActions(
             services: services,
-            idempotency: IdempotencyStore(table: "conversations_idempotency", lockClass: 74_301, database: database, clock: clock))
+            idempotency: IdempotencyStore(table: "conversations_idempotency", lockClass: 74_301, database: database, clock: clock),
+            logger: logger)
     }
 
     public static var migrations: [Migration] { ConversationsMigrations.all }

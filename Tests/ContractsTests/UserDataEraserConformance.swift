@@ -256,7 +256,9 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                 settings: try ConversationsSettings(environment: [:]), database: db, premium: FakePremiumGate(),
                 catalog: FakeExerciseCatalog(WorkoutsFixtures.catalog), analytics: FakeTrainingAnalytics(),
                 plans: FakePlanLibrary(catalog: WorkoutsFixtures.catalog, clock: clock, ids: RandomIDGenerator()),
-                workouts: FakeActiveWorkoutControl(catalog: WorkoutsFixtures.catalog, clock: clock, ids: RandomIDGenerator()), clock: clock,
+                workouts: FakeActiveWorkoutControl(catalog: WorkoutsFixtures.catalog, clock: clock, ids: RandomIDGenerator()),
+                events: FakeProductEventSink(),
+                clock: clock,
                 ids: RandomIDGenerator(), metrics: ServerMetrics())
             let userTables =
                 try await TestDatabases.tables(in: db, prefix: "conversations_", withColumn: "user_id")

@@ -16,6 +16,7 @@ struct CoachHarness {
     let workouts: FakeActiveWorkoutControl
     let analytics: FakeTrainingAnalytics
     let plans: FakePlanLibrary
+    let events: FakeProductEventSink
     let clock: FakeWallClock
 
     static let catalog: [Exercise] = (try? CatalogImport.bundled()) ?? []
@@ -34,13 +35,15 @@ struct CoachHarness {
             let plans = FakePlanLibrary(catalog: catalog, clock: clock, ids: ids)
             let workouts = FakeActiveWorkoutControl(catalog: catalog, clock: clock, ids: ids, plans: plans)
             let analytics = FakeTrainingAnalytics()
+            let events = FakeProductEventSink()
             let module = ConversationsModule(
                 settings: try ConversationsSettings(environment: [:]), database: db, premium: premium,
                 catalog: WorkoutsModule(database: db, clock: clock, ids: ids).catalog, analytics: analytics, plans: plans,
-                workouts: workouts, clock: clock, ids: ids,
+                workouts: workouts, events: events, clock: clock, ids: ids,
                 metrics: ServerMetrics(), model: model)
             try await body(
-                CoachHarness(module: module, premium: premium, workouts: workouts, analytics: analytics, plans: plans, clock: clock))
+                CoachHarness(
+                    module: module, premium: premium, workouts: workouts, analytics: analytics, plans: plans, events: events, clock: clock))
         }
     }
 

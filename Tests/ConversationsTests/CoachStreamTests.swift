@@ -178,6 +178,11 @@ struct EndlessModel: CoachModel {
             }
             let stored = try await h.module.services.store.detail(userId: "u1", id: conversationId).artifacts
             #expect(stored.first?.status == .accepted && stored.first?.result == first.result)
+            // The activation funnel's events, once each (the fake derives the milestones, as Analytics does).
+            let recorded = await h.events.events(userId: "u1")
+            let names = ["conversation_started", "message_sent", "first_message_sent", "artifact_received", "first_artifact_received"]
+            #expect(recorded.map(\.name) == names + ["artifact_action"], "with their milestones: \(recorded)")
+            #expect(recorded.last?.params == ["action": .string("accept"), "artifact_type": .string("routine_summary")])
         }
     }
 

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Logging
 import Platform
 
 /// `artifactAction`: what the user does with an artifact. Idempotent under `idempotency_key` (a repeat answers
@@ -18,6 +19,7 @@ import Platform
 struct ArtifactActions: Sendable {
     let services: CoachServices
     let idempotency: IdempotencyStore
+    let logger: Logger
 
     enum Action: String, Codable, Sendable, CaseIterable {
         case accept, dismiss
@@ -73,7 +75,7 @@ struct ArtifactActions: Sendable {
         }
         let settledResult = result
         let settledStatus = status
-        return try await idempotency.write(userId: userId, key: idempotencyKey, operation: "artifactAction", request: request) { tx in
+        let answer = try await idempotency.write(userId: userId, key: idempotencyKey, operation: "artifactAction", request: request) { tx in
             var artifact = try await store.artifact(in: tx, userId: userId, conversationId: request.conversationId, id: request.artifactId)
             guard artifact.status == .proposed else {
                 throw ServiceError(
@@ -85,6 +87,11 @@ struct ArtifactActions: Sendable {
             artifact.result = settledResult
             return Answer(artifact: artifact, result: settledResult)
         }
+        await services.track(
+            "artifact_action", userId: userId,
+            params: ["action": .string(request.action.rawValue), "artifact_type": .string(current.type.rawValue)],
+            eventId: "artifact_action:\(current.id)", logger: logger)
+        return answer
     }
 }
 

@@ -116,6 +116,19 @@ struct CoachStream: Sendable {
             userId: userId, conversationId: conversation.id,
             messages: [(.user, message, nil, services.ids.makeID()), (.assistant, said.text, chosen, messageId)],
             artifacts: toolbox.proposed.all, title: title)
+        if conversation.messageCount == 0 {
+            await services.track(
+                "conversation_started", userId: userId, params: ["entry_point": .string(workoutId == nil ? "chat" : "workout")],
+                eventId: "conversation_started:\(conversation.id)", logger: logger)
+        }
+        await services.track(
+            "message_sent", userId: userId, params: ["message_length": .int(message.count)], eventId: "message_sent:\(messageId)",
+            logger: logger)
+        for artifact in toolbox.proposed.all {
+            await services.track(
+                "artifact_received", userId: userId, params: ["artifact_type": .string(artifact.type.rawValue)],
+                eventId: "artifact_received:\(artifact.id)", logger: logger)
+        }
         try await emit(.messageEnd(messageId: messageId))
         outcome = "ok"
         logger.info(

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Logging
 import Platform
 
 /// What the coach works with: the contracts of the other modules it reads and acts through, its own store, and
@@ -10,11 +11,24 @@ struct CoachServices: Sendable {
     let analytics: any TrainingAnalytics
     let plans: any PlanLibrary
     let workouts: any ActiveWorkoutControl
+    let events: any ProductEventSink
     let store: ConversationStore
     let clock: any WallClock
     let ids: any IDGenerator
     let metrics: ServerMetrics
     var database: Database { store.database }
+}
+
+extension CoachServices {
+    /// Records what the user did for product analytics (seed 003's taxonomy): best effort, since a chat must not
+    /// fail because analytics could not be written; a failure is logged. `eventId` makes a retry a no-op.
+    func track(_ name: String, userId: String, params: [String: ProductEventValue], eventId: String, logger: Logger) async {
+        do {
+            try await events.record(userId: userId, name: name, params: params, occurredAt: clock.now(), eventId: eventId)
+        } catch {
+            logger.warning("product event not recorded", metadata: ["event": .string(name), "error": .string("\(error)")])
+        }
+    }
 }
 
 extension JSONValue {

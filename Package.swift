@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "povver-auth", targets: ["povver-auth"]),
         .executable(name: "povver-subscription", targets: ["povver-subscription"]),
         .executable(name: "povver-analytics", targets: ["povver-analytics"]),
+        .executable(name: "povver-coach", targets: ["povver-coach"]),
         .library(name: "PovverApp", targets: ["PovverApp"]),
         .library(name: "PovverModules", targets: ["PovverModules"]),
     ],
@@ -237,6 +238,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "CoachTool",
+            dependencies: ["Contracts", "Platform", "Conversations", .product(name: "Logging", package: "swift-log")],
+            path: "Apps/CoachTool",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "povver-coach",
+            dependencies: [
+                "CoachTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Apps/povver-coach",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         .target(
@@ -298,7 +315,8 @@ let package = Package(
         .testTarget(
             name: "ConversationsTests",
             dependencies: [
-                "Conversations", "Workouts", "Contracts", "Platform", "Fakes", "TestSupport",
+                "Conversations", "CoachTool", "PovverModules", "Auth", "Subscription", "Workouts", "Contracts", "Platform", "Fakes",
+                "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/ConversationsTests",

@@ -3,10 +3,10 @@ import Platform
 
 extension ConversationsModule {
     /// Conversations in a composition: consumes the premium gate, the catalog, training analytics, the plan
-    /// library, the active-workout control and the product event sink; provides nothing.
+    /// library, the active-workout control and the product event sink; provides itself, for the coach CLI.
     public static func definition(settings: ConversationsSettings) -> ModuleDefinition {
         ModuleDefinition(
-            name: "conversations",
+            name: "conversations", provides: [Self.handle.erased],
             consumes: [
                 Contract.premiumGate.erased, Contract.exerciseCatalog.erased, Contract.trainingAnalytics.erased,
                 Contract.planLibrary.erased,
@@ -14,13 +14,18 @@ extension ConversationsModule {
             ]
         ) { context in
             let platform = context.platform
-            return ConversationsModule(
+            let module = ConversationsModule(
                 settings: settings, database: platform.database, premium: try context.require(Contract.premiumGate),
                 catalog: try context.require(Contract.exerciseCatalog), analytics: try context.require(Contract.trainingAnalytics),
                 plans: try context.require(Contract.planLibrary), workouts: try context.require(Contract.activeWorkoutControl),
                 events: try context.require(Contract.productEvents),
-                clock: platform.clock, ids: platform.ids, metrics: platform.metrics
-            ).plugin
+                clock: platform.clock, ids: platform.ids, metrics: platform.metrics)
+            var plugin = module.plugin
+            plugin.provides = [ProvidedContract(Self.handle, module)]
+            return plugin
         }
     }
+
+    /// The built module itself, for the coach CLI (`povver-coach`) composed with it.
+    public static let handle = ContractKey<ConversationsModule>(name: "ConversationsModule", providedBy: "conversations")
 }

@@ -5,7 +5,8 @@ import Platform
 /// One event of a coach's answer as API.md's SSE names it; `error` is written by `ServerSentEvents` from the
 /// error that ends a stream.
 enum CoachEvent: Sendable, Equatable {
-    case messageStart(messageId: String)
+    /// Names the conversation too: a turn sent with none opens one, and this is how the client learns its id.
+    case messageStart(messageId: String, conversationId: String)
     case text(String)
     /// Thinking or tool progress: `phase` is `thinking`, `tool_start` or `tool_end`.
     case status(phase: String, tool: String?, detail: String?)
@@ -15,7 +16,8 @@ enum CoachEvent: Sendable, Equatable {
     /// The event's JSON, as `data:` of its SSE event.
     var json: JSONValue {
         switch self {
-        case .messageStart(let id): ["type": "message_start", "message_id": .string(id)]
+        case .messageStart(let id, let conversation):
+            ["type": "message_start", "message_id": .string(id), "conversation_id": .string(conversation)]
         case .text(let delta): ["type": "text", "delta": .string(delta)]
         case .status(let phase, let tool, let detail):
             .object(

@@ -80,7 +80,7 @@ struct CoachStream: Sendable {
         let history = try await services.store.detail(userId: userId, id: conversation.id).messages.suffix(Self.historyLimit)
 
         let messageId = services.ids.makeID()
-        try await emit(.messageStart(messageId: messageId))
+        try await emit(.messageStart(messageId: messageId, conversationId: conversation.id))
         let said = Transcript()
         let say: @Sendable (String) async throws -> Void = { text in
             said.append(text)

@@ -1,0 +1,37 @@
+import Contracts
+import Foundation
+import Logging
+import Platform
+
+extension ConversationsModule {
+    /// One turn as a caller outside HTTP sees it (the coach CLI): each event's JSON in order, as the SSE stream
+    /// carries it. The same turn as `streamAgentNormalized`: premium gate, lanes, storage.
+    public func chat(
+        userId: String, message: String, conversationId: String? = nil, workoutId: String? = nil,
+        logger: Logger = Logger(label: "povver.coach")
+    ) -> AsyncThrowingStream<JSONValue, any Error> {
+        let events = stream.events(
+            userId: userId, input: StreamInput(conversationId: conversationId, message: message, workoutId: workoutId),
+            requestLogger: logger)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await event in events {
+                        continuation.yield(try JSONCoding.makeDecoder().decode(JSONValue.self, from: Data(event.data.utf8)))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The user's conversations, most recent first (a page of `limit`).
+    public func conversations(userId: String, limit: Int = 20, cursor: String? = nil) async throws -> (
+        items: [ConversationSummary], nextCursor: String?
+    ) {
+        try await services.store.list(userId: userId, limit: limit, cursor: cursor)
+    }
+}

@@ -1,0 +1,85 @@
+import Contracts
+
+/// The exercises a plan can give each slot with the user's equipment: the slot's curated ids that the catalog
+/// has and the equipment allows, in the table's order; when none of those is left for a session, catalog
+/// exercises found by the slot's muscle.
+///
+/// Each slot's curated ids are read once per plan with `exercise(id:)`, so an id missing from the catalog (an operator
+/// imported another one) is simply passed over. The fallback searches
+/// `ExerciseQuery(muscle:equipment:category: "strength")` once per equipment kind, and keeps exercises whose
+/// first primary muscle is the slot's, whose mechanic matches it (compound or isolation, when the catalog says),
+/// and whose level is not expert.
+struct ExercisePool {
+    let catalog: any ExerciseCatalog
+    let equipment: EquipmentSet
+    private var curated: [MovementSlot: [Exercise]] = [:]
+    private var searched: [MovementSlot: [Exercise]] = [:]
+
+    init(catalog: any ExerciseCatalog, equipment: EquipmentSet) {
+        self.catalog = catalog
+        self.equipment = equipment
+    }
+
+    /// The exercise for the slot in the `rotation`-th session of its kind (0 for "A"), other than the ones the
+    /// session already holds; nil when the catalog has none the equipment allows.
+    mutating func pick(_ slot: MovementSlot, rotation: Int, excluding used: Set<String>) async throws -> Exercise? {
+        if let exercise = first(of: try await curatedCandidates(slot), from: rotation, excluding: used) { return exercise }
+        return first(of: try await searchedCandidates(slot), from: rotation, excluding: used)
+    }
+
+    /// The first exercise not yet used, starting at `rotation` and wrapping around, among the equipment the user
+    /// would reach for first: with a full gym, anything but kettlebells and bands (home substitutes); with named
+    /// equipment, the exercises that use it (dumbbells mean a dumbbell squat on "Lower B" too, not a bodyweight
+    /// squat for variety's sake). The others come after, when none of those is left.
+    private func first(of candidates: [Exercise], from rotation: Int, excluding used: Set<String>) -> Exercise? {
+        let preferred = candidates.filter { exercise in
+            equipment.isFullGym
+                ? !["kettlebells", "bands"].contains(exercise.equipment)
+                : !EquipmentSet.bodyOnly.allows(catalogEquipment: exercise.equipment)
+        }
+        let others = candidates.filter { !preferred.contains($0) }
+        for group in [preferred, others] where !group.isEmpty {
+            let rotated = (0..<group.count).lazy.map { group[(rotation + $0) % group.count] }
+            if let exercise = rotated.first(where: { !used.contains($0.id) }) { return exercise }
+        }
+        return nil
+    }
+
+    /// The slot's curated exercises the catalog has and the equipment allows, in the table's order.
+    private mutating func curatedCandidates(_ slot: MovementSlot) async throws -> [Exercise] {
+        if let known = curated[slot] { return known }
+        var found: [Exercise] = []
+        for id in slot.candidateIds {
+            if let exercise = try await catalog.exercise(id: id), equipment.allows(catalogEquipment: exercise.equipment) {
+                found.append(exercise)
+            }
+        }
+        curated[slot] = found
+        return found
+    }
+
+    /// Catalog exercises for the slot's muscle that the equipment allows, found by search.
+    private mutating func searchedCandidates(_ slot: MovementSlot) async throws -> [Exercise] {
+        if let known = searched[slot] { return known }
+        var found: [Exercise] = []
+        let values: [String?] = equipment.catalogValues ?? [nil]
+        for value in values {
+            var cursor: String?
+            repeat {
+                let page = try await catalog.search(
+                    ExerciseQuery(muscle: slot.muscles[0], equipment: value, category: "strength", limit: 100, cursor: cursor))
+                found += page.items.filter { Self.fits($0, slot) && equipment.allows(catalogEquipment: $0.equipment) }
+                cursor = page.nextCursor
+            } while cursor != nil
+        }
+        searched[slot] = found
+        return found
+    }
+
+    /// Whether a searched exercise can fill the slot.
+    private static func fits(_ exercise: Exercise, _ slot: MovementSlot) -> Bool {
+        guard exercise.primaryMuscles.first == slot.muscles[0], exercise.level != "expert" else { return false }
+        guard let mechanic = exercise.mechanic else { return true }
+        return mechanic == (slot.isCompound ? "compound" : "isolation")
+    }
+}

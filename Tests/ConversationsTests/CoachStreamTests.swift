@@ -244,6 +244,40 @@ struct EndlessModel: CoachModel {
     }
 
     @Test(arguments: TestDatabases.engines)
+    func aPlanningRequestGetsARoutineOrTheQuestionsItNeeds(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            let planned = await h.send("u1", "Build me a 4-day upper/lower with dumbbells")
+            let summary = try #require(planned.artifacts.first?["data"], "\(planned.text)")
+            #expect(summary["type"] == "routine_summary" && summary["data"]?["days"]?.arrayValue?.count == 4, "\(planned.text)")
+            #expect(planned.text.contains("4 days") && planned.types.last == "message_end")
+            let routine = try #require(summary["data"]?["routine"]).decode(RoutinePlan.self)
+            for exercise in routine.templates.flatMap(\.exercises) {
+                let equipment = try #require(try await h.module.services.catalog.exercise(id: exercise.exerciseId)).equipment
+                #expect(
+                    equipment == "dumbbell" || equipment == "body only" || equipment == nil,
+                    "\(exercise.exerciseId): \(equipment ?? "none")")
+            }
+
+            // Missing days and equipment: questions first, then the answers complete the request.
+            let asked = await h.send("u2", "make me a routine")
+            let questions = try #require(asked.artifacts.first?["data"])
+            #expect(questions["type"] == "clarify_questions")
+            #expect(questions["data"]?["questions"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["days", "equipment"])
+            let conversationId = try #require(try await h.module.services.store.list(userId: "u2", limit: 1, cursor: nil).items.first?.id)
+            let stillAsking = await h.send("u2", "4 days a week", conversationId: conversationId)
+            #expect(
+                stillAsking.artifacts.first?["data"]?["data"]?["questions"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [
+                    "equipment"
+                ])
+            let answered = await h.send("u2", "Full gym", conversationId: conversationId)
+            #expect(answered.artifacts.first?["data"]?["type"] == "routine_summary", "\(answered.text)")
+            #expect(answered.artifacts.first?["data"]?["data"]?["days"]?.arrayValue?.count == 4)
+            // Unrelated messages after a plan are not taken as answers.
+            #expect(await h.send("u2", "hello", conversationId: conversationId).text.contains("I can help"))
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
     func theCriticRefusesARoutineWithAnExerciseNotInTheCatalog(engine: SQLEngine) async throws {
         let plan = RoutinePlan(
             name: "Made up",

@@ -53,6 +53,35 @@ import Testing
             let userId = try #require((user.data["user"] as? [String: Any])?["id"] as? String ?? user.data["id"] as? String)
             _ = try await server.subscription.service.setOverride(userId: userId, override: "premium")
 
+            // A 4-day plan, accepted: the routine is active and its first day comes next.
+            let planned = try await Self.stream(client, ["message": "Build me a 4-day upper/lower plan, full gym"], token: token)
+            let artifact = try #require(planned.first { $0["type"] as? String == "artifact" }, "\(planned)")
+            let summary = try #require(artifact["data"] as? [String: Any])
+            #expect(summary["type"] as? String == "routine_summary")
+            let days = try #require((summary["data"] as? [String: Any])?["days"] as? [[String: Any]])
+            #expect(days.count == 4)
+            let planConversation = try #require(planned.first?["conversation_id"] as? String)
+            let accepted = try await client.call(
+                "artifactAction",
+                [
+                    "action": "accept", "artifact_id": try #require(artifact["artifact_id"] as? String),
+                    "conversationId": planConversation, "idempotency_key": "accept-plan",
+                ], token: token)
+            #expect(accepted.status == .ok, "\(accepted.json)")
+            let routineId = try #require((accepted.data["result"] as? [String: Any])?["routine_id"] as? String)
+            let next = try await client.call("getNextWorkout", [:], token: token)
+            #expect(next.data["routine_id"] as? String == routineId && next.data["index"] as? Int == 0)
+            #expect((next.data["template"] as? [String: Any])?["name"] as? String == days[0]["name"] as? String, "\(next.json)")
+            let replay = try await client.call(
+                "artifactAction",
+                [
+                    "action": "accept", "artifact_id": artifact["artifact_id"] as! String, "conversation_id": planConversation,
+                    "idempotency_key": "accept-plan",
+                ], token: token)
+            #expect((replay.data["result"] as? [String: Any])?["routine_id"] as? String == routineId, "the key replays the answer")
+            let routines = try await client.call("getRoutines", [:], token: token)
+            #expect(((routines.data["items"] ?? routines.data["routines"]) as? [Any])?.count == 1, "\(routines.json)")
+
             // Two workouts of bench press, then the question.
             _ = try await AnalyticsFlowTests.complete(
                 client, token: token, exercise: AnalyticsFlowTests.bench, sets: [(80, 8), (82.5, 6)], key: "a")

@@ -14,6 +14,8 @@ public struct RuleBasedCoach: CoachModel {
         let lowered = turn.message.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if let subject = ProgressQuestion.subject(of: lowered) {
             try await answerProgress(subject: subject, tools: tools, say: say)
+        } else if try await answerPlanning(turn, tools: tools, say: say) {
+            return
         } else if TodayQuestion.matches(lowered) {
             try await answerToday(tools: tools, say: say)
         } else if turn.workoutId != nil {
@@ -29,6 +31,7 @@ public struct RuleBasedCoach: CoachModel {
 
     static let help = """
         I can help with your training. Try:
+        • "Build me a 4-day upper/lower with dumbbells" — a routine you can accept in one tap.
         • "How is my bench going?" — your numbers and a chart.
         • "What should I do today?" — the next workout of your routine.
         • During a workout: "8 @ 100", "100kg x 8", "done" or "next set" to log and follow your sets.

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Benchmarks the coach's streams on a release povver-server (SQLite, temporary file): the fast lane's first SSE
+# byte and message_end at 1 and 32 concurrent streams, the rule-based slow lane, and how many concurrent streaming
+# clients the server holds before /health's p99 passes 50 ms. Loopback only; the server is stopped on exit.
+# Usage: Tools/bench/coach.sh [turns-per-client]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+turns=${1:-100}
+
+swift build -c release --product povver-server --scratch-path .build-release >/dev/null
+swift build -c release --product povver-subscription --scratch-path .build-release >/dev/null
+binary=.build-release/release/povver-server
+
+work=$(mktemp -d /tmp/povver-coach-bench.XXXXXX)
+. Tools/bench/common.sh
+trap 'stop_server; rm -rf "$work"' EXIT
+start_server "$binary" "$work"
+python3 Tools/bench/coach_load.py "$base" "$work" "$turns" \
+  "env POVVER_DATABASE_URL=sqlite://$work/bench.sqlite POVVER_SIGNING_KEY_FILE=$work/key.pem .build-release/release/povver-subscription"

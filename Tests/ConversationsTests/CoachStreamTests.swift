@@ -320,3 +320,51 @@ struct EndlessModel: CoachModel {
         }
     }
 }
+
+/// A model that calls the read tools and reports what it got, as a model exploring the user's data would.
+struct ReadingModel: CoachModel {
+    var name: String { "reading" }
+
+    func respond(to turn: CoachTurn, tools: CoachToolbox, say: @escaping @Sendable (String) async throws -> Void) async throws {
+        let names = tools.definitions.map(\.name)
+        let planning = try await tools.call("get_planning_context")
+        let muscle = try await tools.call("get_muscle_progress", arguments: ["muscle": "chest", "weeks": 4])
+        let sets = try await tools.call("query_training_sets", arguments: ["limit": 5])
+        let found = try await tools.call("search_exercises", arguments: ["query": "squat", "limit": 3])
+        var refused: [String] = []
+        for (tool, arguments) in [
+            ("log_set", ["reps": 5] as JSONValue), ("get_exercise_progress", ["exercise_id": "Barbell_Squat", "weeks": 0]),
+            ("get_exercise_progress", ["exercise_id": "Moon_Press"]), ("no_such_tool", [:]),
+        ] {
+            do {
+                _ = try await tools.call(tool, arguments: arguments)
+            } catch let error as ServiceError where error.code == .invalidArgument {
+                refused.append("\(tool):\(error.details["field"] ?? "?")")
+            }
+        }
+        try await say(
+            """
+            tools \(names.count) workout \(names.contains("log_set")); routine \(planning["active_routine"] == .null ? "none" : "yes") \
+            templates \(planning["templates"]?.arrayValue?.count ?? -1); chest points \(muscle["points"]?.arrayValue?.count ?? -1); \
+            sets \(sets["items"]?.arrayValue?.count ?? -1); squat hits \(found["items"]?.arrayValue?.count ?? -1); \
+            refused \(refused.joined(separator: ","))
+            """)
+    }
+}
+
+@Suite struct CoachToolsTests {
+    @Test(arguments: TestDatabases.engines)
+    func readToolsAnswerForTheRequestsUserAndRefuseBadCalls(engine: SQLEngine) async throws {
+        try await CoachHarness.with(engine, model: ReadingModel()) { h in
+            await h.analytics.set(
+                userId: "u1", muscle: "chest", weeks: [MuscleWeek(weekStart: "2026-11-23", sets: 6, volumeKg: 2000)])
+            let events = await h.send("u1", "look around")
+            #expect(
+                events.text == """
+                    tools 9 workout false; routine none templates 0; chest points 1; sets 0; squat hits 3; \
+                    refused log_set:tool,get_exercise_progress:weeks,get_exercise_progress:exercise_id,no_such_tool:tool
+                    """, "\(events)")
+            #expect(events.filter { $0["phase"] == "tool_start" }.count == 6, "each call of a tool announced; no tool, no announcement")
+        }
+    }
+}

@@ -119,8 +119,11 @@ print(f"fast lane, 1 stream:    first byte p50 {f50:6.2f} ms  p99 {f99:6.2f} ms 
 (f50, f99), (e50, e99) = fast_lane(users[1:], 32)
 print(f"fast lane, 32 streams:  first byte p50 {f50:6.2f} ms  p99 {f99:6.2f} ms   message_end p50 {e50:6.2f} ms  p99 {e99:6.2f} ms")
 
-# The rule-based slow lane: a progress question (read-only, analytics and catalog through tools).
+# The rule-based slow lane: a 4-day plan (the planner, the critic, a routine_summary stored), and a progress
+# question (analytics and catalog through tools).
 connection = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
+plans = [turn(connection, users[0][0], {"message": "build me a 4-day upper/lower plan, full gym"})[1] for _ in range(100)]
+print("slow lane (rule-based, 4-day plan), 1 stream:        p50 %6.2f ms  p99 %6.2f ms" % percentiles(plans))
 slow = [turn(connection, users[0][0], {"message": "how is my bench going?"})[1] for _ in range(100)]
 print("slow lane (rule-based, progress question), 1 stream: p50 %6.2f ms  p99 %6.2f ms" % percentiles(slow))
 

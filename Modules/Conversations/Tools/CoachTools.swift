@@ -24,6 +24,20 @@ enum CoachTools {
                 ["exercise_id": Schema.string, "weeks": Schema.integer(minimum: 1, maximum: 260)], required: ["exercise_id"]),
             workoutOnly: false),
         CoachToolDefinition(
+            name: "get_muscle_progress", description: "A muscle's weekly working sets (secondary muscles count half) and volume.",
+            parameters: Schema.object(["muscle": Schema.string, "weeks": Schema.integer(minimum: 1, maximum: 260)], required: ["muscle"]),
+            workoutOnly: false),
+        CoachToolDefinition(
+            name: "query_training_sets", description: "The user's logged sets, newest first, filtered by exercise, muscle or days.",
+            parameters: Schema.object(
+                [
+                    "exercise_id": Schema.string, "muscle": Schema.string, "from": Schema.string, "to": Schema.string,
+                    "limit": Schema.integer(minimum: 1, maximum: 50),
+                ]), workoutOnly: false),
+        CoachToolDefinition(
+            name: "get_planning_context", description: "The user's active routine and templates (names and exercises), for planning changes.",
+            parameters: Schema.object([:]), workoutOnly: false),
+        CoachToolDefinition(
             name: "show_progress_chart",
             description: "Shows the user a chart of an exercise's weekly best e1RM (a visualization artifact, drawn from their data).",
             parameters: Schema.object(
@@ -155,6 +169,46 @@ enum CoachTools {
             let points = try await services.analytics.exerciseProgress(
                 userId: box.userId, exerciseId: exercise.id, weeks: input.weeks ?? 12)
             return ["exercise_id": .string(exercise.id), "name": .string(exercise.name), "points": try JSONValue(encoding: points)]
+        case "get_muscle_progress":
+            struct Arguments: Decodable {
+                var muscle: String
+                var weeks: Int?
+            }
+            let input = try arguments.decode(Arguments.self)
+            let points = try await services.analytics.muscleProgress(userId: box.userId, muscle: input.muscle, weeks: input.weeks ?? 12)
+            return ["muscle": .string(input.muscle), "points": try JSONValue(encoding: points)]
+        case "query_training_sets":
+            struct Arguments: Decodable {
+                var exerciseId: String?
+                var muscle: String?
+                var from: String?
+                var to: String?
+                var limit: Int?
+                enum CodingKeys: String, CodingKey {
+                    case exerciseId = "exercise_id"
+                    case muscle, from, to, limit
+                }
+            }
+            let input = try arguments.decode(Arguments.self)
+            let page = try await services.analytics.trainingSets(
+                userId: box.userId,
+                query: TrainingSetQuery(
+                    exerciseId: input.exerciseId, muscle: input.muscle, from: input.from, to: input.to, limit: min(max(input.limit ?? 20, 1), 50)))
+            return ["items": try JSONValue(encoding: page.items)]
+        case "get_planning_context":
+            let active = try await services.plans.activeRoutine(userId: box.userId)
+            let templates = try await services.plans.templates(userId: box.userId).prefix(30)
+            return [
+                "active_routine": try active.map { try JSONValue(encoding: ["id": $0.id, "name": $0.name]) } ?? .null,
+                "active_template_ids": .array((active?.templateIds ?? []).map(JSONValue.string)),
+                "templates": .array(
+                    templates.map { template in
+                        [
+                            "id": .string(template.id), "name": .string(template.name), "version": .int(template.version),
+                            "exercises": .array(template.exercises.prefix(15).map { .string($0.name) }),
+                        ]
+                    }),
+            ]
         case "show_progress_chart":
             let input = try arguments.decode(ProgressArguments.self)
             let exercise = try await knownExercise(input.exerciseId, services: services)

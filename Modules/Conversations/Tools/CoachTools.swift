@@ -35,7 +35,8 @@ enum CoachTools {
                     "limit": Schema.integer(minimum: 1, maximum: 50),
                 ]), workoutOnly: false),
         CoachToolDefinition(
-            name: "get_planning_context", description: "The user's active routine and templates (names and exercises), for planning changes.",
+            name: "get_planning_context",
+            description: "The user's active routine and templates (names and exercises), for planning changes.",
             parameters: Schema.object([:]), workoutOnly: false),
         CoachToolDefinition(
             name: "show_progress_chart",
@@ -193,7 +194,8 @@ enum CoachTools {
             let page = try await services.analytics.trainingSets(
                 userId: box.userId,
                 query: TrainingSetQuery(
-                    exerciseId: input.exerciseId, muscle: input.muscle, from: input.from, to: input.to, limit: min(max(input.limit ?? 20, 1), 50)))
+                    exerciseId: input.exerciseId, muscle: input.muscle, from: input.from, to: input.to,
+                    limit: min(max(input.limit ?? 20, 1), 50)))
             return ["items": try JSONValue(encoding: page.items)]
         case "get_planning_context":
             let active = try await services.plans.activeRoutine(userId: box.userId)

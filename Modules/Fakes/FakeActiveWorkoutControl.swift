@@ -91,6 +91,22 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         }
     }
 
+    public func removeSet(userId: String, workoutId: String, exerciseInstanceId: String, setId: String, idempotencyKey: String) async throws
+        -> ActiveWorkout
+    {
+        try write(userId: userId, workoutId: workoutId, key: idempotencyKey, request: "removeSet|\(exerciseInstanceId)|\(setId)") {
+            workout in
+            guard let exercise = workout.exercises.firstIndex(where: { $0.instanceId == exerciseInstanceId }) else {
+                throw ServiceError(.notFound, details: ["exercise_instance_id": exerciseInstanceId])
+            }
+            guard let set = workout.exercises[exercise].sets.firstIndex(where: { $0.id == setId }) else {
+                throw ServiceError(.notFound, details: ["set_id": setId])
+            }
+            workout.exercises[exercise].sets.remove(at: set)
+            for index in workout.exercises[exercise].sets.indices { workout.exercises[exercise].sets[index].setIndex = index }
+        }
+    }
+
     public func completeWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws -> CompletedWorkout {
         if let done = completed["\(userId)|\(idempotencyKey)"], done.id == workoutId { return done }
         guard let workout = workouts[workoutId], workout.userId == userId else {

@@ -190,6 +190,16 @@ public struct SQLActiveWorkoutControl: ActiveWorkoutControl {
         return try await active.patch(userId: userId, request: .init(workoutId: workoutId, ops: ops), key: idempotencyKey).value()
     }
 
+    public func removeSet(userId: String, workoutId: String, exerciseInstanceId: String, setId: String, idempotencyKey: String) async throws
+        -> ActiveWorkout
+    {
+        try await active.patch(
+            userId: userId,
+            request: .init(workoutId: workoutId, ops: [.removeSet(exerciseInstanceId: exerciseInstanceId, setId: setId)]),
+            key: idempotencyKey
+        ).value()
+    }
+
     public func completeWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws -> CompletedWorkout {
         try await active.complete(userId: userId, workoutId: workoutId, key: idempotencyKey).value()
     }

@@ -224,6 +224,17 @@ func workoutLifecycleConformance(_ control: some ActiveWorkoutControl) async thr
             userId: "u2", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, targetReps: 3,
             targetWeightKg: nil, targetRir: nil, idempotencyKey: "p2")
     }
+    let removed = try await control.removeSet(
+        userId: "u7", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, idempotencyKey: "r1")
+    #expect(removed.exercises[0].sets.map(\.id) == [exercise.sets[0].id] && removed.exercises[0].sets[0].setIndex == 0)
+    #expect(
+        try await control.removeSet(
+            userId: "u7", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, idempotencyKey: "r1"
+        ).exercises[0].sets.count == 1, "a repeat")
+    await expectCode(.notFound, "a set already removed") {
+        _ = try await control.removeSet(
+            userId: "u7", workoutId: started.id, exerciseInstanceId: exercise.instanceId, setId: exercise.sets[1].id, idempotencyKey: "r2")
+    }
     await expectCode(.failedPrecondition, "nothing logged") {
         _ = try await control.completeWorkout(userId: "u7", workoutId: started.id, idempotencyKey: "c0")
     }

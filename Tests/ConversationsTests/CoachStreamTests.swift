@@ -64,12 +64,17 @@ struct EndlessModel: CoachModel {
                 pair.text.contains("set 3: 6 × 100 kg, 1 in reserve") && pair.text.contains("Next: Barbell Squat, set 1"), "\(pair.text)")
             let next = await h.send("u1", "next set", conversationId: conversationId)
             #expect(next.text == "Next: Barbell Squat, set 1: 5 reps at 140 kg, 2 in reserve.")
+            let skipped = await h.send("u1", "skip", conversationId: conversationId)
+            #expect(
+                skipped.text == "Skipped Barbell Squat set 1. Next: Barbell Squat, set 1: 5 reps at 140 kg, 2 in reserve.", "\(skipped)")
+            #expect(try await h.workouts.activeWorkout(userId: "u1")?.exercises[1].sets.count == 1)
 
             let logged = try #require(try await h.workouts.activeWorkout(userId: "u1")).exercises[0].sets
             #expect(logged.map(\.reps) == [8, 8, 6] && logged.map(\.weightKg) == [100, 100, 100] && logged[2].rir == 1)
             let detail = try await h.module.services.store.detail(userId: "u1", id: conversationId)
             #expect(
-                detail.messages.count == 8 && detail.messages.map(\.role) == Array(repeating: [.user, .assistant], count: 4).flatMap { $0 })
+                detail.messages.count == 10
+                    && detail.messages.map(\.role) == Array(repeating: [.user, .assistant], count: 5).flatMap { $0 })
             #expect(
                 detail.messages[1].lane == .fast && detail.conversation.title == "8 @ 100" && detail.conversation.workoutId == workout.id)
         }

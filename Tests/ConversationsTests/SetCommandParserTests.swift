@@ -12,6 +12,7 @@ import Testing
         #expect(SetCommandParser.parse("done") == .done)
         #expect(SetCommandParser.parse("Done!") == .done)
         #expect(SetCommandParser.parse("next set") == .next)
+        #expect(SetCommandParser.parse("Skip") == .skip && SetCommandParser.parse("skip this set") == .skip)
         #expect(SetCommandParser.parse("8 @ 100") == log(8, 100, nil))
         #expect(SetCommandParser.parse("8 reps at 100 kg") == log(8, 100, nil))
         #expect(SetCommandParser.parse("100kg x 8") == log(8, 100, nil))

@@ -143,6 +143,10 @@ public protocol ActiveWorkoutControl: Sendable {
         userId: String, workoutId: String, exerciseInstanceId: String, setId: String, targetReps: Int?, targetWeightKg: Double?,
         targetRir: Int?, idempotencyKey: String
     ) async throws -> ActiveWorkout
+    /// Removes a set from an exercise (the coach's "skip": a set not to be done); the others are renumbered.
+    /// Throws like `logSet`.
+    func removeSet(userId: String, workoutId: String, exerciseInstanceId: String, setId: String, idempotencyKey: String) async throws
+        -> ActiveWorkout
     /// Completes the workout: it is archived in the training log and its routine's cursor moves on. Throws like
     /// `logSet`.
     func completeWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws -> CompletedWorkout

@@ -17,6 +17,16 @@ struct FastLane {
             try await say(WorkoutBrief(workout).state.next.map { "Next: \($0.sentence)." } ?? "Every set of this workout is logged.")
             return
         }
+        if command == .skip {
+            guard let (exercise, set) = WorkoutBrief.nextSet(of: workout) else {
+                throw ServiceError(.failedPrecondition, "Every set of this workout is logged; there is no set to skip.")
+            }
+            let after = try await services.workouts.removeSet(
+                userId: userId, workoutId: workout.id, exerciseInstanceId: exercise.instanceId, setId: set.id, idempotencyKey: key)
+            let next = WorkoutBrief(after).state.next.map { " Next: \($0.sentence)." } ?? " That was the last set."
+            try await say("Skipped \(exercise.name) set \(set.setIndex + 1).\(next)")
+            return
+        }
         let entry: SetEntry?
         switch command {
         case .log(let value): entry = value

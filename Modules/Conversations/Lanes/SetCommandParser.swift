@@ -14,6 +14,8 @@ enum SetCommand: Sendable, Equatable {
     case done
     /// "next set": what the next set is.
     case next
+    /// "skip": the next set is not done (it is removed from the workout).
+    case skip
     /// A set with its numbers.
     case log(SetEntry)
     /// "A x B" with bare numbers: which is the reps is decided against the set it is logged into (`resolved`).
@@ -44,9 +46,10 @@ enum SetCommand: Sendable, Equatable {
 /// The fast lane's grammar (docs/coach.md has it with examples). A message is a command only when every word of
 /// it belongs to the grammar; anything else goes to the other lanes.
 ///
-///     command  = done | next | [log-word] entry [effort]
+///     command  = done | next | skip | [log-word] entry [effort]
 ///     done     = "done" | "set done" | "finished" | "log it" | "same again" | "same"
 ///     next     = "next" | "next set" | "what's next" | "whats next"
+///     skip     = "skip" | "skip set" | "skip it" | "skip this set" | "skip this one"
 ///     entry    = reps [rep-word] ("@" | "at" | "with") weight [unit]      8 @ 100 · 8 reps at 100 kg
 ///              | weight unit ("x" | "for" | "of") reps [rep-word]          100kg x 8 · 100 kg for 8
 ///              | reps rep-word ("x" | "of") weight [unit]                  8 reps x 100
@@ -71,6 +74,7 @@ enum SetCommandParser {
         switch phrase {
         case "done", "set done", "finished", "log it", "same", "same again": return .done
         case "next", "next set", "what's next", "whats next": return .next
+        case "skip", "skip set", "skip it", "skip this set", "skip this one": return .skip
         default: break
         }
         // Leading words that only say "I did this".

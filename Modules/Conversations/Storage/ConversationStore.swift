@@ -78,14 +78,7 @@ struct ConversationStore: Sendable {
         let summary = try await conversation(userId: userId, id: id)
         let messages = try await database.sql.raw(
             "SELECT * FROM conversations_messages WHERE conversation_id = \(bind: id) AND user_id = \(bind: userId) ORDER BY seq"
-        ).all().map { row in
-            ConversationMessage(
-                id: try row.decode(column: "id", as: String.self),
-                role: MessageRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .assistant,
-                content: try row.decode(column: "content", as: String.self),
-                lane: try row.decode(column: "lane", as: String?.self).flatMap(Lane.init(rawValue:)),
-                createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
-        }
+        ).all().map(Self.message)
         let artifacts = try await database.sql.raw(
             """
             SELECT * FROM conversations_artifacts WHERE conversation_id = \(bind: id) AND user_id = \(bind: userId)
@@ -93,6 +86,26 @@ struct ConversationStore: Sendable {
             """
         ).all().map(Self.artifact)
         return ConversationDetail(conversation: summary, messages: messages, artifacts: artifacts)
+    }
+
+    /// The conversation's last `limit` messages, oldest first (the slow lane's history; one indexed read however
+    /// long the conversation).
+    func recentMessages(userId: String, conversationId: String, limit: Int) async throws -> [ConversationMessage] {
+        try await database.sql.raw(
+            """
+            SELECT * FROM conversations_messages WHERE conversation_id = \(bind: conversationId) AND user_id = \(bind: userId)
+            ORDER BY seq DESC LIMIT \(bind: limit)
+            """
+        ).all().map(Self.message).reversed()
+    }
+
+    static func message(_ row: any SQLRow) throws -> ConversationMessage {
+        ConversationMessage(
+            id: try row.decode(column: "id", as: String.self),
+            role: MessageRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .assistant,
+            content: try row.decode(column: "content", as: String.self),
+            lane: try row.decode(column: "lane", as: String?.self).flatMap(Lane.init(rawValue:)),
+            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)))
     }
 
     /// Deletes the conversation with its messages and artifacts; `NOT_FOUND` for an unknown id or another user's.

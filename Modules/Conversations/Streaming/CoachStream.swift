@@ -77,7 +77,6 @@ struct CoachStream: Sendable {
             conversation = try await services.store.create(userId: userId, workoutId: input.workoutId)
         }
         let workoutId = input.workoutId.flatMap { $0.isEmpty ? nil : $0 } ?? conversation.workoutId
-        let history = try await services.store.detail(userId: userId, id: conversation.id).messages.suffix(Self.historyLimit)
 
         let messageId = services.ids.makeID()
         try await emit(.messageStart(messageId: messageId, conversationId: conversation.id))
@@ -107,7 +106,9 @@ struct CoachStream: Sendable {
             if workoutId != nil, let workout = try await services.workouts.activeWorkout(userId: userId) {
                 brief = WorkoutBrief(workout).text
             }
-            let turn = CoachTurn(message: message, history: Array(history), workoutId: workoutId, workoutBrief: brief)
+            // Only the slow lane reads the conversation so far: the fast lane's first byte waits for nothing it does not use.
+            let history = try await services.store.recentMessages(userId: userId, conversationId: conversation.id, limit: Self.historyLimit)
+            let turn = CoachTurn(message: message, history: history, workoutId: workoutId, workoutBrief: brief)
             try await model.respond(to: turn, tools: toolbox, say: say)
         }
         let title = conversation.title == nil ? Self.title(from: conversation.messageCount == 0 ? message : nil) : nil

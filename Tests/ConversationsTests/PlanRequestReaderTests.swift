@@ -53,8 +53,9 @@ import Testing
     }
 
     @Test func daysOutsideAWeekAreAskedAgain() {
-        #expect(PlanRequestReader.read("build me a 9 day routine") == PlanRequest())
-        #expect(PlanRequestReader.missing(PlanRequest()).map(\.id) == ["days", "equipment"])
+        let request = PlanRequestReader.read("build me a 9 day routine with dumbbells")
+        #expect(request == PlanRequest(equipment: EquipmentSet([.dumbbell])))
+        #expect(request.map(PlanRequestReader.missing)?.map(\.id) == ["days"])
     }
 
     @Test func asksOnlyForWhatIsMissing() {

@@ -10,6 +10,7 @@ public actor FakePlanLibrary: PlanLibrary {
     private var routines: [Routine] = []
     private var active: [String: String] = [:]
     private var keyed: [String: (plan: RoutinePlan, created: CreatedRoutine)] = [:]
+    private var keyedTemplates: [String: (plan: TemplatePlan, template: WorkoutTemplate)] = [:]
 
     public init(catalog: [Exercise], clock: any WallClock, ids: any IDGenerator) {
         self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -84,6 +85,26 @@ public actor FakePlanLibrary: PlanLibrary {
         let answer = CreatedRoutine(routine: routine, templates: created)
         if let key = idempotencyKey { keyed[userId + "\n" + key] = (plan, answer) }
         return answer
+    }
+
+    public func createTemplate(userId: String, plan: TemplatePlan, idempotencyKey: String?) async throws -> WorkoutTemplate {
+        if let key = idempotencyKey, let first = keyedTemplates[userId + "\n" + key] {
+            guard first.plan == plan else {
+                throw ServiceError(
+                    .conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
+            }
+            return first.template
+        }
+        let name = try Self.name(plan.name, field: "name")
+        let exercises = try resolve(plan.exercises)
+        let now = clock.now()
+        let template = WorkoutTemplate(
+            id: ids.makeID(), userId: userId, name: name, description: nil, exercises: exercises, analytics: analytics(exercises),
+            version: 1,
+            createdAt: now, updatedAt: now)
+        templates.append(template)
+        if let key = idempotencyKey { keyedTemplates[userId + "\n" + key] = (plan, template) }
+        return template
     }
 
     /// Checks the exercises before the version, as the live library does (a stale version with an unknown

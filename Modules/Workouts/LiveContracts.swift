@@ -78,6 +78,11 @@ public struct SQLPlanLibrary: PlanLibrary {
         }.value()
     }
 
+    public func createTemplate(userId: String, plan: TemplatePlan, idempotencyKey: String?) async throws -> WorkoutTemplate {
+        try await templates.create(userId: userId, draft: TemplateDraft(name: plan.name, exercises: plan.exercises), key: idempotencyKey)
+            .value()
+    }
+
     public func applyTemplateChanges(
         userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]
     ) async throws -> WorkoutTemplate {

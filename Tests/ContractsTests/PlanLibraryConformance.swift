@@ -34,6 +34,15 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     let repeated = try await library.createRoutine(userId: "u7", plan: plan, idempotencyKey: "accept-1")
     #expect(repeated.routine.id == keyed.routine.id && repeated.templates.map(\.id) == keyed.templates.map(\.id))
     #expect(try await library.templates(userId: "u7").count == 2)
+    let saved = try await library.createTemplate(userId: "u9", plan: plan.templates[0], idempotencyKey: "save-1")
+    #expect(saved.name == "Upper" && saved.exercises.map(\.name) == [WorkoutsFixtures.bench.name] && saved.analytics.totalSets == 2)
+    #expect(try await library.createTemplate(userId: "u9", plan: plan.templates[0], idempotencyKey: "save-1").id == saved.id, "a repeat")
+    await expectCode(.invalidArgument, "an unknown exercise") {
+        _ = try await library.createTemplate(
+            userId: "u9", plan: TemplatePlan(name: "X", exercises: [PlannedExercise(exerciseId: "Moon_Press", sets: [])]),
+            idempotencyKey: nil)
+    }
+    #expect(try await library.templates(userId: "u9").map(\.id) == [saved.id])
     await expectCode(.conflict, "a key reused for another plan") {
         _ = try await library.createRoutine(
             userId: "u7", plan: RoutinePlan(name: "Other", templates: plan.templates), idempotencyKey: "accept-1")

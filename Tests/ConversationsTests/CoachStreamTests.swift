@@ -224,6 +224,17 @@ struct EndlessModel: CoachModel {
                     userId: "u1", request: .init(action: .saveRoutine, artifactId: artifactId, conversationId: conversationId),
                     idempotencyKey: nil)
             }
+
+            // Another proposal of the day, saved as a template of its own.
+            let again = await h.send("u1", "what should I do today?", conversationId: conversationId)
+            let second = try #require(again.artifacts.first?["artifact_id"]?.stringValue)
+            let saved = try await h.module.actions.perform(
+                userId: "u1", request: .init(action: .saveAsTemplate, artifactId: second, conversationId: conversationId),
+                idempotencyKey: "save"
+            ).value()
+            let templateId = try #require(saved.result["template_id"]?.stringValue)
+            let template = try await h.plans.template(userId: "u1", id: templateId)
+            #expect(template.exercises.map(\.exerciseId) == [H.bench] && template.id != routine.templates[0].id && template.name == "Push")
         }
     }
 

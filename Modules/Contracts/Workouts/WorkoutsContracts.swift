@@ -66,6 +66,10 @@ public protocol PlanLibrary: Sendable {
     /// Under an `idempotencyKey` a repeat creates nothing and answers what the first call created (the coach's
     /// "accept" retried after a lost answer); the same key with another plan is `CONFLICT`.
     func createRoutine(userId: String, plan: RoutinePlan, idempotencyKey: String?) async throws -> CreatedRoutine
+    /// Creates one template from a plan (the coach's "save as template"). Under an `idempotencyKey` a repeat creates
+    /// nothing and answers the first template; the same key with another plan is `CONFLICT`. Throws
+    /// `INVALID_ARGUMENT` (nothing created) for an unknown exercise or bad values.
+    func createTemplate(userId: String, plan: TemplatePlan, idempotencyKey: String?) async throws -> WorkoutTemplate
     /// Replaces a template's exercises if it is still at `expectedVersion`; analytics are recomputed and the
     /// version goes up by one. Throws `CONFLICT` when the template changed meanwhile, `NOT_FOUND` for another
     /// user's template.

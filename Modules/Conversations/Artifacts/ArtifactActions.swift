@@ -11,6 +11,8 @@ import Platform
 ///   (seed 003 flow 2); the result names them (`routine_id`, `template_ids`).
 /// - `start_workout` on a `session_plan`: starts it (from its template and routine, or as an inline plan); the
 ///   result names the workout (`workout_id`).
+/// - `save_as_template` on a `session_plan`: saves its exercises as a new template; the result names it
+///   (`template_id`).
 /// - `accept` on any other type: marks it accepted (nothing to create).
 /// - `dismiss`: marks it dismissed.
 ///
@@ -69,9 +71,16 @@ struct ArtifactActions: Sendable {
         case (.accept, _): break
         case (.saveRoutine, _):
             throw ServiceError.invalidArgument(field: "action", reason: "save_routine applies to a routine_summary")
-        case (.startWorkout, _), (.saveAsTemplate, _):
-            throw ServiceError.invalidArgument(
-                field: "action", reason: "\(request.action.rawValue) is not available yet; accept or dismiss")
+        case (.saveAsTemplate, .sessionPlan):
+            if current.status == .proposed {
+                let template = try await services.plans.createTemplate(
+                    userId: userId, plan: try SessionPlanData.template(of: current.data), idempotencyKey: "artifact:\(current.id)")
+                result = ["template_id": .string(template.id)]
+            }
+        case (.startWorkout, _):
+            throw ServiceError.invalidArgument(field: "action", reason: "start_workout applies to a session_plan")
+        case (.saveAsTemplate, _):
+            throw ServiceError.invalidArgument(field: "action", reason: "save_as_template applies to a session_plan")
         }
         let settledResult = result
         let settledStatus = status
@@ -102,7 +111,13 @@ enum SessionPlanData {
         if let templateId = data["template_id"]?.stringValue {
             return .template(templateId: templateId, routineId: data["routine_id"]?.stringValue)
         }
+        let plan = try template(of: data)
+        return .plan(name: plan.name, exercises: plan.exercises)
+    }
+
+    /// The session's exercises as a template to save.
+    static func template(of data: JSONValue) throws -> TemplatePlan {
         guard let exercises = data["exercises"] else { throw ServiceError(.failedPrecondition, "This artifact holds no plan.") }
-        return .plan(name: data["name"]?.stringValue ?? "Workout", exercises: try exercises.decode([PlannedExercise].self))
+        return TemplatePlan(name: data["name"]?.stringValue ?? "Workout", exercises: try exercises.decode([PlannedExercise].self))
     }
 }

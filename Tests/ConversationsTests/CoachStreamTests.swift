@@ -384,3 +384,27 @@ struct ReadingModel: CoachModel {
         }
     }
 }
+
+/// A model that logs two sets in one turn through the workout tools.
+struct TwoSetsModel: CoachModel {
+    var name: String { "two-sets" }
+
+    func respond(to turn: CoachTurn, tools: CoachToolbox, say: @escaping @Sendable (String) async throws -> Void) async throws {
+        _ = try await tools.call("log_set", arguments: ["reps": 8, "weight_kg": 100])
+        _ = try await tools.call("log_set", arguments: ["reps": 7, "weight_kg": 100])
+        try await say("Logged both.")
+    }
+}
+
+@Suite struct CoachWorkoutToolsTests {
+    @Test(arguments: TestDatabases.engines)
+    func twoWritesInOneTurnEachGetTheirOwnKey(engine: SQLEngine) async throws {
+        try await CoachHarness.with(engine, model: TwoSetsModel()) { h in
+            let workout = await h.startWorkout("u1")
+            let events = await h.send("u1", "I did two sets, log them", workoutId: workout.id)
+            #expect(events.text == "Logged both.", "\(events)")
+            let sets = try #require(try await h.workouts.activeWorkout(userId: "u1")).exercises[0].sets
+            #expect(sets.prefix(2).map(\.reps) == [8, 7] && sets[2].completedAt == nil)
+        }
+    }
+}

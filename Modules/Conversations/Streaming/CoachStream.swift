@@ -43,7 +43,7 @@ struct CoachStream: Sendable {
         return stream
     }
 
-    /// Numbers the events of one stream from 1.
+    /// Numbers from 1: the events of one stream, the writes of one turn.
     final class EventCounter: Sendable {
         private let value = Mutex(0)
         func next() -> Int {

@@ -26,6 +26,8 @@ public struct CoachToolbox: Sendable {
     let logger: Logger
     /// The artifacts proposed in this turn, stored with its messages when it ends.
     let proposed: ProposedArtifacts
+    /// Counts this turn's writes, so each gets an idempotency key of its own (a model may log two sets in a turn).
+    let writes = CoachStream.EventCounter()
 
     /// The tools this turn may call (the workout tools only in workout mode).
     public var definitions: [CoachToolDefinition] {
@@ -60,6 +62,11 @@ public struct CoachToolbox: Sendable {
             outcome = (error as? ServiceError)?.code.rawValue ?? "INTERNAL"
             throw error
         }
+    }
+
+    /// The idempotency key of the turn's next write through a tool: the message id and the write's number.
+    func writeKey(_ tool: String) -> String {
+        "\(messageId):\(writes.next()):\(tool)"
     }
 
     /// Streams an artifact proposed in this turn; it is stored with the turn's messages.

@@ -243,30 +243,14 @@ enum CoachTools {
             let input = try arguments.decode(LogSetArguments.self)
             let logged = try await SetLogger(workouts: services.workouts).logNext(
                 userId: box.userId, workout: try await activeWorkout(box),
-                entry: SetEntry(reps: input.reps, weightKg: input.weightKg, rir: input.rir), idempotencyKey: box.messageId)
+                entry: SetEntry(reps: input.reps, weightKg: input.weightKg, rir: input.rir), idempotencyKey: box.writeKey(name))
             return try JSONValue(encoding: logged)
-        case "add_exercise":
-            let input = try arguments.decode(Intent.self, adding: "ADD_EXERCISE")
+        case "add_exercise", "swap_exercise", "prescribe_set", "complete_workout":
+            // The functional lane's intents, as tools: the tool's name in capitals is the intent's.
+            let input = try arguments.decode(Intent.self, adding: name.uppercased())
             return try JSONValue(
                 encoding: try await WorkoutActions(services: services).run(
-                    input, userId: box.userId, workoutId: box.workoutId, key: box.messageId + ":add"
-                ).state)
-        case "swap_exercise":
-            let input = try arguments.decode(Intent.self, adding: "SWAP_EXERCISE")
-            return try JSONValue(
-                encoding: try await WorkoutActions(services: services).run(
-                    input, userId: box.userId, workoutId: box.workoutId, key: box.messageId + ":swap"
-                ).state)
-        case "prescribe_set":
-            let input = try arguments.decode(Intent.self, adding: "PRESCRIBE_SET")
-            return try JSONValue(
-                encoding: try await WorkoutActions(services: services).run(
-                    input, userId: box.userId, workoutId: box.workoutId, key: box.messageId + ":prescribe"
-                ).state)
-        case "complete_workout":
-            return try JSONValue(
-                encoding: try await WorkoutActions(services: services).run(
-                    Intent(intent: "COMPLETE_WORKOUT"), userId: box.userId, workoutId: box.workoutId, key: box.messageId + ":complete"
+                    input, userId: box.userId, workoutId: box.workoutId, key: box.writeKey(name)
                 ).state)
         default:
             throw ServiceError.invalidArgument(field: "tool", reason: "no tool named \(name)")

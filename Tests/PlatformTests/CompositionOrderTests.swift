@@ -19,6 +19,13 @@ import Testing
         #expect(try Composition.order([gate, log, coach, other]).map(\.name) == ["subscription", "workouts", "coach", "analytics"])
     }
 
+    @Test func whatAModuleUsesWhenPresentIsBuiltFirstAndItsAbsenceIsNoError() throws {
+        let coach = ModuleDefinition(name: "coach", uses: [Contract.trainingAnalysisSummaries.erased]) { _ in ModulePlugin(name: "coach") }
+        let analyst = Self.module("recommendations", provides: [Contract.trainingAnalysisSummaries.erased])
+        #expect(try Composition.order([coach, analyst]).map(\.name) == ["recommendations", "coach"])
+        #expect(try Composition.order([coach]).map(\.name) == ["coach"])
+    }
+
     @Test func whatCannotBeComposedIsRefusedNamingIt() {
         let gate = Self.module("subscription", provides: [Contract.premiumGate.erased])
         let coach = Self.module("coach", consumes: [Contract.premiumGate.erased])

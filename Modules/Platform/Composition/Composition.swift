@@ -98,6 +98,8 @@ public struct Composition: Sendable {
             guard
                 let next = remaining.firstIndex(where: { definition in
                     definition.consumes.allSatisfy { key in providers[key].map { $0 == definition.name || built.contains($0) } ?? false }
+                        // What it uses when present is built first too; when no module provides it, there is nothing to wait for.
+                        && definition.uses.allSatisfy { key in providers[key].map { $0 == definition.name || built.contains($0) } ?? true }
                 })
             else { throw CompositionError.cycle(remaining.map(\.name)) }
             let definition = remaining.remove(at: next)

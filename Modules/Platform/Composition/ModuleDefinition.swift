@@ -7,17 +7,20 @@ public struct ModuleDefinition: Sendable {
     public let name: String
     public let provides: [AnyContractKey]
     public let consumes: [AnyContractKey]
+    /// Contracts the module uses when the composition has a provider and works without (it says so to its users).
+    public let uses: [AnyContractKey]
     /// A test's stand-in rather than a module (logged when composed).
     public private(set) var isSubstitute = false
     let make: @Sendable (ModuleContext) async throws -> ModulePlugin
 
     public init(
-        name: String, provides: [AnyContractKey] = [], consumes: [AnyContractKey] = [],
+        name: String, provides: [AnyContractKey] = [], consumes: [AnyContractKey] = [], uses: [AnyContractKey] = [],
         make: @escaping @Sendable (ModuleContext) async throws -> ModulePlugin
     ) {
         self.name = name
         self.provides = provides
         self.consumes = consumes
+        self.uses = uses
         self.make = make
     }
 
@@ -44,5 +47,10 @@ public struct ModuleContext: Sendable {
     /// A contract the module declared it consumes.
     public func require<Value>(_ key: ContractKey<Value>) throws -> Value {
         try contracts.require(key, by: "the module \(module)")
+    }
+
+    /// A contract the module declared it uses when present, or nil when no module of the composition provides it.
+    public func find<Value>(_ key: ContractKey<Value>) -> Value? {
+        contracts.find(key)
     }
 }

@@ -15,7 +15,8 @@ public struct SQLAccountDirectory: AccountDirectory {
         guard
             let row = try await database.sql.raw(
                 """
-                SELECT u.email, u.email_verified, u.original_provider, u.created_at, p.time_zone, p.week_starts_on_monday
+                SELECT u.email, u.email_verified, u.original_provider, u.created_at, p.time_zone, p.week_starts_on_monday,
+                    p.name, p.weight_format
                 FROM auth_users u LEFT JOIN auth_profiles p ON p.user_id = u.id
                 WHERE u.id = \(bind: userId) AND u.status = 'active'
                 """
@@ -30,6 +31,7 @@ public struct SQLAccountDirectory: AccountDirectory {
             originalProvider: try row.decode(column: "original_provider", as: String.self),
             createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
             timeZone: try row.decode(column: "time_zone", as: String?.self),
-            weekStartsOnMonday: try row.decode(column: "week_starts_on_monday", as: Int?.self) != 0)
+            weekStartsOnMonday: try row.decode(column: "week_starts_on_monday", as: Int?.self) != 0,
+            name: try row.decode(column: "name", as: String?.self), weightFormat: try row.decode(column: "weight_format", as: String?.self))
     }
 }

@@ -20,10 +20,15 @@ public struct AccountSummary: Sendable, Equatable {
     public var timeZone: String?
     /// Whether the user's weeks start on Monday (the default) rather than Sunday.
     public var weekStartsOnMonday: Bool
+    /// The name the user gave, if any.
+    public var name: String?
+    /// How the user reads weights: `kg` or `lbs` (nil when never chosen; kilograms then).
+    public var weightFormat: String?
 
     public init(
         userId: String, email: String, emailVerified: Bool, providers: [SignInProvider],
-        originalProvider: String, createdAt: Date, timeZone: String? = nil, weekStartsOnMonday: Bool = true
+        originalProvider: String, createdAt: Date, timeZone: String? = nil, weekStartsOnMonday: Bool = true,
+        name: String? = nil, weightFormat: String? = nil
     ) {
         self.userId = userId
         self.email = email
@@ -33,6 +38,8 @@ public struct AccountSummary: Sendable, Equatable {
         self.createdAt = createdAt
         self.timeZone = timeZone
         self.weekStartsOnMonday = weekStartsOnMonday
+        self.name = name
+        self.weightFormat = weightFormat
     }
 }
 

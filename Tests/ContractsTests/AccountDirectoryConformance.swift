@@ -9,15 +9,15 @@ import TestSupport
 import Testing
 
 struct AccountFixture: Sendable {
-    /// Creates an email/password account in the given time zone and returns its id.
-    var create: @Sendable (_ email: String, _ timeZone: String?) async throws -> String
+    /// Creates an email/password account in the given time zone, with the given name, and returns its id.
+    var create: @Sendable (_ email: String, _ timeZone: String?, _ name: String?) async throws -> String
     /// Removes the account the way account deletion does.
     var remove: @Sendable (_ userId: String) async throws -> Void
 }
 
 /// The `AccountDirectory` contract.
 func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: AccountFixture) async throws {
-    let id = try await fixture.create("lookup@example.com", "Europe/Berlin")
+    let id = try await fixture.create("lookup@example.com", "Europe/Berlin", "Sam")
     let account = try #require(try await directory.account(userId: id))
     #expect(account.userId == id)
     #expect(account.email == "lookup@example.com")
@@ -25,8 +25,11 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
     #expect(account.originalProvider == "email")
     #expect(account.timeZone == "Europe/Berlin")
     #expect(account.weekStartsOnMonday)
-    let unzoned = try await fixture.create("unzoned@example.com", nil)
+    #expect(account.name == "Sam")
+    #expect(account.weightFormat == nil)
+    let unzoned = try await fixture.create("unzoned@example.com", nil, nil)
     #expect(try await directory.account(userId: unzoned)?.timeZone == nil)
+    #expect(try await directory.account(userId: unzoned)?.name == nil)
     #expect(try await directory.account(userId: "no-such-user") == nil)
     try await fixture.remove(id)
     #expect(try await directory.account(userId: id) == nil)
@@ -38,12 +41,12 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
         try await accountDirectoryConformance(
             directory,
             fixture: AccountFixture(
-                create: { email, timeZone in
+                create: { email, timeZone, name in
                     let id = "u-\(email)"
                     await directory.add(
                         AccountSummary(
                             userId: id, email: email, emailVerified: false, providers: [.password], originalProvider: "email",
-                            createdAt: Date(), timeZone: timeZone))
+                            createdAt: Date(), timeZone: timeZone, name: name))
                     return id
                 },
                 remove: { id in await directory.remove(userId: id) }))
@@ -58,8 +61,8 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
             try await accountDirectoryConformance(
                 auth.accounts,
                 fixture: AccountFixture(
-                    create: { email, timeZone in
-                        try await auth.service.signUp(email: email, password: "secret1", name: nil, timeZone: timeZone).user.id
+                    create: { email, timeZone, name in
+                        try await auth.service.signUp(email: email, password: "secret1", name: name, timeZone: timeZone).user.id
                     },
                     remove: { id in try await auth.eraser.eraseUserData(userId: id) }))
         }

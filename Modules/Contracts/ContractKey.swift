@@ -33,5 +33,7 @@ public enum Contract {
     public static let trainingLog = ContractKey<any TrainingLog>(name: "TrainingLog", providedBy: "workouts")
     public static let activeWorkoutControl = ContractKey<any ActiveWorkoutControl>(name: "ActiveWorkoutControl", providedBy: "workouts")
     public static let trainingAnalytics = ContractKey<any TrainingAnalytics>(name: "TrainingAnalytics", providedBy: "analytics")
+    public static let trainingAnalysisSummaries = ContractKey<any TrainingAnalysisSummaries>(
+        name: "TrainingAnalysisSummaries", providedBy: "recommendations")
     public static let productEvents = ContractKey<any ProductEventSink>(name: "ProductEventSink", providedBy: "analytics")
 }

@@ -11,6 +11,7 @@ public actor FakePlanLibrary: PlanLibrary {
     private var active: [String: String] = [:]
     private var keyed: [String: (plan: RoutinePlan, created: CreatedRoutine)] = [:]
     private var keyedTemplates: [String: (plan: TemplatePlan, template: WorkoutTemplate)] = [:]
+    private var keyedChanges: [String: (request: String, answer: any Sendable)] = [:]
 
     public init(catalog: [Exercise], clock: any WallClock, ids: any IDGenerator) {
         self.catalog = Dictionary(catalog.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -29,11 +30,22 @@ public actor FakePlanLibrary: PlanLibrary {
         return template
     }
 
+    public func routines(userId: String) async throws -> [Routine] {
+        routines.filter { $0.userId == userId }
+    }
+
+    public func routine(userId: String, id: String) async throws -> Routine {
+        guard let routine = routines.first(where: { $0.id == id && $0.userId == userId }) else {
+            throw ServiceError(.notFound, "That routine does not exist.", details: ["routine_id": id])
+        }
+        return routine
+    }
+
     public func activeRoutine(userId: String) async throws -> Routine? {
         active[userId].flatMap { id in routines.first { $0.id == id } }
     }
 
-    public func createRoutine(userId: String, plan: RoutinePlan, idempotencyKey: String?) async throws -> CreatedRoutine {
+    public func createRoutine(userId: String, plan: RoutinePlan, activate: Bool, idempotencyKey: String?) async throws -> CreatedRoutine {
         if let key = idempotencyKey, let first = keyed[userId + "\n" + key] {
             guard first.plan == plan else {
                 throw ServiceError(
@@ -81,7 +93,7 @@ public actor FakePlanLibrary: PlanLibrary {
             createdAt: now, updatedAt: now)
         templates += created
         routines.append(routine)
-        active[userId] = routine.id
+        if activate { active[userId] = routine.id }
         let answer = CreatedRoutine(routine: routine, templates: created)
         if let key = idempotencyKey { keyed[userId + "\n" + key] = (plan, answer) }
         return answer
@@ -110,8 +122,69 @@ public actor FakePlanLibrary: PlanLibrary {
     /// Checks the exercises before the version, as the live library does (a stale version with an unknown
     /// exercise is INVALID_ARGUMENT).
     public func applyTemplateChanges(
-        userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]
+        userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise], idempotencyKey: String?
     ) async throws -> WorkoutTemplate {
+        try keyed(userId: userId, key: idempotencyKey, request: "\(templateId)|\(expectedVersion)|\(exercises)") {
+            try replaceExercises(userId: userId, templateId: templateId, expectedVersion: expectedVersion, exercises: exercises)
+        }
+    }
+
+    public func updateRoutine(userId: String, routineId: String, expectedVersion: Int, changes: RoutineChanges, idempotencyKey: String?)
+        async throws -> Routine
+    {
+        try keyed(userId: userId, key: idempotencyKey, request: "\(routineId)|\(expectedVersion)|\(changes)") {
+            guard changes != RoutineChanges() else {
+                throw ServiceError.invalidArgument(
+                    field: "changes", reason: "name at least one of name, description, frequency, template_ids")
+            }
+            let name = try changes.name.map { try Self.name($0, field: "name") }
+            if let frequency = changes.frequency, !(1...14).contains(frequency) {
+                throw ServiceError.invalidArgument(field: "frequency", reason: "must be from 1 to 14")
+            }
+            guard let index = routines.firstIndex(where: { $0.id == routineId && $0.userId == userId }) else {
+                throw ServiceError(.notFound, "That routine does not exist.", details: ["routine_id": routineId])
+            }
+            guard routines[index].version == expectedVersion else {
+                throw ServiceError(
+                    .conflict, details: ["current_version": "\(routines[index].version)", "expected_version": "\(expectedVersion)"])
+            }
+            for id in changes.templateIds ?? [] where !templates.contains(where: { $0.id == id && $0.userId == userId }) {
+                throw ServiceError(.notFound, "That template does not exist.", details: ["template_id": id])
+            }
+            let before = routines[index]
+            if let name { routines[index].name = name }
+            if let description = changes.description {
+                routines[index].description = description.allSatisfy(\.isWhitespace) ? nil : description
+            }
+            if let frequency = changes.frequency { routines[index].frequency = frequency }
+            if let ids = changes.templateIds { routines[index].templateIds = ids }
+            // Repeating what is stored makes no new version, as live.
+            guard routines[index] != before else { return before }
+            routines[index].version += 1
+            routines[index].updatedAt = clock.now()
+            return routines[index]
+        }
+    }
+
+    /// Runs a change once per idempotency key: a repeat with the same request answers the first answer, another
+    /// request under the key is CONFLICT.
+    private func keyed<Answer: Sendable>(userId: String, key: String?, request: String, _ change: () throws -> Answer) throws -> Answer {
+        guard let key else { return try change() }
+        if let first = keyedChanges[userId + "\n" + key] {
+            guard first.request == request, let answer = first.answer as? Answer else {
+                throw ServiceError(
+                    .conflict, "This idempotency key was already used for a different request.", details: ["idempotency_key": key])
+            }
+            return answer
+        }
+        let answer = try change()
+        keyedChanges[userId + "\n" + key] = (request, answer)
+        return answer
+    }
+
+    private func replaceExercises(
+        userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]
+    ) throws -> WorkoutTemplate {
         // An unknown exercise is reported once the template is found, as the live library does: another user's
         // template is NOT_FOUND whatever the changes name. Other bad values are refused first.
         let resolved: Result<[TemplateExercise], ServiceError>

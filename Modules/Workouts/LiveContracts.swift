@@ -16,6 +16,14 @@ public struct SQLPlanLibrary: PlanLibrary {
         try await templates.get(userId: userId, id: id)
     }
 
+    public func routines(userId: String) async throws -> [Routine] {
+        try await routines.list(userId: userId).map(\.routine)
+    }
+
+    public func routine(userId: String, id: String) async throws -> Routine {
+        try await routines.get(userId: userId, id: id).routine
+    }
+
     /// The setting and the routine from one snapshot (deleting a routine clears the setting in the same
     /// transaction, so a routine deleted meanwhile is nil, not NOT_FOUND).
     public func activeRoutine(userId: String) async throws -> Routine? {
@@ -26,9 +34,11 @@ public struct SQLPlanLibrary: PlanLibrary {
         }
     }
 
-    public func createRoutine(userId: String, plan: RoutinePlan, idempotencyKey: String?) async throws -> CreatedRoutine {
+    public func createRoutine(userId: String, plan: RoutinePlan, activate: Bool, idempotencyKey: String?) async throws -> CreatedRoutine {
         let key = try IdempotencyStore.checkKey(idempotencyKey)
-        let fingerprint = try IdempotencyStore.requestFingerprint(operation: "createRoutineFromPlan", request: plan)
+        // An activating and a saving request are different requests under one key.
+        let operation = activate ? "createRoutineFromPlan" : "saveRoutineFromPlan"
+        let fingerprint = try IdempotencyStore.requestFingerprint(operation: operation, request: plan)
         let name = try WorkoutsValidation.name(plan.name)
         let description = try WorkoutsValidation.description(plan.description)
         let frequency = try RoutineService.frequency(plan.frequency)
@@ -50,7 +60,7 @@ public struct SQLPlanLibrary: PlanLibrary {
         let drafts = resolved
         return try await context.database.transaction { tx in
             try await context.idempotency.run(
-                in: tx, userId: userId, key: key, operation: "createRoutineFromPlan", fingerprint: fingerprint
+                in: tx, userId: userId, key: key, operation: operation, fingerprint: fingerprint
             ) {
                 var created: [WorkoutTemplate] = []
                 // A millisecond apart, so that the user's template list (in creation order) shows them in the plan's
@@ -66,6 +76,7 @@ public struct SQLPlanLibrary: PlanLibrary {
                     userId: userId, name: name, description: description, templateIds: created.map(\.id), frequency: frequency,
                     context: context,
                     sql: tx.sql)
+                guard activate else { return CreatedRoutine(routine: routine, templates: created) }
                 try await tx.sql.raw(
                     """
                     INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at)
@@ -84,11 +95,23 @@ public struct SQLPlanLibrary: PlanLibrary {
     }
 
     public func applyTemplateChanges(
-        userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]
+        userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise], idempotencyKey: String?
     ) async throws -> WorkoutTemplate {
         try await templates.patch(
-            userId: userId, id: templateId, expectedVersion: expectedVersion, changes: TemplatePatch(exercises: exercises)
+            userId: userId, id: templateId, expectedVersion: expectedVersion, changes: TemplatePatch(exercises: exercises),
+            key: idempotencyKey
         ).value()
+    }
+
+    public func updateRoutine(userId: String, routineId: String, expectedVersion: Int, changes: RoutineChanges, idempotencyKey: String?)
+        async throws -> Routine
+    {
+        try await routines.patch(
+            userId: userId, id: routineId, expectedVersion: expectedVersion,
+            changes: RoutinePatch(
+                name: changes.name, description: changes.description, templateIds: changes.templateIds, frequency: changes.frequency),
+            key: idempotencyKey
+        ).value().routine
     }
 }
 

@@ -230,14 +230,80 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     }
 }
 
+/// Routines listed and read, saved without activating, changed against their version; template changes replayed
+/// under a key.
+func routineChangesConformance(_ library: some PlanLibrary) async throws {
+    let day = { (name: String) in
+        TemplatePlan(name: name, exercises: [PlannedExercise(exerciseId: WorkoutsFixtures.squat.id, sets: [TemplateSet(targetReps: 5)])])
+    }
+    let first = try await library.createRoutine(userId: "r1", plan: RoutinePlan(name: "First", templates: [day("A"), day("B")]))
+    let saved = try await library.createRoutine(
+        userId: "r1", plan: RoutinePlan(name: "Saved", templates: [day("C")]), activate: false, idempotencyKey: "save-r")
+    #expect(try await library.activeRoutine(userId: "r1")?.id == first.routine.id, "saving does not activate")
+    #expect(try await library.routines(userId: "r1").map(\.name) == ["First", "Saved"])
+    #expect(try await library.routines(userId: "r2").isEmpty)
+    #expect(try await library.routine(userId: "r1", id: saved.routine.id) == saved.routine)
+    await expectCode(.notFound, "another user's routine", details: ["routine_id": saved.routine.id]) {
+        _ = try await library.routine(userId: "r2", id: saved.routine.id)
+    }
+
+    let reordered = try await library.updateRoutine(
+        userId: "r1", routineId: first.routine.id, expectedVersion: 1,
+        changes: RoutineChanges(name: "First, reordered", frequency: 3, templateIds: first.templates.map(\.id).reversed()),
+        idempotencyKey: "reorder-1")
+    #expect(reordered.version == 2 && reordered.name == "First, reordered" && reordered.frequency == 3)
+    #expect(reordered.templateIds == first.templates.map(\.id).reversed())
+    #expect(try await library.routine(userId: "r1", id: first.routine.id) == reordered)
+    let replayed = try await library.updateRoutine(
+        userId: "r1", routineId: first.routine.id, expectedVersion: 1,
+        changes: RoutineChanges(name: "First, reordered", frequency: 3, templateIds: first.templates.map(\.id).reversed()),
+        idempotencyKey: "reorder-1")
+    #expect(replayed == reordered, "a repeat under the key answers the first change")
+    await expectCode(.conflict, "a stale routine version") {
+        _ = try await library.updateRoutine(
+            userId: "r1", routineId: first.routine.id, expectedVersion: 1, changes: RoutineChanges(name: "Late"), idempotencyKey: nil)
+    }
+    await expectCode(.notFound, "changing another user's routine", details: ["routine_id": first.routine.id]) {
+        _ = try await library.updateRoutine(
+            userId: "r2", routineId: first.routine.id, expectedVersion: 2, changes: RoutineChanges(name: "Mine"), idempotencyKey: nil)
+    }
+    await expectCode(.notFound, "a template that is not the user's", details: ["template_id": "nope"]) {
+        _ = try await library.updateRoutine(
+            userId: "r1", routineId: first.routine.id, expectedVersion: 2, changes: RoutineChanges(templateIds: ["nope"]),
+            idempotencyKey: nil)
+    }
+    await expectCode(.invalidArgument, "no change at all", details: ["field": "changes"]) {
+        _ = try await library.updateRoutine(
+            userId: "r1", routineId: first.routine.id, expectedVersion: 2, changes: RoutineChanges(), idempotencyKey: nil)
+    }
+    await expectCode(.invalidArgument, "a bad frequency", details: ["field": "frequency"]) {
+        _ = try await library.updateRoutine(
+            userId: "r1", routineId: first.routine.id, expectedVersion: 2, changes: RoutineChanges(frequency: 15), idempotencyKey: nil)
+    }
+    #expect(try await library.routine(userId: "r1", id: first.routine.id) == reordered, "refused changes change nothing")
+
+    let template = first.templates[0]
+    let curls = [PlannedExercise(exerciseId: WorkoutsFixtures.curl.id, sets: [TemplateSet(targetReps: 12)])]
+    let changed = try await library.applyTemplateChanges(
+        userId: "r1", templateId: template.id, expectedVersion: 1, exercises: curls, idempotencyKey: "swap-1")
+    let again = try await library.applyTemplateChanges(
+        userId: "r1", templateId: template.id, expectedVersion: 1, exercises: curls, idempotencyKey: "swap-1")
+    #expect(changed.version == 2 && again == changed, "a repeat under the key answers the first change, not CONFLICT")
+}
+
 @Suite struct PlanLibraryConformanceTests {
     @Test func fake() async throws {
         try await planLibraryConformance(
+            FakePlanLibrary(catalog: WorkoutsFixtures.catalog, clock: FakeWallClock(), ids: SequentialIDGenerator()))
+        try await routineChangesConformance(
             FakePlanLibrary(catalog: WorkoutsFixtures.catalog, clock: FakeWallClock(), ids: SequentialIDGenerator()))
     }
 
     @Test(arguments: TestDatabases.engines)
     func live(engine: SQLEngine) async throws {
-        try await WorkoutsFixtures.withLive(engine) { module in try await planLibraryConformance(module.planLibrary) }
+        try await WorkoutsFixtures.withLive(engine) { module in
+            try await planLibraryConformance(module.planLibrary)
+            try await routineChangesConformance(module.planLibrary)
+        }
     }
 }

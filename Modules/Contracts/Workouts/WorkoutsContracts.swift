@@ -53,34 +53,79 @@ public struct CreatedRoutine: Codable, Sendable, Equatable {
     }
 }
 
+/// Changes to a routine as the coach proposes them: only what is given changes.
+public struct RoutineChanges: Codable, Sendable, Equatable {
+    public var name: String?
+    public var description: String?
+    public var frequency: Int?
+    /// The routine's templates in their new order (existing templates of the user).
+    public var templateIds: [String]?
+
+    public init(name: String? = nil, description: String? = nil, frequency: Int? = nil, templateIds: [String]? = nil) {
+        self.name = name
+        self.description = description
+        self.frequency = frequency
+        self.templateIds = templateIds
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, description, frequency
+        case templateIds = "template_ids"
+    }
+}
+
 /// The user's plans. Provided by Workouts; used by the coach (drafts, template changes) and the analysts.
 public protocol PlanLibrary: Sendable {
     /// The user's templates, oldest first.
     func templates(userId: String) async throws -> [WorkoutTemplate]
     /// One of the user's templates. Throws `NOT_FOUND` for an unknown id or another user's template.
     func template(userId: String, id: String) async throws -> WorkoutTemplate
+    /// The user's routines, oldest first.
+    func routines(userId: String) async throws -> [Routine]
+    /// One of the user's routines. Throws `NOT_FOUND` for an unknown id or another user's routine.
+    func routine(userId: String, id: String) async throws -> Routine
     /// The user's active routine, or nil.
     func activeRoutine(userId: String) async throws -> Routine?
-    /// Creates every template of the plan and a routine cycling through them, in one transaction, and makes
-    /// it the active routine. Throws `INVALID_ARGUMENT` (nothing created) for an unknown exercise or bad values.
-    /// Under an `idempotencyKey` a repeat creates nothing and answers what the first call created (the coach's
-    /// "accept" retried after a lost answer); the same key with another plan is `CONFLICT`.
-    func createRoutine(userId: String, plan: RoutinePlan, idempotencyKey: String?) async throws -> CreatedRoutine
+    /// Creates every template of the plan and a routine cycling through them, in one transaction, and (when
+    /// `activate`) makes it the active routine. Throws `INVALID_ARGUMENT` (nothing created) for an unknown exercise
+    /// or bad values. Under an `idempotencyKey` a repeat creates nothing and answers what the first call created (the
+    /// coach's "accept" retried after a lost answer); the same key with another plan is `CONFLICT`.
+    func createRoutine(userId: String, plan: RoutinePlan, activate: Bool, idempotencyKey: String?) async throws -> CreatedRoutine
     /// Creates one template from a plan (the coach's "save as template"). Under an `idempotencyKey` a repeat creates
     /// nothing and answers the first template; the same key with another plan is `CONFLICT`. Throws
     /// `INVALID_ARGUMENT` (nothing created) for an unknown exercise or bad values.
     func createTemplate(userId: String, plan: TemplatePlan, idempotencyKey: String?) async throws -> WorkoutTemplate
     /// Replaces a template's exercises if it is still at `expectedVersion`; analytics are recomputed and the
     /// version goes up by one. Throws `CONFLICT` when the template changed meanwhile, `NOT_FOUND` for another
-    /// user's template.
-    func applyTemplateChanges(userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise]) async throws
-        -> WorkoutTemplate
+    /// user's template. Under an `idempotencyKey` a repeat answers the first change (not a `CONFLICT` with the
+    /// version it made).
+    func applyTemplateChanges(
+        userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise], idempotencyKey: String?
+    ) async throws -> WorkoutTemplate
+    /// Changes a routine if it is still at `expectedVersion` (`CONFLICT` otherwise); the version goes up by one.
+    /// Throws `NOT_FOUND` for another user's routine or a template id that is not the user's, `INVALID_ARGUMENT`
+    /// for bad values or no change at all. Under an `idempotencyKey` a repeat answers the first change.
+    func updateRoutine(userId: String, routineId: String, expectedVersion: Int, changes: RoutineChanges, idempotencyKey: String?)
+        async throws -> Routine
 }
 
 extension PlanLibrary {
-    /// Creates the routine with no idempotency key.
+    /// Creates the routine and makes it active, with no idempotency key.
     public func createRoutine(userId: String, plan: RoutinePlan) async throws -> CreatedRoutine {
-        try await createRoutine(userId: userId, plan: plan, idempotencyKey: nil)
+        try await createRoutine(userId: userId, plan: plan, activate: true, idempotencyKey: nil)
+    }
+
+    /// Creates the routine and makes it active.
+    public func createRoutine(userId: String, plan: RoutinePlan, idempotencyKey: String?) async throws -> CreatedRoutine {
+        try await createRoutine(userId: userId, plan: plan, activate: true, idempotencyKey: idempotencyKey)
+    }
+
+    /// Replaces a template's exercises, with no idempotency key.
+    public func applyTemplateChanges(userId: String, templateId: String, expectedVersion: Int, exercises: [PlannedExercise])
+        async throws -> WorkoutTemplate
+    {
+        try await applyTemplateChanges(
+            userId: userId, templateId: templateId, expectedVersion: expectedVersion, exercises: exercises, idempotencyKey: nil)
     }
 }
 

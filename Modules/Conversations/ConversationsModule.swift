@@ -15,14 +15,15 @@ public struct ConversationsModule: Sendable {
     public init(
         settings: ConversationsSettings, database: Database, premium: any PremiumGate, catalog: any ExerciseCatalog,
         analytics: any TrainingAnalytics, plans: any PlanLibrary, workouts: any ActiveWorkoutControl, events: any ProductEventSink,
-        clock: any WallClock,
+        accounts: any AccountDirectory, analysis: (any TrainingAnalysisSummaries)? = nil, clock: any WallClock,
         ids: any IDGenerator, metrics: ServerMetrics, model: any CoachModel = RuleBasedCoach(),
         logger: Logger = Logger(label: "povver.coach")
     ) {
         self.settings = settings
         let services = CoachServices(
             premium: premium, catalog: catalog, analytics: analytics, plans: plans, workouts: workouts, events: events,
-            store: ConversationStore(database: database, clock: clock, ids: ids), clock: clock, ids: ids, metrics: metrics)
+            accounts: accounts, analysis: analysis, store: ConversationStore(database: database, clock: clock, ids: ids), clock: clock,
+            ids: ids, metrics: metrics)
         self.services = services
         self.stream = CoachStream(services: services, model: model, logger: logger)
         self.actions = ArtifactActions(

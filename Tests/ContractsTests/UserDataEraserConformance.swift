@@ -257,8 +257,7 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                 catalog: FakeExerciseCatalog(WorkoutsFixtures.catalog), analytics: FakeTrainingAnalytics(),
                 plans: FakePlanLibrary(catalog: WorkoutsFixtures.catalog, clock: clock, ids: RandomIDGenerator()),
                 workouts: FakeActiveWorkoutControl(catalog: WorkoutsFixtures.catalog, clock: clock, ids: RandomIDGenerator()),
-                events: FakeProductEventSink(),
-                clock: clock,
+                events: FakeProductEventSink(), accounts: FakeAccountDirectory(), clock: clock,
                 ids: RandomIDGenerator(), metrics: ServerMetrics())
             let userTables =
                 try await TestDatabases.tables(in: db, prefix: "conversations_", withColumn: "user_id")

@@ -17,15 +17,19 @@ struct CoachHarness {
     let analytics: FakeTrainingAnalytics
     let plans: FakePlanLibrary
     let events: FakeProductEventSink
+    let accounts: FakeAccountDirectory
+    let analysis: FakeTrainingAnalysisSummaries
     let clock: FakeWallClock
 
     static let catalog: [Exercise] = (try? CatalogImport.bundled()) ?? []
     static let bench = "Barbell_Bench_Press_-_Medium_Grip"
     static let squat = "Barbell_Squat"
 
-    static func with(_ engine: SQLEngine, model: any CoachModel = RuleBasedCoach(), _ body: (CoachHarness) async throws -> Void)
-        async throws
-    {
+    /// `analyst`: whether the composition has the training analyst (Recommendations); without it the coach has no
+    /// analysis summaries at all.
+    static func with(
+        _ engine: SQLEngine, model: any CoachModel = RuleBasedCoach(), analyst: Bool = true, _ body: (CoachHarness) async throws -> Void
+    ) async throws {
         try await TestDatabases.with(
             engine, migrate: [("workouts", WorkoutsModule.migrations), ("conversations", ConversationsModule.migrations)]
         ) { db in
@@ -36,14 +40,21 @@ struct CoachHarness {
             let workouts = FakeActiveWorkoutControl(catalog: catalog, clock: clock, ids: ids, plans: plans)
             let analytics = FakeTrainingAnalytics()
             let events = FakeProductEventSink()
+            let accounts = FakeAccountDirectory([
+                AccountSummary(
+                    userId: "u1", email: "u1@example.com", emailVerified: true, providers: [.password], originalProvider: "email",
+                    createdAt: clock.now(), timeZone: "Europe/Berlin", name: "Sam", weightFormat: "kg")
+            ])
+            let analysis = FakeTrainingAnalysisSummaries(clock: clock)
             let module = ConversationsModule(
                 settings: try ConversationsSettings(environment: [:]), database: db, premium: premium,
                 catalog: WorkoutsModule(database: db, clock: clock, ids: ids).catalog, analytics: analytics, plans: plans,
-                workouts: workouts, events: events, clock: clock, ids: ids,
+                workouts: workouts, events: events, accounts: accounts, analysis: analyst ? analysis : nil, clock: clock, ids: ids,
                 metrics: ServerMetrics(), model: model)
             try await body(
                 CoachHarness(
-                    module: module, premium: premium, workouts: workouts, analytics: analytics, plans: plans, events: events, clock: clock))
+                    module: module, premium: premium, workouts: workouts, analytics: analytics, plans: plans, events: events,
+                    accounts: accounts, analysis: analysis, clock: clock))
         }
     }
 

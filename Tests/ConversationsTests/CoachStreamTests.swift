@@ -377,7 +377,7 @@ struct ReadingModel: CoachModel {
             let events = await h.send("u1", "look around")
             #expect(
                 events.text == """
-                    tools 9 workout false; routine none templates 0; chest points 1; sets 0; squat hits 3; \
+                    tools 15 workout false; routine none templates 0; chest points 1; sets 0; squat hits 3; \
                     refused log_set:tool,get_exercise_progress:weeks,get_exercise_progress:exercise_id,no_such_tool:tool
                     """, "\(events)")
             #expect(events.filter { $0["phase"] == "tool_start" }.count == 6, "each call of a tool announced; no tool, no announcement")

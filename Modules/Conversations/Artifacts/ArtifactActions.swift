@@ -7,10 +7,15 @@ import Platform
 /// the first answer and changes nothing); acting on an artifact already accepted or dismissed is
 /// `FAILED_PRECONDITION`; another user's artifact is `NOT_FOUND`.
 ///
-/// - `accept` / `save_routine` on a `routine_summary`: creates its templates and routine and makes it active
-///   (seed 003 flow 2); the result names them (`routine_id`, `template_ids`).
-/// - `start_workout` on a `session_plan`: starts it (from its template and routine, or as an inline plan); the
-///   result names the workout (`workout_id`).
+/// - `accept` on a `routine_summary`: creates its templates and routine and makes it active (seed 003 flow 2);
+///   `save_routine` creates them without making the routine active. The result names them (`routine_id`,
+///   `template_ids`). On a proposed change to a routine (`kind: routine_update`) both apply the change against the
+///   version it was made from (`CONFLICT` when the routine changed since).
+/// - `accept` on a proposed change to a template (a `session_plan` of `kind: template_update`): replaces the
+///   template's exercises against the version it was made from (`CONFLICT` when it changed since); the result
+///   names it (`template_id`, `version`).
+/// - `start_workout` on a `session_plan`: starts it (from its template and routine, or as an inline plan; a
+///   proposed template change starts as the changed session); the result names the workout (`workout_id`).
 /// - `save_as_template` on a `session_plan`: saves its exercises as a new template; the result names it
 ///   (`template_id`).
 /// - `accept` on any other type: marks it accepted (nothing to create).
@@ -57,10 +62,25 @@ struct ArtifactActions: Sendable {
         switch (request.action, current.type) {
         case (.dismiss, _): status = .dismissed
         case (.accept, .routineSummary), (.saveRoutine, .routineSummary):
-            if current.status == .proposed {
+            if current.status == .proposed, current.data["kind"]?.stringValue == RoutineSummaryData.routineUpdate {
+                let update = try RoutineSummaryData.update(of: current.data)
+                let routine = try await services.plans.updateRoutine(
+                    userId: userId, routineId: update.routineId, expectedVersion: update.expectedVersion, changes: update.changes,
+                    idempotencyKey: "artifact:\(current.id)")
+                result = ["routine_id": .string(routine.id), "template_ids": .array(routine.templateIds.map { .string($0) })]
+            } else if current.status == .proposed {
                 let created = try await services.plans.createRoutine(
-                    userId: userId, plan: try RoutineSummaryData.routine(of: current.data), idempotencyKey: "artifact:\(current.id)")
+                    userId: userId, plan: try RoutineSummaryData.routine(of: current.data), activate: request.action == .accept,
+                    idempotencyKey: "artifact:\(current.id)")
                 result = ["routine_id": .string(created.routine.id), "template_ids": .array(created.templates.map { .string($0.id) })]
+            }
+        case (.accept, .sessionPlan):
+            if current.status == .proposed, current.data["kind"]?.stringValue == SessionPlanData.templateUpdate {
+                let update = try SessionPlanData.templateUpdate(of: current.data)
+                let template = try await services.plans.applyTemplateChanges(
+                    userId: userId, templateId: update.templateId, expectedVersion: update.expectedVersion, exercises: update.exercises,
+                    idempotencyKey: "artifact:\(current.id)")
+                result = ["template_id": .string(template.id), "version": .int(template.version)]
             }
         case (.startWorkout, .sessionPlan):
             if current.status == .proposed {
@@ -105,14 +125,40 @@ struct ArtifactActions: Sendable {
 }
 
 /// A `session_plan` artifact's payload: a routine's template (`template_id`, `routine_id`) or an inline plan
-/// (`name`, `exercises` with their planned sets).
+/// (`name`, `exercises` with their planned sets and names), or a proposed change to a template (`kind:
+/// template_update`, `template_id`, `expected_version`, the new `exercises` and the `previous_exercises`' names).
 enum SessionPlanData {
+    static let templateUpdate = "template_update"
+
+    /// The payload of a session: its name and exercises (id, name, planned sets), with `extra` fields.
+    static func make(name: String, exercises: [(id: String, name: String, sets: [TemplateSet])], extra: [String: JSONValue] = [:]) throws
+        -> JSONValue
+    {
+        var data: [String: JSONValue] = [
+            "name": .string(name),
+            "exercises": .array(
+                try exercises.map { exercise in
+                    ["exercise_id": .string(exercise.id), "name": .string(exercise.name), "sets": try JSONValue(encoding: exercise.sets)]
+                }),
+        ]
+        data.merge(extra) { _, new in new }
+        return .object(data)
+    }
+
     static func start(of data: JSONValue) throws -> WorkoutStart {
-        if let templateId = data["template_id"]?.stringValue {
+        if data["kind"]?.stringValue != templateUpdate, let templateId = data["template_id"]?.stringValue {
             return .template(templateId: templateId, routineId: data["routine_id"]?.stringValue)
         }
         let plan = try template(of: data)
         return .plan(name: plan.name, exercises: plan.exercises)
+    }
+
+    /// A proposed template change: the template, the version it was made from, and the new exercises.
+    static func templateUpdate(of data: JSONValue) throws -> (templateId: String, expectedVersion: Int, exercises: [PlannedExercise]) {
+        guard let templateId = data["template_id"]?.stringValue, case .int(let version) = data["expected_version"] else {
+            throw ServiceError(.failedPrecondition, "This artifact holds no template change.")
+        }
+        return (templateId, version, try template(of: data).exercises)
     }
 
     /// The session's exercises as a template to save.

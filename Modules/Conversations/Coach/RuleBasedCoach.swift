@@ -14,10 +14,14 @@ public struct RuleBasedCoach: CoachModel {
         let lowered = turn.message.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if let subject = ProgressQuestion.subject(of: lowered) {
             try await answerProgress(subject: subject, tools: tools, say: say)
+        } else if let swap = SwapRequest.read(turn.message) {
+            try await answerSwap(swap, turn: turn, tools: tools, say: say)
         } else if try await answerPlanning(turn, tools: tools, say: say) {
             return
         } else if TodayQuestion.matches(lowered) {
             try await answerToday(tools: tools, say: say)
+        } else if OverviewQuestion.matches(lowered) {
+            try await answerOverview(tools: tools, say: say)
         } else if turn.workoutId != nil {
             let state = try await tools.call("get_workout_state")
             let next = try state["next"].flatMap { $0 == .null ? nil : try $0.decode(WorkoutBrief.NextSet.self) }
@@ -34,6 +38,8 @@ public struct RuleBasedCoach: CoachModel {
         • "Build me a 4-day upper/lower with dumbbells" — a routine you can accept in one tap.
         • "How is my bench going?" — your numbers and a chart.
         • "What should I do today?" — the next workout of your routine.
+        • "How am I doing?" — your weeks, your main lifts and what the analysis found.
+        • "Swap squats for something easier on my knees" — an alternative, in your workout or your routine.
         • During a workout: "8 @ 100", "100kg x 8", "done" or "next set" to log and follow your sets.
         """
 
@@ -85,7 +91,7 @@ public struct RuleBasedCoach: CoachModel {
         }
         let names = next.template.exercises.prefix(6).map(\.name).joined(separator: ", ")
         try await say("Today is \(next.template.name): \(names). Start it from the plan below when you are ready.")
-        _ = try await tools.proposeSession(from: next.template, routineId: next.routineId)
+        _ = try await tools.call("propose_workout", arguments: ["template_id": .string(next.template.id)])
     }
 }
 

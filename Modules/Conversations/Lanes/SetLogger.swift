@@ -93,9 +93,17 @@ struct WorkoutBrief {
 
     struct State: Codable, Sendable, Equatable {
         struct ExerciseState: Codable, Sendable, Equatable {
+            var instanceId: String
+            var exerciseId: String
             var name: String
             var logged: Int
             var sets: Int
+
+            enum CodingKeys: String, CodingKey {
+                case instanceId = "exercise_instance_id"
+                case exerciseId = "exercise_id"
+                case name, logged, sets
+            }
         }
         var workoutId: String
         var name: String?
@@ -119,7 +127,10 @@ struct WorkoutBrief {
         State(
             workoutId: workout.id, name: workout.name,
             exercises: workout.exercises.map {
-                State.ExerciseState(name: $0.name, logged: $0.sets.filter { $0.completedAt != nil }.count, sets: $0.sets.count)
+                State.ExerciseState(
+                    instanceId: $0.instanceId, exerciseId: $0.exerciseId, name: $0.name,
+                    logged: $0.sets.filter { $0.completedAt != nil }.count,
+                    sets: $0.sets.count)
             },
             next: Self.nextSet(of: workout).map { exercise, set in
                 NextSet(

@@ -103,13 +103,17 @@ struct CoachStream: Sendable {
             lane = chosen.rawValue
             try await emit(.status(phase: "thinking", tool: nil, detail: nil))
             var brief: String?
-            if workoutId != nil, let workout = try await services.workouts.activeWorkout(userId: userId) {
-                brief = WorkoutBrief(workout).text
+            if workoutId != nil {
+                async let analysis = services.analysisBrief(userId: userId, logger: logger)
+                if let workout = try await services.workouts.activeWorkout(userId: userId) {
+                    brief = ([WorkoutBrief(workout).text] + (await analysis)).joined(separator: "\n")
+                }
             }
             // Only the slow lane reads the conversation so far: the fast lane's first byte waits for nothing it does not use.
             let history = try await services.store.recentMessages(userId: userId, conversationId: conversation.id, limit: Self.historyLimit)
             let turn = CoachTurn(message: message, history: history, workoutId: workoutId, workoutBrief: brief)
-            try await model.respond(to: turn, tools: toolbox, say: say)
+            // In workout mode the athlete reads between sets: whatever the model says, two sentences at most.
+            try await model.respond(to: turn, tools: toolbox, say: workoutId == nil ? say : SentenceCap(limit: 2).limiting(say))
         }
         let title = conversation.title == nil ? Self.title(from: conversation.messageCount == 0 ? message : nil) : nil
         try Task.checkCancellation()

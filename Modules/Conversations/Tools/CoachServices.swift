@@ -12,6 +12,9 @@ struct CoachServices: Sendable {
     let plans: any PlanLibrary
     let workouts: any ActiveWorkoutControl
     let events: any ProductEventSink
+    let accounts: any AccountDirectory
+    /// The training analyst's summaries, when the composition has the analyst (Recommendations).
+    let analysis: (any TrainingAnalysisSummaries)?
     let store: ConversationStore
     let clock: any WallClock
     let ids: any IDGenerator
@@ -27,6 +30,22 @@ extension CoachServices {
             try await events.record(userId: userId, name: name, params: params, occurredAt: clock.now(), eventId: eventId)
         } catch {
             logger.warning("product event not recorded", metadata: ["event": .string(name), "error": .string("\(error)")])
+        }
+    }
+}
+
+extension CoachServices {
+    /// The analyst's newest insight and today's brief as lines for workout mode's brief; none when the composition
+    /// has no analyst or it has nothing yet. Best effort: a failure is logged and the brief goes without.
+    func analysisBrief(userId: String, logger: Logger) async -> [String] {
+        guard let analysis else { return [] }
+        do {
+            let summary = try await analysis.summary(userId: userId, sections: [.insights, .dailyBrief], date: nil, limit: 1)
+            return (summary.insights.prefix(1).map { "Latest insight: \($0.headline)" })
+                + (summary.dailyBrief.map { ["Today's brief: \($0.headline)"] } ?? [])
+        } catch {
+            logger.warning("analysis summary not read", metadata: ["error": .string("\(error)")])
+            return []
         }
     }
 }

@@ -2,11 +2,25 @@ import Contracts
 import Foundation
 import Platform
 
-/// The coach's tools (seed 003's permission matrix, as far as built): reads of the user's training data and the
+/// The coach's tools (seed 003's permission matrix): reads of the user's training data and the
 /// catalog, proposals that become artifacts (checked first: every exercise exists, values in range), and in
 /// workout mode the workout's state and set logging.
 enum CoachTools {
-    static let all: [CoachToolDefinition] = [
+    static let all: [CoachToolDefinition] = core + profileTools + proposalTools
+
+    /// A day's exercises as proposals give them: catalog ids and planned sets.
+    static let exercisesSchema = Schema.array(
+        Schema.object(
+            [
+                "exercise_id": Schema.string,
+                "sets": Schema.array(
+                    Schema.object([
+                        "target_reps": Schema.integer(minimum: 1, maximum: 50), "target_rir": Schema.integer(minimum: 0, maximum: 5),
+                        "target_weight_kg": Schema.number,
+                    ])),
+            ], required: ["exercise_id", "sets"]))
+
+    static let core: [CoachToolDefinition] = [
         CoachToolDefinition(
             name: "get_training_context",
             description: "The user's recent training: workouts per week, last workouts, muscles this week, main lifts' e1RM trends.",
@@ -36,7 +50,8 @@ enum CoachTools {
                 ]), workoutOnly: false),
         CoachToolDefinition(
             name: "get_planning_context",
-            description: "The user's active routine and templates (names and exercises), for planning changes.",
+            description:
+                "The user's routines, the active one, and their templates (ids, versions, exercises and planned sets), for planning changes.",
             parameters: Schema.object([:]), workoutOnly: false),
         CoachToolDefinition(
             name: "show_progress_chart",
@@ -54,17 +69,7 @@ enum CoachTools {
                         Schema.object(
                             [
                                 "name": Schema.string,
-                                "exercises": Schema.array(
-                                    Schema.object(
-                                        [
-                                            "exercise_id": Schema.string,
-                                            "sets": Schema.array(
-                                                Schema.object([
-                                                    "target_reps": Schema.integer(minimum: 1, maximum: 50),
-                                                    "target_rir": Schema.integer(minimum: 0, maximum: 5),
-                                                    "target_weight_kg": Schema.number,
-                                                ])),
-                                        ], required: ["exercise_id", "sets"])),
+                                "exercises": exercisesSchema,
                             ], required: ["name", "exercises"])),
                 ], required: ["name", "templates"]), workoutOnly: false),
         CoachToolDefinition(
@@ -200,14 +205,28 @@ enum CoachTools {
         case "get_planning_context":
             let active = try await services.plans.activeRoutine(userId: box.userId)
             let templates = try await services.plans.templates(userId: box.userId).prefix(30)
+            let routines = try await services.plans.routines(userId: box.userId).suffix(10)
             return [
                 "active_routine": try active.map { try JSONValue(encoding: ["id": $0.id, "name": $0.name]) } ?? .null,
                 "active_template_ids": .array((active?.templateIds ?? []).map(JSONValue.string)),
+                "routines": .array(
+                    routines.map { routine in
+                        [
+                            "id": .string(routine.id), "name": .string(routine.name),
+                            "template_ids": .array(routine.templateIds.map(JSONValue.string)),
+                        ]
+                    }),
                 "templates": .array(
-                    templates.map { template in
+                    try templates.map { template in
                         [
                             "id": .string(template.id), "name": .string(template.name), "version": .int(template.version),
-                            "exercises": .array(template.exercises.prefix(15).map { .string($0.name) }),
+                            "exercises": .array(
+                                try template.exercises.prefix(15).map { exercise in
+                                    [
+                                        "exercise_id": .string(exercise.exerciseId), "name": .string(exercise.name),
+                                        "sets": try JSONValue(encoding: exercise.sets),
+                                    ]
+                                }),
                         ]
                     }),
             ]
@@ -253,7 +272,7 @@ enum CoachTools {
                     input, userId: box.userId, workoutId: box.workoutId, key: box.writeKey(name)
                 ).state)
         default:
-            throw ServiceError.invalidArgument(field: "tool", reason: "no tool named \(name)")
+            return try await runMore(name, arguments: arguments, in: box)
         }
     }
 

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// Checks a proposed routine before it becomes an artifact (seed 003's critic): 1–7 days, each with 1–12
+/// Checks a proposed routine (or session) before it becomes an artifact (seed 003's critic): 1–7 days, each with 1–12
 /// exercises that exist in the catalog, none twice in a day, 1–10 sets each with reps 1–50, RIR 0–5 and a weight
 /// from 0 to 500 kg. A model's mistake comes back as `INVALID_ARGUMENT` naming the field, so it can repair it.
 struct RoutineCritic {
@@ -16,47 +16,56 @@ struct RoutineCritic {
             throw ServiceError.invalidArgument(field: "templates", reason: "must hold 1 to 7 days")
         }
         for (day, template) in plan.templates.enumerated() {
-            let field = "templates[\(day)]"
-            guard !template.name.allSatisfy(\.isWhitespace), template.name.count <= 100 else {
-                throw ServiceError.invalidArgument(field: "\(field).name", reason: "must be 1 to 100 characters")
-            }
-            guard (1...12).contains(template.exercises.count) else {
-                throw ServiceError.invalidArgument(field: "\(field).exercises", reason: "must hold 1 to 12 exercises")
-            }
-            var seen = Set<String>()
-            for (index, exercise) in template.exercises.enumerated() {
-                let path = "\(field).exercises[\(index)]"
-                guard try await catalog.exercise(id: exercise.exerciseId) != nil else {
-                    throw ServiceError.invalidArgument(
-                        field: "\(path).exercise_id", reason: "no exercise \(exercise.exerciseId) in the catalog")
-                }
-                guard seen.insert(exercise.exerciseId).inserted else {
-                    throw ServiceError.invalidArgument(field: "\(path).exercise_id", reason: "already in this day")
-                }
-                guard (1...10).contains(exercise.sets.count) else {
-                    throw ServiceError.invalidArgument(field: "\(path).sets", reason: "must hold 1 to 10 sets")
-                }
-                for (setIndex, set) in exercise.sets.enumerated() {
-                    let setPath = "\(path).sets[\(setIndex)]"
-                    if let reps = set.targetReps, !(1...50).contains(reps) {
-                        throw ServiceError.invalidArgument(field: "\(setPath).target_reps", reason: "must be from 1 to 50")
-                    }
-                    if let rir = set.targetRir, !(0...5).contains(rir) {
-                        throw ServiceError.invalidArgument(field: "\(setPath).target_rir", reason: "must be from 0 to 5")
-                    }
-                    if let weight = set.targetWeightKg, !(0...500).contains(weight) || !weight.isFinite {
-                        throw ServiceError.invalidArgument(field: "\(setPath).target_weight_kg", reason: "must be from 0 to 500")
-                    }
-                }
-            }
+            try await checkDay(template, field: "templates[\(day)].")
         }
         return plan
     }
 
+    /// Checks one day (a template or a single session); `field` prefixes the fields named in errors.
+    func checkDay(_ template: TemplatePlan, field prefix: String) async throws {
+        guard !template.name.allSatisfy(\.isWhitespace), template.name.count <= 100 else {
+            throw ServiceError.invalidArgument(field: "\(prefix)name", reason: "must be 1 to 100 characters")
+        }
+        guard (1...12).contains(template.exercises.count) else {
+            throw ServiceError.invalidArgument(field: "\(prefix)exercises", reason: "must hold 1 to 12 exercises")
+        }
+        var seen = Set<String>()
+        for (index, exercise) in template.exercises.enumerated() {
+            let path = "\(prefix)exercises[\(index)]"
+            guard try await catalog.exercise(id: exercise.exerciseId) != nil else {
+                throw ServiceError.invalidArgument(
+                    field: "\(path).exercise_id", reason: "no exercise \(exercise.exerciseId) in the catalog")
+            }
+            guard seen.insert(exercise.exerciseId).inserted else {
+                throw ServiceError.invalidArgument(field: "\(path).exercise_id", reason: "already in this day")
+            }
+            guard (1...10).contains(exercise.sets.count) else {
+                throw ServiceError.invalidArgument(field: "\(path).sets", reason: "must hold 1 to 10 sets")
+            }
+            for (setIndex, set) in exercise.sets.enumerated() {
+                let setPath = "\(path).sets[\(setIndex)]"
+                if let reps = set.targetReps, !(1...50).contains(reps) {
+                    throw ServiceError.invalidArgument(field: "\(setPath).target_reps", reason: "must be from 1 to 50")
+                }
+                if let rir = set.targetRir, !(0...5).contains(rir) {
+                    throw ServiceError.invalidArgument(field: "\(setPath).target_rir", reason: "must be from 0 to 5")
+                }
+                if let weight = set.targetWeightKg, !(0...500).contains(weight) || !weight.isFinite {
+                    throw ServiceError.invalidArgument(field: "\(setPath).target_weight_kg", reason: "must be from 0 to 500")
+                }
+            }
+        }
+    }
+
     /// The catalog names of the plan's exercises, by id.
     func names(_ plan: RoutinePlan) async throws -> [String: String] {
+        try await names(of: plan.templates.flatMap(\.exercises))
+    }
+
+    /// The catalog names of the exercises, by id.
+    func names(of exercises: [PlannedExercise]) async throws -> [String: String] {
         var names: [String: String] = [:]
-        for exercise in plan.templates.flatMap(\.exercises) where names[exercise.exerciseId] == nil {
+        for exercise in exercises where names[exercise.exerciseId] == nil {
             names[exercise.exerciseId] = try await catalog.exercise(id: exercise.exerciseId)?.name ?? exercise.exerciseId
         }
         return names
@@ -64,7 +73,9 @@ struct RoutineCritic {
 }
 
 /// A `routine_summary` artifact's payload: the routine as accepting it creates it (`routine`), and each day as
-/// the app shows it (`days`: exercise names, sets, rep and RIR targets).
+/// the app shows it (`days`: exercise names, sets, rep and RIR targets). A proposed change to a routine (`kind:
+/// routine_update`) holds the `routine_id`, the `expected_version`, the `changes`, the routine as it would be and its
+/// days.
 enum RoutineSummaryData {
     static func make(_ plan: RoutinePlan, names: [String: String]) throws -> JSONValue {
         let days: [JSONValue] = plan.templates.map { template in
@@ -81,6 +92,16 @@ enum RoutineSummaryData {
             ]
         }
         return ["routine": try JSONValue(encoding: plan), "days": .array(days)]
+    }
+
+    static let routineUpdate = "routine_update"
+
+    /// A proposed routine change: the routine, the version it was made from, and the changes.
+    static func update(of data: JSONValue) throws -> (routineId: String, expectedVersion: Int, changes: RoutineChanges) {
+        guard let routineId = data["routine_id"]?.stringValue, case .int(let version) = data["expected_version"],
+            let changes = data["changes"]
+        else { throw ServiceError(.failedPrecondition, "This artifact holds no routine change.") }
+        return (routineId, version, try changes.decode(RoutineChanges.self))
     }
 
     /// The routine inside an artifact's payload.

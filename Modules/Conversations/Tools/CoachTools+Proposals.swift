@@ -1,0 +1,169 @@
+import Contracts
+import Foundation
+import Platform
+
+/// The tools that propose changes the user then accepts or not (seed 003: they return artifacts and never write):
+/// a session to train, changes to a template, changes to a routine. Each is checked first, so what the user
+/// accepts can be applied; a change is stated against the version it was made from, so accepting it after the
+/// template or routine changed elsewhere is `CONFLICT` rather than a silent overwrite.
+extension CoachTools {
+    static let proposalTools: [CoachToolDefinition] = [
+        CoachToolDefinition(
+            name: "propose_workout",
+            description:
+                "Proposes one session as a session_plan artifact the user can start or save: a template of theirs (template_id), "
+                + "or exercises with planned sets.",
+            parameters: Schema.object(["template_id": Schema.string, "name": Schema.string, "exercises": exercisesSchema]),
+            workoutOnly: false),
+        CoachToolDefinition(
+            name: "update_template",
+            description:
+                "Proposes new exercises for one of the user's templates (the whole list, in order); accepting the artifact applies it.",
+            parameters: Schema.object(
+                ["template_id": Schema.string, "exercises": exercisesSchema], required: ["template_id", "exercises"]),
+            workoutOnly: false),
+        CoachToolDefinition(
+            name: "update_routine",
+            description:
+                "Proposes changes to one of the user's routines: name, description, sessions per week, or its templates (ids, in order); "
+                + "accepting the artifact applies them.",
+            parameters: Schema.object(
+                [
+                    "routine_id": Schema.string, "name": Schema.string, "description": Schema.string,
+                    "frequency": Schema.integer(minimum: 1, maximum: 14), "template_ids": Schema.array(Schema.string),
+                ], required: ["routine_id"]), workoutOnly: false),
+    ]
+
+    struct SessionArguments: Decodable {
+        var templateId: String?
+        var name: String?
+        var exercises: [PlannedExercise]?
+        enum CodingKeys: String, CodingKey {
+            case templateId = "template_id"
+            case name, exercises
+        }
+    }
+
+    struct TemplateUpdateArguments: Decodable {
+        var templateId: String
+        var exercises: [PlannedExercise]
+        enum CodingKeys: String, CodingKey {
+            case templateId = "template_id"
+            case exercises
+        }
+    }
+
+    struct RoutineUpdateArguments: Decodable {
+        var routineId: String
+        var name: String?
+        var description: String?
+        var frequency: Int?
+        var templateIds: [String]?
+        enum CodingKeys: String, CodingKey {
+            case routineId = "routine_id"
+            case name, description, frequency
+            case templateIds = "template_ids"
+        }
+    }
+
+    static func runProposal(_ name: String, arguments: JSONValue, in box: CoachToolbox) async throws -> JSONValue {
+        let services = box.services
+        let critic = RoutineCritic(catalog: services.catalog)
+        switch name {
+        case "propose_workout":
+            let input = try arguments.decode(SessionArguments.self)
+            let artifact: Artifact
+            if let templateId = input.templateId {
+                let template = try await services.plans.template(userId: box.userId, id: templateId)
+                let routine = try await services.plans.activeRoutine(userId: box.userId)
+                artifact = try await box.propose(
+                    .sessionPlan, title: template.name,
+                    data: SessionPlanData.make(
+                        name: template.name, exercises: template.exercises.map { ($0.exerciseId, $0.name, $0.sets) },
+                        extra: [
+                            "template_id": .string(template.id),
+                            "routine_id": routine.flatMap { $0.templateIds.contains(template.id) ? .string($0.id) : nil } ?? .null,
+                        ]))
+            } else {
+                guard let exercises = input.exercises else {
+                    throw ServiceError.invalidArgument(field: "exercises", reason: "give a template_id or the exercises of the session")
+                }
+                let plan = TemplatePlan(name: input.name ?? "Workout", exercises: exercises)
+                try await critic.checkDay(plan, field: "")
+                let names = try await critic.names(of: plan.exercises)
+                artifact = try await box.propose(
+                    .sessionPlan, title: plan.name,
+                    data: SessionPlanData.make(
+                        name: plan.name, exercises: plan.exercises.map { ($0.exerciseId, names[$0.exerciseId] ?? $0.exerciseId, $0.sets) }))
+            }
+            return ["artifact_id": .string(artifact.id)]
+        case "update_template":
+            let input = try arguments.decode(TemplateUpdateArguments.self)
+            let template = try await services.plans.template(userId: box.userId, id: input.templateId)
+            let plan = TemplatePlan(name: template.name, exercises: input.exercises)
+            try await critic.checkDay(plan, field: "")
+            let names = try await critic.names(of: plan.exercises)
+            let artifact = try await box.propose(
+                .sessionPlan, title: "\(template.name): changes",
+                data: SessionPlanData.make(
+                    name: template.name, exercises: plan.exercises.map { ($0.exerciseId, names[$0.exerciseId] ?? $0.exerciseId, $0.sets) },
+                    extra: [
+                        "kind": .string(SessionPlanData.templateUpdate), "template_id": .string(template.id),
+                        "expected_version": .int(template.version),
+                        "previous_exercises": .array(template.exercises.map { .string($0.name) }),
+                    ]))
+            return ["artifact_id": .string(artifact.id)]
+        case "update_routine":
+            let input = try arguments.decode(RoutineUpdateArguments.self)
+            let routine = try await services.plans.routine(userId: box.userId, id: input.routineId)
+            let changes = RoutineChanges(
+                name: input.name, description: input.description, frequency: input.frequency, templateIds: input.templateIds)
+            guard changes != RoutineChanges() else {
+                throw ServiceError.invalidArgument(
+                    field: "changes", reason: "name at least one of name, description, frequency, template_ids")
+            }
+            if let name = input.name, name.allSatisfy(\.isWhitespace) || name.count > 100 {
+                throw ServiceError.invalidArgument(field: "name", reason: "must be 1 to 100 characters")
+            }
+            if let frequency = input.frequency, !(1...14).contains(frequency) {
+                throw ServiceError.invalidArgument(field: "frequency", reason: "must be from 1 to 14")
+            }
+            let templateIds = input.templateIds ?? routine.templateIds
+            guard (1...30).contains(templateIds.count) else {
+                throw ServiceError.invalidArgument(field: "template_ids", reason: "must hold 1 to 30 templates")
+            }
+            var days: [JSONValue] = []
+            for id in templateIds {
+                let template = try await services.plans.template(userId: box.userId, id: id)
+                days.append([
+                    "template_id": .string(template.id), "name": .string(template.name),
+                    "exercises": .array(
+                        template.exercises.map { exercise in
+                            [
+                                "exercise_id": .string(exercise.exerciseId), "name": .string(exercise.name),
+                                "sets": .int(exercise.sets.count),
+                                "reps": exercise.sets.first?.targetReps.map(JSONValue.int) ?? .null,
+                                "rir": exercise.sets.first?.targetRir.map(JSONValue.int) ?? .null,
+                            ]
+                        }),
+                ])
+            }
+            let artifact = try await box.propose(
+                .routineSummary, title: input.name ?? routine.name,
+                data: [
+                    "kind": .string(RoutineSummaryData.routineUpdate), "routine_id": .string(routine.id),
+                    "expected_version": .int(routine.version), "changes": try JSONValue(encoding: changes),
+                    "routine": [
+                        "name": .string(input.name ?? routine.name),
+                        "description": (input.description ?? routine.description).map(JSONValue.string) ?? .null,
+                        "frequency": (input.frequency ?? routine.frequency).map(JSONValue.int) ?? .null,
+                        "template_ids": .array(templateIds.map(JSONValue.string)),
+                    ],
+                    "days": .array(days),
+                ])
+            return ["artifact_id": .string(artifact.id)]
+        default:
+            throw ServiceError.invalidArgument(field: "tool", reason: "no tool named \(name)")
+        }
+    }
+}

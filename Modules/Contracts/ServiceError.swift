@@ -13,6 +13,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case payloadTooLarge = "PAYLOAD_TOO_LARGE"
     case rateLimited = "RATE_LIMITED"
     case internalError = "INTERNAL"
+    /// A service the request needs (the coach's language model) is not answering; try again in a moment.
+    case unavailable = "UNAVAILABLE"
     case wrongPassword = "WRONG_PASSWORD"
     case invalidCredential = "INVALID_CREDENTIAL"
     case weakPassword = "WEAK_PASSWORD"
@@ -42,6 +44,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
         case .payloadTooLarge: "The request is too large."
         case .rateLimited: "Too many attempts. Please wait a moment and try again."
         case .internalError: "Something went wrong. Please try again."
+        case .unavailable: "This service is not available right now. Please try again in a moment."
         case .wrongPassword: "Incorrect password. Please try again."
         case .invalidCredential: "The sign-in credentials are invalid. Please try again."
         case .weakPassword: "Password must be at least 6 characters."

@@ -26,6 +26,7 @@ public enum HTTPStatusMapping {
         case .payloadTooLarge: .contentTooLarge
         case .rateLimited: .tooManyRequests
         case .internalError: .internalServerError
+        case .unavailable: .serviceUnavailable
         }
     }
 }

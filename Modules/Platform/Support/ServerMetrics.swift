@@ -99,6 +99,12 @@ public final class ServerMetrics: Sendable {
         registry.makeCounter(descriptor: counter.descriptor, labels: labels).increment()
     }
 
+    /// Counts `amount` of a module's quantity (e.g. the coach model's tokens).
+    public func add(_ counter: MetricName, labels: [(String, String)] = [], amount: Int) {
+        guard amount > 0 else { return }
+        registry.makeCounter(descriptor: counter.descriptor, labels: labels).increment(by: Int64(amount))
+    }
+
     /// Records a module's latency on a histogram of the request buckets (e.g. the coach per lane and per tool).
     /// Label values must be bounded (names of lanes or tools, never ids).
     public func observe(_ histogram: MetricName, labels: [(String, String)] = [], duration: Duration) {
@@ -111,7 +117,8 @@ public final class ServerMetrics: Sendable {
 }
 
 extension Duration {
-    var nanoseconds: Int64 {
+    /// The duration in whole nanoseconds.
+    public var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

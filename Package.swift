@@ -120,6 +120,8 @@ let package = Package(
             name: "Conversations",
             dependencies: [
                 "Contracts", "Platform", .product(name: "SQLKit", package: "sql-kit"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Modules/Conversations", swiftSettings: swiftSettings),
         .target(
@@ -262,6 +264,7 @@ let package = Package(
                 "Contracts", "Platform", "Fakes", .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
@@ -318,6 +321,9 @@ let package = Package(
                 "Conversations", "CoachTool", "PovverModules", "Auth", "Subscription", "Workouts", "Contracts", "Platform", "Fakes",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests/ConversationsTests",
             swiftSettings: swiftSettings

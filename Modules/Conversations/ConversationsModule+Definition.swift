@@ -23,7 +23,8 @@ extension ConversationsModule {
                 plans: try context.require(Contract.planLibrary), workouts: try context.require(Contract.activeWorkoutControl),
                 events: try context.require(Contract.productEvents), accounts: try context.require(Contract.accountDirectory),
                 analysis: context.find(Contract.trainingAnalysisSummaries),
-                clock: platform.clock, ids: platform.ids, metrics: platform.metrics)
+                clock: platform.clock, ids: platform.ids, metrics: platform.metrics,
+                model: model(settings: settings, http: platform.http, timer: platform.timer, metrics: platform.metrics))
             var plugin = module.plugin
             plugin.provides = [ProvidedContract(Self.handle, module)]
             return plugin

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Contracts
 import Foundation
 import Logging
@@ -30,6 +31,21 @@ public struct ConversationsModule: Sendable {
             services: services,
             idempotency: IdempotencyStore(table: "conversations_idempotency", lockClass: 74_301, database: database, clock: clock),
             logger: logger)
+    }
+
+    /// The model the settings choose: the OpenAI-compatible client when `POVVER_LLM_BASE_URL` is set, else the
+    /// rule-based coach. `timer` times the model's answers (a test's clock in tests).
+    public static func model(settings: ConversationsSettings, http: HTTPClient, timer: any Clock<Duration>, metrics: ServerMetrics)
+        -> any CoachModel
+    {
+        guard let baseURL = settings.llmBaseURL, let model = settings.llmModel else { return RuleBasedCoach() }
+        return LanguageModelCoach(
+            client: ChatCompletionsClient(
+                settings: .init(
+                    baseURL: baseURL, model: model, apiKey: settings.llmAPIKey, firstChunkTimeout: settings.llmFirstTokenTimeout,
+                    totalTimeout: settings.llmTimeout),
+                http: http, clock: timer),
+            maxSteps: settings.llmMaxSteps, metrics: metrics, logger: Logger(label: "povver.coach.model"))
     }
 
     public static var migrations: [Migration] { ConversationsMigrations.all }

@@ -85,7 +85,7 @@ struct CoachStream: Sendable {
             said.append(text)
             try await emit(.text(text))
         }
-        let toolbox = CoachToolbox(
+        var toolbox = CoachToolbox(
             userId: userId, conversationId: conversation.id, messageId: messageId, workoutId: workoutId, services: services, emit: emit,
             logger: logger, proposed: ProposedArtifacts())
 
@@ -102,6 +102,7 @@ struct CoachStream: Sendable {
             chosen = .slow
             lane = chosen.rawValue
             try await emit(.status(phase: "thinking", tool: nil, detail: nil))
+            toolbox.requestedEquipment = PlanRequestReader.read(message)?.equipment
             var brief: String?
             if workoutId != nil {
                 async let analysis = services.analysisBrief(userId: userId, logger: logger)
@@ -136,11 +137,14 @@ struct CoachStream: Sendable {
         }
         try await emit(.messageEnd(messageId: messageId))
         outcome = "ok"
+        let usage = toolbox.usage.totals
         logger.info(
             "agent_request_completed",
             metadata: [
                 "event": "agent_request_completed", "lane": .string(lane), "model": .string(chosen == .slow ? model.name : "none"),
                 "conversation_id": .string(conversation.id), "latency_ms": .stringConvertible((ContinuousClock.now - started).milliseconds),
+                "tokens_in": .stringConvertible(usage.prompt), "tokens_out": .stringConvertible(usage.completion),
+                "tool_count": .stringConvertible(usage.tools), "artifact_count": .stringConvertible(toolbox.proposed.all.count),
             ])
     }
 

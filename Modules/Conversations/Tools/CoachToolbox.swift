@@ -28,6 +28,10 @@ public struct CoachToolbox: Sendable {
     let proposed: ProposedArtifacts
     /// Counts this turn's writes, so each gets an idempotency key of its own (a model may log two sets in a turn).
     let writes = CoachStream.EventCounter()
+    /// The equipment the turn's message names ("with dumbbells"), which proposals must keep to; nil when it names none.
+    var requestedEquipment: EquipmentSet?
+    /// The model's tokens and the tool calls of this turn, for `agent_request_completed`.
+    let usage = TurnUsage()
 
     /// The tools this turn may call (the workout tools only in workout mode).
     public var definitions: [CoachToolDefinition] {
@@ -41,6 +45,7 @@ public struct CoachToolbox: Sendable {
             throw ServiceError.invalidArgument(field: "tool", reason: "no tool named \(name) in this conversation")
         }
         try await emit(.status(phase: "tool_start", tool: tool.name, detail: nil))
+        usage.countToolCall()
         let started = ContinuousClock.now
         var outcome = "ok"
         defer {
@@ -81,6 +86,19 @@ public struct CoachToolbox: Sendable {
     }
 }
 
+/// What a turn used: the model's tokens (as the server counted them) and the tool calls.
+final class TurnUsage: Sendable {
+    private let counts = Mutex((prompt: 0, completion: 0, tools: 0))
+    func add(prompt: Int, completion: Int) {
+        counts.withLock {
+            $0.prompt += prompt
+            $0.completion += completion
+        }
+    }
+    func countToolCall() { counts.withLock { $0.tools += 1 } }
+    var totals: (prompt: Int, completion: Int, tools: Int) { counts.withLock { $0 } }
+}
+
 /// The artifacts of one turn, in the order proposed.
 final class ProposedArtifacts: Sendable {
     private let items = Mutex<[Artifact]>([])
@@ -98,4 +116,8 @@ enum CoachMetrics {
     static let toolDuration = ServerMetrics.MetricName("povver_coach_tool_duration_seconds", help: "Coach tool calls by tool and outcome.")
     static let laneDuration = ServerMetrics.MetricName(
         "povver_coach_turn_duration_seconds", help: "Coach turns from request to message_end, by lane.")
+    static let modelDuration = ServerMetrics.MetricName(
+        "povver_coach_model_duration_seconds", help: "Completions of the coach's language model, from request to the last chunk.")
+    static let modelTokens = ServerMetrics.MetricName(
+        "povver_coach_model_tokens_total", help: "Tokens of the coach's language model as its server counted them, by kind.")
 }

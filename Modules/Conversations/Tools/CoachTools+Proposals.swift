@@ -90,6 +90,7 @@ extension CoachTools {
                 }
                 let plan = TemplatePlan(name: input.name ?? "Workout", exercises: exercises)
                 try await critic.checkDay(plan, field: "")
+                try await critic.checkEquipment([plan], equipment: box.requestedEquipment, field: { _ in "" })
                 let names = try await critic.names(of: plan.exercises)
                 artifact = try await box.propose(
                     .sessionPlan, title: plan.name,
@@ -102,6 +103,7 @@ extension CoachTools {
             let template = try await services.plans.template(userId: box.userId, id: input.templateId)
             let plan = TemplatePlan(name: template.name, exercises: input.exercises)
             try await critic.checkDay(plan, field: "")
+            try await critic.checkEquipment([plan], equipment: box.requestedEquipment, field: { _ in "" })
             let names = try await critic.names(of: plan.exercises)
             let artifact = try await box.propose(
                 .sessionPlan, title: "\(template.name): changes",

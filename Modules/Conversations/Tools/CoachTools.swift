@@ -245,6 +245,8 @@ enum CoachTools {
             return ["artifact_id": .string(artifact.id), "points": .int(points.count)]
         case "propose_routine":
             let plan = try await RoutineCritic(catalog: services.catalog).check(try arguments.decode(RoutinePlan.self))
+            try await RoutineCritic(catalog: services.catalog).checkEquipment(
+                plan.templates, equipment: box.requestedEquipment, field: { "templates[\($0)]." })
             let names = try await RoutineCritic(catalog: services.catalog).names(plan)
             let artifact = try await box.propose(.routineSummary, title: plan.name, data: try RoutineSummaryData.make(plan, names: names))
             return ["artifact_id": .string(artifact.id)]

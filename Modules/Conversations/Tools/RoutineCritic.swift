@@ -57,6 +57,21 @@ struct RoutineCritic {
         }
     }
 
+    /// Every exercise of the days can be done with the equipment the user named in their message (a model that
+    /// puts a barbell squat in a dumbbell plan is told which one, to repair it); nothing to check without one.
+    func checkEquipment(_ days: [TemplatePlan], equipment: EquipmentSet?, field prefix: (Int) -> String) async throws {
+        guard let equipment, !equipment.isFullGym else { return }
+        for (day, template) in days.enumerated() {
+            for (index, exercise) in template.exercises.enumerated() {
+                guard let known = try await catalog.exercise(id: exercise.exerciseId), !equipment.allows(catalogEquipment: known.equipment)
+                else { continue }
+                throw ServiceError.invalidArgument(
+                    field: "\(prefix(day))exercises[\(index)].exercise_id",
+                    reason: "\(known.name) needs \(known.equipment ?? "equipment") and the user has \(equipment.label)")
+            }
+        }
+    }
+
     /// The catalog names of the plan's exercises, by id.
     func names(_ plan: RoutinePlan) async throws -> [String: String] {
         try await names(of: plan.templates.flatMap(\.exercises))

@@ -11,6 +11,7 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
     private let plans: (any PlanLibrary)?
     private var started: [String: (request: WorkoutStart, workout: ActiveWorkout)] = [:]
     private var completed: [String: CompletedWorkout] = [:]
+    private var cancelled: Set<String> = []
 
     /// `plans`: where a start from a template finds it (none: such a start is NOT_FOUND).
     public init(catalog: [Exercise], clock: any WallClock, ids: any IDGenerator, plans: (any PlanLibrary)? = nil) {
@@ -132,6 +133,16 @@ public actor FakeActiveWorkoutControl: ActiveWorkoutControl {
         workouts[workoutId]?.status = .completed
         completed["\(userId)|\(idempotencyKey)"] = archived
         return archived
+    }
+
+    public func cancelWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws {
+        if cancelled.contains("\(userId)|\(idempotencyKey)|\(workoutId)") { return }
+        guard let workout = workouts[workoutId], workout.userId == userId else {
+            throw ServiceError(.notFound, "That workout does not exist.", details: ["workout_id": workoutId])
+        }
+        guard workout.status == .inProgress else { throw ServiceError(.failedPrecondition, details: ["status": workout.status.rawValue]) }
+        workouts[workoutId]?.status = .cancelled
+        cancelled.insert("\(userId)|\(idempotencyKey)|\(workoutId)")
     }
 
     /// Puts a workout in place (a test's "start").

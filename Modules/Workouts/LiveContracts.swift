@@ -232,6 +232,10 @@ public struct SQLActiveWorkoutControl: ActiveWorkoutControl {
         try await active.complete(userId: userId, workoutId: workoutId, key: idempotencyKey).value()
     }
 
+    public func cancelWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws {
+        _ = try await active.cancel(userId: userId, workoutId: workoutId, key: idempotencyKey).value()
+    }
+
     private func current(userId: String, workoutId: String) async throws -> ActiveWorkout {
         try await active.workout(userId: userId, id: workoutId)
     }

@@ -245,6 +245,21 @@ func workoutLifecycleConformance(_ control: some ActiveWorkoutControl) async thr
     #expect(completed.id == started.id && completed.exercises.count == 1 && completed.exercises[0].sets.count == 1)
     #expect(try await control.activeWorkout(userId: "u7") == nil)
     #expect(try await control.completeWorkout(userId: "u7", workoutId: started.id, idempotencyKey: "c1").id == started.id, "a repeat")
+
+    // Cancelling: nothing archived, the user free to start again.
+    let second = try await control.startWorkout(userId: "u7", start: plan, idempotencyKey: "start-3")
+    await expectCode(.notFound, "cancelling another user's workout") {
+        try await control.cancelWorkout(userId: "u2", workoutId: second.id, idempotencyKey: "x1")
+    }
+    try await control.cancelWorkout(userId: "u7", workoutId: second.id, idempotencyKey: "x1")
+    #expect(try await control.activeWorkout(userId: "u7") == nil)
+    try await control.cancelWorkout(userId: "u7", workoutId: second.id, idempotencyKey: "x1")
+    await expectCode(.failedPrecondition, "cancelling a workout no longer in progress") {
+        try await control.cancelWorkout(userId: "u7", workoutId: second.id, idempotencyKey: "x2")
+    }
+    await expectCode(.failedPrecondition, "cancelling a completed workout") {
+        try await control.cancelWorkout(userId: "u7", workoutId: started.id, idempotencyKey: "x3")
+    }
 }
 
 @Suite struct ActiveWorkoutControlConformanceTests {

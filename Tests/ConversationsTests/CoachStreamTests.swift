@@ -256,6 +256,11 @@ struct EndlessModel: CoachModel {
             #expect(done.text == "Workout complete: 1 sets over 1 exercises. Well done.", "\(done)")
             #expect(try await h.workouts.activeWorkout(userId: "u1") == nil)
             #expect(await h.send("u1", "done", conversationId: conversationId).errorCode == "FAILED_PRECONDITION")
+
+            let other = await h.startWorkout("u2")
+            let cancelled = await h.send("u2", "{\"intent\": \"CANCEL_WORKOUT\"}", workoutId: other.id)
+            #expect(cancelled.text == "Workout cancelled; nothing was saved to your history.", "\(cancelled)")
+            #expect(try await h.workouts.activeWorkout(userId: "u2") == nil)
         }
     }
 

@@ -199,4 +199,7 @@ public protocol ActiveWorkoutControl: Sendable {
     /// Completes the workout: it is archived in the training log and its routine's cursor moves on. Throws like
     /// `logSet`.
     func completeWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws -> CompletedWorkout
+    /// Cancels the workout in progress: nothing goes to the training log. A repeat under the key is a no-op; a workout
+    /// no longer in progress is `FAILED_PRECONDITION`; another user's is `NOT_FOUND`.
+    func cancelWorkout(userId: String, workoutId: String, idempotencyKey: String) async throws
 }

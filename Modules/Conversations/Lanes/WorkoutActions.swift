@@ -27,7 +27,8 @@ struct FunctionalLane {
 /// - `ADD_EXERCISE` {`exercise_id`, `sets`? (3)};
 /// - `SWAP_EXERCISE` {`exercise_instance_id`, `new_exercise_id`};
 /// - `PRESCRIBE_SET` {`target_reps`?, `target_weight_kg`?, `target_rir`?}: the next unlogged set's targets;
-/// - `COMPLETE_WORKOUT` {}.
+/// - `COMPLETE_WORKOUT` {};
+/// - `CANCEL_WORKOUT` {}: ends it with nothing saved to the history.
 struct Intent: Codable, Sendable {
     var intent: String
     var reps: Int? = nil
@@ -54,7 +55,7 @@ struct Intent: Codable, Sendable {
         case targetRir = "target_rir"
     }
 
-    static let names = ["LOG_SET", "ADD_EXERCISE", "SWAP_EXERCISE", "PRESCRIBE_SET", "COMPLETE_WORKOUT"]
+    static let names = ["LOG_SET", "ADD_EXERCISE", "SWAP_EXERCISE", "PRESCRIBE_SET", "COMPLETE_WORKOUT", "CANCEL_WORKOUT"]
 }
 
 /// Runs workout intents against the workout in progress through `ActiveWorkoutControl`, idempotent under `key`.
@@ -113,6 +114,9 @@ struct WorkoutActions {
                 targetWeightKg: intent.targetWeightKg, targetRir: intent.targetRir, idempotencyKey: key)
             let state = WorkoutBrief(after).state
             return Outcome(sentence: state.next.map { "Next: \($0.sentence)." } ?? "Prescribed.", state: state)
+        case "CANCEL_WORKOUT":
+            try await workouts.cancelWorkout(userId: userId, workoutId: workout.id, idempotencyKey: key)
+            return Outcome(sentence: "Workout cancelled; nothing was saved to your history.", state: nil)
         default:  // COMPLETE_WORKOUT
             let completed = try await workouts.completeWorkout(userId: userId, workoutId: workout.id, idempotencyKey: key)
             let sets = completed.exercises.reduce(0) { $0 + $1.sets.count }

@@ -110,6 +110,11 @@ enum CoachTools {
         CoachToolDefinition(
             name: "complete_workout", description: "Finishes the workout in progress (at least one set must be logged).",
             parameters: Schema.object([:]), workoutOnly: true),
+        CoachToolDefinition(
+            name: "cancel_workout",
+            description:
+                "Cancels the workout in progress with nothing saved to the history: only when the user asks to cancel or discard it.",
+            parameters: Schema.object([:]), workoutOnly: true),
     ]
 
     struct ProgressArguments: Decodable {
@@ -266,7 +271,7 @@ enum CoachTools {
                 userId: box.userId, workout: try await activeWorkout(box),
                 entry: SetEntry(reps: input.reps, weightKg: input.weightKg, rir: input.rir), idempotencyKey: box.writeKey(name))
             return try JSONValue(encoding: logged)
-        case "add_exercise", "swap_exercise", "prescribe_set", "complete_workout":
+        case "add_exercise", "swap_exercise", "prescribe_set", "complete_workout", "cancel_workout":
             // The functional lane's intents, as tools: the tool's name in capitals is the intent's.
             let input = try arguments.decode(Intent.self, adding: name.uppercased())
             return try JSONValue(

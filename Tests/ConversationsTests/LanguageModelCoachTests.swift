@@ -141,6 +141,27 @@ import Testing
     }
 
     @Test(arguments: TestDatabases.engines)
+    func aPlanWithEquipmentTheUserDoesNotHaveIsRefusedNamingTheExercise(engine: SQLEngine) async throws {
+        let plan: JSONValue = [
+            "name": "Dumbbell days",
+            "templates": [["name": "A", "exercises": [["exercise_id": .string(H.squat), "sets": [["target_reps": 8]]]]]],
+        ]
+        let replies: [Reply] = [
+            .stream(FakeChatServer.toolCalls([("p", "propose_routine", [LanguageModelCoach.text(plan)])])),
+            .stream(FakeChatServer.text(["Let me fix that."])),
+        ]
+        try await Self.with(engine, replies) { h, server in
+            let events = await h.send("u1", "build me a 3-day plan with dumbbells")
+            #expect(events.artifacts.isEmpty && events.text == "Let me fix that.", "\(events)")
+            let result = (server.requests.last?.body["messages"]?.arrayValue ?? []).last { $0["role"] == "tool" }
+            let error = try JSONDecoder().decode(JSONValue.self, from: Data((result?["content"]?.stringValue ?? "").utf8))["error"]
+            #expect(error?["field"] == "templates[0].exercises[0].exercise_id")
+            #expect(
+                error?["reason"]?.stringValue?.contains("needs barbell and the user has dumbbells") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
     func aModelThatLoopsOnToolsIsStopped(engine: SQLEngine) async throws {
         let loop = (0..<4).map { Reply.stream(FakeChatServer.toolCalls([("c\($0)", "get_user_profile", ["{}"])])) }
         try await Self.with(engine, loop, maxSteps: 4) { h, server in

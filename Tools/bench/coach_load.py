@@ -112,41 +112,46 @@ def health_p99(samples=200):
     return percentiles(times)[1]
 
 
-users = [premium_user(index) for index in range(33)]
-(f50, f99), (e50, e99) = fast_lane(users[:1], 1)
-print(f"fast lane, 1 stream:    first byte p50 {f50:6.2f} ms  p99 {f99:6.2f} ms   message_end p50 {e50:6.2f} ms  p99 {e99:6.2f} ms")
-# Each user has 200 sets: the single client used `turns` of user 0's, so 32 clients take users 1…32.
-(f50, f99), (e50, e99) = fast_lane(users[1:], 32)
-print(f"fast lane, 32 streams:  first byte p50 {f50:6.2f} ms  p99 {f99:6.2f} ms   message_end p50 {e50:6.2f} ms  p99 {e99:6.2f} ms")
+def main():
+    users = [premium_user(index) for index in range(33)]
+    (f50, f99), (e50, e99) = fast_lane(users[:1], 1)
+    print(f"fast lane, 1 stream:    first byte p50 {f50:6.2f} ms  p99 {f99:6.2f} ms   message_end p50 {e50:6.2f} ms  p99 {e99:6.2f} ms")
+    # Each user has 200 sets: the single client used `turns` of user 0's, so 32 clients take users 1…32.
+    (f50, f99), (e50, e99) = fast_lane(users[1:], 32)
+    print(f"fast lane, 32 streams:  first byte p50 {f50:6.2f} ms  p99 {f99:6.2f} ms   message_end p50 {e50:6.2f} ms  p99 {e99:6.2f} ms")
 
-# The rule-based slow lane: a 4-day plan (the planner, the critic, a routine_summary stored), and a progress
-# question (analytics and catalog through tools).
-connection = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
-plans = [turn(connection, users[0][0], {"message": "build me a 4-day upper/lower plan, full gym"})[1] for _ in range(100)]
-print("slow lane (rule-based, 4-day plan), 1 stream:        p50 %6.2f ms  p99 %6.2f ms" % percentiles(plans))
-slow = [turn(connection, users[0][0], {"message": "how is my bench going?"})[1] for _ in range(100)]
-print("slow lane (rule-based, progress question), 1 stream: p50 %6.2f ms  p99 %6.2f ms" % percentiles(slow))
+    # The rule-based slow lane: a 4-day plan (the planner, the critic, a routine_summary stored), and a progress
+    # question (analytics and catalog through tools).
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
+    plans = [turn(connection, users[0][0], {"message": "build me a 4-day upper/lower plan, full gym"})[1] for _ in range(100)]
+    print("slow lane (rule-based, 4-day plan), 1 stream:        p50 %6.2f ms  p99 %6.2f ms" % percentiles(plans))
+    slow = [turn(connection, users[0][0], {"message": "how is my bench going?"})[1] for _ in range(100)]
+    print("slow lane (rule-based, progress question), 1 stream: p50 %6.2f ms  p99 %6.2f ms" % percentiles(slow))
 
-# Streaming clients in a loop (slow-lane help answers, no writes but the turn) against /health's p99.
-stop = threading.Event()
-
-
-def streamer(token):
-    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
-    while not stop.is_set():
-        turn(connection, token, {"message": "hello"})
-    connection.close()
+    # Streaming clients in a loop (slow-lane help answers, no writes but the turn) against /health's p99.
+    stop = threading.Event()
 
 
-running = []
-for level in (32, 64, 128, 256, 512):
-    while len(running) < level:
-        thread = threading.Thread(target=streamer, args=(users[len(running) % len(users)][0],), daemon=True)
-        thread.start()
-        running.append(thread)
-    time.sleep(1)
-    p99 = health_p99()
-    print(f"{level:4d} streaming clients: /health p99 {p99:7.2f} ms")
-    if p99 > 50:
-        break
-stop.set()
+    def streamer(token):
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
+        while not stop.is_set():
+            turn(connection, token, {"message": "hello"})
+        connection.close()
+
+
+    running = []
+    for level in (32, 64, 128, 256, 512):
+        while len(running) < level:
+            thread = threading.Thread(target=streamer, args=(users[len(running) % len(users)][0],), daemon=True)
+            thread.start()
+            running.append(thread)
+        time.sleep(1)
+        p99 = health_p99()
+        print(f"{level:4d} streaming clients: /health p99 {p99:7.2f} ms")
+        if p99 > 50:
+            break
+    stop.set()
+
+
+if __name__ == "__main__":
+    main()

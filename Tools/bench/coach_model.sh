@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Benchmarks the coach's slow lane on a language model (release povver-server, SQLite, temporary file) against a
+# local fake chat-completions server that answers at once: the agent loop's overhead per turn with 0, 1 and 3 tool
+# calls, and /health's p99 with 64 streams held open by the model. Loopback only; both servers stop on exit.
+# Usage: Tools/bench/coach_model.sh [turns]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+turns=${1:-200}
+
+swift build -c release --product povver-server --scratch-path .build-release >/dev/null
+swift build -c release --product povver-subscription --scratch-path .build-release >/dev/null
+binary=.build-release/release/povver-server
+
+work=$(mktemp -d /tmp/povver-model-bench.XXXXXX)
+. Tools/bench/common.sh
+python3 Tools/bench/fake_chat_server.py >"$work/model.out" &
+model=$!
+trap 'stop_server; kill "$model" 2>/dev/null || true; wait "$model" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do grep -q READY "$work/model.out" && break; sleep 0.1; done
+model_base="http://127.0.0.1:$(awk '/READY/ {print $2}' "$work/model.out")"
+start_server "$binary" "$work" POVVER_LLM_BASE_URL="$model_base/v1" POVVER_LLM_MODEL=bench
+python3 Tools/bench/coach_model_load.py "$base" "$model_base" "$work" "$turns" \
+  "env POVVER_DATABASE_URL=sqlite://$work/bench.sqlite POVVER_SIGNING_KEY_FILE=$work/key.pem .build-release/release/povver-subscription"

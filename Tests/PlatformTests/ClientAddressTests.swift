@@ -1,4 +1,7 @@
 import Contracts
+import Fakes
+import Logging
+import Synchronization
 import Testing
 
 @testable import Platform
@@ -80,5 +83,27 @@ import Testing
             #expect(error.details["field"] == "POVVER_TRUSTED_PROXIES")
             #expect(error.message.contains("'lb.internal'"))
         }
+    }
+}
+
+/// Behind a load balancer without `POVVER_TRUSTED_PROXIES` every user shares its address: the first forwarded
+/// request from a peer that is not trusted says so, once.
+@Suite struct UntrustedForwardingTests {
+    @Test func aForwardedRequestFromAnUntrustedPeerIsWarnedOfOnce() throws {
+        let records = LogRecords()
+        var logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        logger.logLevel = .info
+        let trusting = ObservabilityMiddleware(
+            metrics: ServerMetrics(), ids: SequentialIDGenerator(), trustedProxies: try TrustedProxies(parsing: ["10.0.0.0/8"]))
+        trusting.warnIfUntrusted(peer: "10.1.2.3", logger: logger)
+        #expect(records.entries.withLock { $0.isEmpty }, "a trusted proxy's header is expected")
+        trusting.warnIfUntrusted(peer: "192.0.2.7", logger: logger)
+        trusting.warnIfUntrusted(peer: "192.0.2.8", logger: logger)
+        let logged = records.entries.withLock { $0 }
+        #expect(logged.count == 1 && logged.first?.1["event"] == "untrusted_forwarding" && logged.first?.1["peer"] == "192.0.2.7")
+        #expect(logged.first?.0.contains("POVVER_TRUSTED_PROXIES") == true)
+        let unconfigured = ObservabilityMiddleware(metrics: ServerMetrics(), ids: SequentialIDGenerator())
+        unconfigured.warnIfUntrusted(peer: "10.1.2.3", logger: logger)
+        #expect(records.entries.withLock { $0.count } == 2, "with no proxy trusted, any forwarding peer is warned of")
     }
 }

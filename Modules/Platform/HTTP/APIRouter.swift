@@ -16,7 +16,7 @@ public enum APIRouter {
             allowed[endpoint.path, default: []].formUnion(
                 endpoint.methods.map(\.rawValue) + (endpoint.methods.contains(.get) ? ["HEAD"] : []))
         }
-        router.add(middleware: ObservabilityMiddleware(metrics: metrics, ids: ids))
+        router.add(middleware: ObservabilityMiddleware(metrics: metrics, ids: ids, trustedProxies: settings.trustedProxies))
         router.add(middleware: ErrorEnvelopeMiddleware(allowedMethods: allowed.mapValues { $0.sorted() }))
         let authenticated = router.group().add(middleware: lanes)
         for endpoint in endpoints {

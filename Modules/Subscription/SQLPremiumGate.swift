@@ -4,11 +4,12 @@ import Logging
 import Platform
 
 /// The premium gate over Subscription's rows: the override, or the tier the webhook keeps (seed 003 "Gate Check
-/// Logic"). A premium tier whose `expires_at` is long past with no downgrade received is still premium — the
-/// webhook is authoritative — but is reported (`subscription_expiry_overdue` log, metric) for an operator to look at.
+/// Logic"), as of now: a premium tier more than the lapse grace past its `expires_at` with no renewal received has
+/// lapsed (`SubscriptionState.asOf`), so premium never outlives a notification that was never delivered. A tier past
+/// its expiry for a day is reported (`subscription_expiry_overdue` log, metric) for an operator to look at, and a
+/// lapse too (`subscription_lapsed`).
 public struct SQLPremiumGate: PremiumGate {
-    /// How long past `expires_at` a premium tier may stand before it is reported (Apple retries notifications
-    /// for days; renewals land around expiry).
+    /// How long past `expires_at` a premium tier may stand before it is reported.
     public static let overdueAfter: TimeInterval = 24 * 3600
 
     let database: Database
@@ -18,8 +19,10 @@ public struct SQLPremiumGate: PremiumGate {
     static let expiryOverdue = ServerMetrics.MetricName(
         "povver_subscription_expiry_overdue_total", help: "Premium checks that found the tier past its expiry without a downgrade.")
     let logger: Logger
+    let lapseGrace: TimeInterval
 
-    init(database: Database, clock: any WallClock, metrics: ServerMetrics?, logger: Logger) {
+    init(database: Database, clock: any WallClock, metrics: ServerMetrics?, logger: Logger, lapseGrace: TimeInterval) {
+        self.lapseGrace = lapseGrace
         self.database = database
         self.store = SubscriptionStore(engine: database.engine)
         self.clock = clock
@@ -38,6 +41,12 @@ public struct SQLPremiumGate: PremiumGate {
                     "status": "\(state.status.rawValue)",
                 ])
         }
-        return state.isPremium
+        let current = state.asOf(clock.now(), lapseGrace: lapseGrace)
+        if current.tier != state.tier, state.override == nil {
+            logger.warning(
+                "premium lapsed: past its expiry and the grace without a renewal",
+                metadata: ["event": "subscription_lapsed", "user_id": "\(userId)", "expires_at": "\(state.expiresAt?.rfc3339 ?? "")"])
+        }
+        return current.isPremium
     }
 }

@@ -16,11 +16,14 @@ public struct SubscriptionService: Sendable {
     static let notifications = ServerMetrics.MetricName(
         "povver_subscription_notifications_total", help: "App Store server notifications by outcome.")
     let logger: Logger
+    /// How long past `expires_at` a premium tier stands without a renewal before it lapses (`SubscriptionState.asOf`).
+    let lapseGrace: TimeInterval
 
     init(
         database: Database, verifier: AppStoreDataVerifier, clock: any WallClock, ids: any IDGenerator, metrics: ServerMetrics?,
-        logger: Logger
+        logger: Logger, lapseGrace: TimeInterval = SubscriptionSettings.defaultLapseGrace
     ) {
+        self.lapseGrace = lapseGrace
         self.database = database
         self.store = SubscriptionStore(engine: database.engine)
         self.verifier = verifier
@@ -40,7 +43,7 @@ public struct SubscriptionService: Sendable {
     /// The user's state; the first call creates the row (so the webhook can find the user by token) and claims
     /// notifications that arrived before it.
     public func status(userId: String) async throws -> SubscriptionState {
-        if let state = try await store.state(userId: userId, sql: database.sql) { return state }
+        if let state = try await store.state(userId: userId, sql: database.sql) { return state.asOf(clock.now(), lapseGrace: lapseGrace) }
         return try await database.transaction { tx in try await self.ensure(userId: userId, tx: tx) }
     }
 

@@ -11,12 +11,17 @@ public struct SubscriptionSettings: Sendable {
     public var environment: String
     /// Trusted App Store roots (files); none: the bundled Apple Root CA - G3.
     public var rootCertificateFiles: [String]
+    /// How long past `expires_at` premium stands without a renewal before it lapses (`POVVER_PREMIUM_LAPSE_GRACE_HOURS`,
+    /// 72): Apple retries notifications for days, and renewals land around expiry.
+    public var lapseGrace: TimeInterval
+    public static let defaultLapseGrace: TimeInterval = 72 * 3600
 
     public init(environment: [String: String]) throws {
         let reader = EnvironmentReader(environment)
         bundleID = reader.value("POVVER_APPSTORE_BUNDLE_ID")
         self.environment = try reader.choice("POVVER_APPSTORE_ENVIRONMENT", default: "Production", allowed: ["Production", "Sandbox"])
         rootCertificateFiles = reader.list("POVVER_APPSTORE_ROOT_CERTS")
+        lapseGrace = TimeInterval(try reader.integer("POVVER_PREMIUM_LAPSE_GRACE_HOURS", default: 72, range: 0...2160)) * 3600
         if let raw = reader.value("POVVER_APPSTORE_APP_APPLE_ID") {
             guard let number = Int64(raw), number > 0 else {
                 throw EnvironmentReader.invalid(

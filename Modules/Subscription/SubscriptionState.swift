@@ -33,6 +33,18 @@ public struct SubscriptionState: Sendable, Equatable, Encodable {
     public var appAccountToken: String
     public var updatedAt: Date
 
+    /// The state as it stands at `now`: a premium tier more than `lapseGrace` past its `expires_at` with no renewal
+    /// received has lapsed (`expired`, free), so premium never outlives a webhook that was never delivered. The stored
+    /// row is left as it is: a renewal notification or a client's sync with a newer expiry restores premium at once.
+    /// The override still wins.
+    public func asOf(_ now: Date, lapseGrace: TimeInterval) -> SubscriptionState {
+        guard tier == .premium, let expiresAt, now.timeIntervalSince(expiresAt) > lapseGrace else { return self }
+        var lapsed = self
+        lapsed.tier = .free
+        lapsed.status = .expired
+        return lapsed
+    }
+
     /// The premium gate: the override, or the tier the webhook keeps (never `status` + `expires_at`).
     public var isPremium: Bool { override == "premium" || tier == .premium }
 

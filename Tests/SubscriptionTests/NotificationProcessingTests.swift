@@ -379,18 +379,31 @@ struct SubscriptionHarness: Sendable {
         }
     }
 
-    /// A premium tier long past its expiry with no downgrade received stays premium (the webhook is
-    /// authoritative) but is reported.
+    /// A premium tier past its expiry with no downgrade received is reported after a day, and lapses once the grace
+    /// (72 h by default) is over: the gate refuses and the status says expired, until a renewal arrives. The override
+    /// still wins.
     @Test(arguments: TestDatabases.engines)
-    func overduePremiumIsReportedButKept(engine: SQLEngine) async throws {
+    func overduePremiumIsReportedThenLapsesUnlessRenewed(engine: SQLEngine) async throws {
         try await SubscriptionHarness.with(engine) { harness in
             try await harness.service.prepare(userId: "u")
             try await harness.receive(harness.notification("DID_RENEW", userId: "u", expiresIn: 86_400))
             #expect(try await harness.module.premiumGate.isPremium(userId: "u"))
             #expect(!harness.metrics.exposition().contains("povver_subscription_expiry_overdue_total 1"))
             harness.clock.advance(by: 3 * 86_400)
-            #expect(try await harness.module.premiumGate.isPremium(userId: "u"))
+            #expect(try await harness.module.premiumGate.isPremium(userId: "u"), "two days past expiry: within the grace")
             #expect(harness.metrics.exposition().contains("povver_subscription_expiry_overdue_total 1"))
+            harness.clock.advance(by: 2 * 86_400)
+            #expect(try await !harness.module.premiumGate.isPremium(userId: "u"), "four days past expiry: lapsed")
+            let lapsed = try await harness.service.status(userId: "u")
+            #expect(lapsed.tier == .free && lapsed.status == .expired && !lapsed.isPremium)
+            try await harness.receive(harness.notification("DID_RENEW", userId: "u", expiresIn: 30 * 86_400))
+            #expect(try await harness.module.premiumGate.isPremium(userId: "u"), "a renewal restores it at once")
+            #expect(try await harness.service.status(userId: "u").status == .active)
+            harness.clock.advance(by: 40 * 86_400)
+            #expect(try await !harness.module.premiumGate.isPremium(userId: "u"))
+            _ = try await harness.service.setOverride(userId: "u", override: "premium")
+            #expect(try await harness.module.premiumGate.isPremium(userId: "u"), "the override wins")
+            #expect(try await harness.service.status(userId: "u").isPremium)
         }
     }
 

@@ -29,4 +29,28 @@ import Testing
             #expect(buckets.allSatisfy { !$0.contains("@") }, "keys are stored as digests")
         }
     }
+
+    /// A counter goes once its window is over (one row per distinct key would otherwise stay forever); a counter
+    /// still counting stays, and counts on.
+    @Test(arguments: TestDatabases.engines)
+    func countersExpireWithTheirWindow(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let clock = FakeWallClock(Date(timeIntervalSince1970: 1_800_000_000))
+            let limiter = RateLimiter(database: db, clock: clock)
+            let retention = BackgroundRetention(database: db, clock: clock)
+            let minute = RateLimit(name: "minute", limit: 2, window: 60)
+            let hour = RateLimit(name: "hour", limit: 2, window: 3600)
+            for index in 0..<5 { try await limiter.hit(minute, key: "address-\(index)") }
+            try await limiter.hit(hour, key: "ada@example.com")
+            try await limiter.hit(hour, key: "ada@example.com")
+            #expect(try await retention.purgeExpired(chunk: 2).rateLimits == 0, "every window still open")
+            clock.advance(by: 61)
+            #expect(try await retention.purgeExpired(chunk: 2).rateLimits == 5, "the minute's five, in chunks of two")
+            let left = try await db.sql.raw("SELECT COUNT(*) AS n FROM platform_rate_limits").first(decodingColumn: "n", as: Int.self)
+            #expect(left == 1)
+            await #expect(throws: ServiceError.self, "the hour's counter still counts") {
+                try await limiter.hit(hour, key: "ada@example.com")
+            }
+        }
+    }
 }

@@ -10,6 +10,8 @@ import Logging
 /// - Jobs that failed for good go after `failedPeriod` (30 days), which leaves an operator time to find them
 ///   (their `last_error` says why).
 /// - Events not yet dispatched and jobs still queued or leased are never touched, however old.
+/// - Rate-limit counters go once their window is over (one row per distinct key, an address or an email, would
+///   otherwise stay forever).
 ///
 /// Each chunk is one short transaction between other writes. On PostgreSQL, replicas purging at the same
 /// moment take different rows (`SKIP LOCKED`) instead of waiting on each other's.
@@ -55,8 +57,21 @@ public struct BackgroundRetention: Sendable {
             RETURNING id
             """)
 
-    /// Deletes what expired, `chunk` rows per transaction; returns how many events and jobs went.
-    public func purgeExpired(chunk: Int = Self.chunk) async throws -> (events: Int, jobs: Int) {
+    /// Rate-limit counters whose window ended before the cutoff, oldest first (the index on `expires_at`).
+    static let deleteExpiredRateLimits = FixedSQL(
+        sqlite: """
+            DELETE FROM platform_rate_limits WHERE bucket IN
+                (SELECT bucket FROM platform_rate_limits WHERE expires_at < ? ORDER BY expires_at LIMIT ?)
+            RETURNING bucket
+            """,
+        postgres: """
+            DELETE FROM platform_rate_limits WHERE bucket IN
+                (SELECT bucket FROM platform_rate_limits WHERE expires_at < ? ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)
+            RETURNING bucket
+            """)
+
+    /// Deletes what expired, `chunk` rows per transaction; returns how many events, jobs and rate-limit counters went.
+    public func purgeExpired(chunk: Int = Self.chunk) async throws -> (events: Int, jobs: Int, rateLimits: Int) {
         let now = clock.now()
         let cutoff = now.addingTimeInterval(-Self.period).millisecondsSince1970
         let failedCutoff = now.addingTimeInterval(-Self.failedPeriod).millisecondsSince1970
@@ -65,17 +80,19 @@ public struct BackgroundRetention: Sendable {
             Self.deleteFinishedJobs(SQLValue(JobStatus.done.rawValue), SQLValue(cutoff), SQLValue(chunk)))
         jobs += try await database.deleteInChunks(
             Self.deleteFinishedJobs(SQLValue(JobStatus.failed.rawValue), SQLValue(failedCutoff), SQLValue(chunk)))
-        return (events, jobs)
+        let rateLimits = try await database.deleteInChunks(
+            Self.deleteExpiredRateLimits(SQLValue(now.millisecondsSince1970), SQLValue(chunk)))
+        return (events, jobs, rateLimits)
     }
 
     /// Purges at start and then every ten minutes; stops with the server.
     public var purger: PeriodicTask {
         PeriodicTask.purge(
             name: "background_purge", clock: durationClock, logger: Logger(label: "platform.retention"),
-            message: "delivered events and finished jobs removed"
+            message: "delivered events, finished jobs and expired rate-limit counters removed"
         ) { [self] in
             let removed = try await purgeExpired()
-            return removed.events + removed.jobs
+            return removed.events + removed.jobs + removed.rateLimits
         }
     }
 }

@@ -33,13 +33,16 @@ public struct RateLimiter: Sendable {
         let now = clock.now().timeIntervalSince1970
         let window = Int64(now / rule.window)
         let bucket = "\(rule.name):" + SHA256.hash(data: Data(key.utf8)).hexString
+        // When the window ends, in milliseconds: the counter is of no use after it (`BackgroundRetention` purges it).
+        let expiresAt = Int64((Double(window + 1) * rule.window * 1000).rounded(.up))
         let count = try await database.transaction { tx in
             try await tx.sql.raw(
                 """
-                INSERT INTO platform_rate_limits (bucket, window_start, hits) VALUES (\(bind: bucket), \(bind: window), 1)
+                INSERT INTO platform_rate_limits (bucket, window_start, hits, expires_at)
+                VALUES (\(bind: bucket), \(bind: window), 1, \(bind: expiresAt))
                 ON CONFLICT (bucket) DO UPDATE SET
                     hits = CASE WHEN platform_rate_limits.window_start = excluded.window_start THEN platform_rate_limits.hits + 1 ELSE 1 END,
-                    window_start = excluded.window_start
+                    window_start = excluded.window_start, expires_at = excluded.expires_at
                 RETURNING hits
                 """
             ).first(decodingColumn: "hits", as: Int.self) ?? 1

@@ -72,5 +72,14 @@ enum PlatformMigrations {
                 """
             ]
         },
+        // A rate-limit counter expires with its window (`BackgroundRetention`): one row per distinct key would
+        // otherwise stay forever. Rows from before have no expiry (0) and go at the first purge, which only restarts
+        // their window.
+        Migration(version: 6, name: "rate-limit counters expire") { _ in
+            [
+                "ALTER TABLE platform_rate_limits ADD COLUMN expires_at BIGINT NOT NULL DEFAULT 0",
+                "CREATE INDEX platform_rate_limits_expiry ON platform_rate_limits (expires_at)",
+            ]
+        },
     ]
 }

@@ -19,6 +19,9 @@ def chunk(delta, finish=None):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Whole answers in one write, and no Nagle wait on the small ones: the model answers at once, as promised.
+    wbufsize = 1 << 16
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass

@@ -7,12 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 turns=${1:-100}
 
-swift build -c release --product povver-server --scratch-path .build-release >/dev/null
-swift build -c release --product povver-subscription --scratch-path .build-release >/dev/null
-binary=.build-release/release/povver-server
-
-work=$(mktemp -d /tmp/povver-coach-bench.XXXXXX)
 . Tools/bench/common.sh
+build_release
+work=$(mktemp -d /tmp/povver-coach-bench.XXXXXX)
 trap 'stop_server; rm -rf "$work"' EXIT
 start_server "$binary" "$work"
 python3 Tools/bench/coach_load.py "$base" "$work" "$turns" \

@@ -66,6 +66,14 @@ def turn(connection, token, body):
     return first, time.perf_counter() - started, conversation
 
 
+def stream_until(stop, token, message):
+    """Sends `message` turn after turn on one connection until `stop` is set."""
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
+    while not stop.is_set():
+        turn(connection, token, {"message": message})
+    connection.close()
+
+
 def percentiles(samples):
     samples = sorted(samples)
     return samples[len(samples) // 2] * 1000, samples[min(len(samples) - 1, len(samples) * 99 // 100)] * 1000
@@ -130,19 +138,11 @@ def main():
 
     # Streaming clients in a loop (slow-lane help answers, no writes but the turn) against /health's p99.
     stop = threading.Event()
-
-
-    def streamer(token):
-        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
-        while not stop.is_set():
-            turn(connection, token, {"message": "hello"})
-        connection.close()
-
-
     running = []
     for level in (32, 64, 128, 256, 512):
         while len(running) < level:
-            thread = threading.Thread(target=streamer, args=(users[len(running) % len(users)][0],), daemon=True)
+            thread = threading.Thread(
+                target=stream_until, args=(stop, users[len(running) % len(users)][0], "hello"), daemon=True)
             thread.start()
             running.append(thread)
         time.sleep(1)

@@ -7,12 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 turns=${1:-200}
 
-swift build -c release --product povver-server --scratch-path .build-release >/dev/null
-swift build -c release --product povver-subscription --scratch-path .build-release >/dev/null
-binary=.build-release/release/povver-server
-
-work=$(mktemp -d /tmp/povver-model-bench.XXXXXX)
 . Tools/bench/common.sh
+build_release
+work=$(mktemp -d /tmp/povver-model-bench.XXXXXX)
 python3 Tools/bench/fake_chat_server.py >"$work/model.out" &
 model=$!
 trap 'stop_server; kill "$model" 2>/dev/null || true; wait "$model" 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -11,7 +11,7 @@ import urllib.parse
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 base, model_base, work, turns, subscription_cli = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 sys.argv = [sys.argv[0], base, work, "1", subscription_cli]
-from coach_load import call, percentiles, health_p99, turn  # noqa: E402  (shares the coach bench's helpers)
+from coach_load import call, percentiles, health_p99, stream_until, turn  # noqa: E402  (shares the coach bench's helpers)
 import subprocess  # noqa: E402
 
 url = urllib.parse.urlparse(base)
@@ -47,16 +47,7 @@ for calls in (0, 1, 3):
           % (percentiles(totals) + percentiles(overheads)))
 
 stop = threading.Event()
-
-
-def streamer(token):
-    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=120)
-    while not stop.is_set():
-        turn(connection, token, {"message": "hold 3"})
-    connection.close()
-
-
-threads = [threading.Thread(target=streamer, args=(tokens[i],), daemon=True) for i in range(64)]
+threads = [threading.Thread(target=stream_until, args=(stop, tokens[i], "hold 3"), daemon=True) for i in range(64)]
 for thread in threads:
     thread.start()
 time.sleep(2)

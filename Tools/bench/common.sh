@@ -4,6 +4,14 @@
 
 server=""  # the pid of the server started last (stop_server is safe before any start)
 
+# build_release: builds the release povver-server and povver-subscription (the operator's override grants premium)
+# in .build-release and sets `binary` to the server.
+build_release() {
+  swift build -c release --product povver-server --scratch-path .build-release >/dev/null
+  swift build -c release --product povver-subscription --scratch-path .build-release >/dev/null
+  binary=.build-release/release/povver-server
+}
+
 # start_server BINARY WORK_DIR [ENV…]: starts BINARY on WORK_DIR/bench.sqlite with rate limits off, extra
 # environment entries (NAME=value) after the directory, waits until /health answers, and sets `server` (its pid)
 # and `base` (its URL). Its log is WORK_DIR/server.log.

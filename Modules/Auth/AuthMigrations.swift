@@ -154,5 +154,13 @@ enum AuthMigrations {
         Migration(version: 4, name: "deletions: second pass") { _ in
             ["ALTER TABLE auth_deletions ADD COLUMN erased_at BIGINT"]
         },
+        // Spent credentials expire (`CredentialRetention`): the purge finds the oldest by these indexes.
+        Migration(version: 5, name: "spent credentials expire") { _ in
+            [
+                "CREATE INDEX auth_refresh_tokens_expiry ON auth_refresh_tokens (expires_at)",
+                "CREATE INDEX auth_sessions_revoked ON auth_sessions (revoked_at)",
+                "CREATE INDEX auth_codes_expiry ON auth_codes (expires_at)",
+            ]
+        },
     ]
 }

@@ -49,7 +49,10 @@ public struct AuthModule: Sendable {
         ModulePlugin(
             name: "auth", migrations: Self.migrations,
             endpoints: AuthEndpoints.make(service: service, signingKey: tokens.signingKey) + AuthEndpoints.identity(service: service),
-            services: [service.unconfirmedAccountPurger, mailSender], eraser: eraser)
+            services: [
+                service.unconfirmedAccountPurger, CredentialRetention(database: service.database, clock: service.clock).purger, mailSender,
+            ],
+            eraser: eraser)
     }
 
     /// The account-deletion job, given every module's eraser (the composition root collects them).

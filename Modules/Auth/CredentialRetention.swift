@@ -1,0 +1,61 @@
+import Contracts
+import Foundation
+import Logging
+import Platform
+
+/// Keeps the credential tables bounded: every refresh, sign-out and emailed code leaves a row behind.
+///
+/// - A refresh token goes once it has expired, used or not: presenting it is refused either way, and reuse detection
+///   only matters while it could still be accepted.
+/// - A revoked session goes `revokedSessionPeriod` (30 days) after its revocation, with its refresh tokens (the
+///   foreign key cascades); access tokens naming it expired long before.
+/// - A one-time code goes once it has expired, used or not.
+///
+/// Each chunk is one short transaction; on PostgreSQL, replicas purging at once take different rows (`SKIP LOCKED`).
+struct CredentialRetention: Sendable {
+    static let revokedSessionPeriod: TimeInterval = 30 * 86_400
+    static let chunk = 1_000
+
+    let database: Database
+    let clock: any WallClock
+
+    static func oldestFirst(_ table: String, key: String, column: String) -> FixedSQL {
+        FixedSQL(
+            sqlite: """
+                DELETE FROM \(table) WHERE \(key) IN
+                    (SELECT \(key) FROM \(table) WHERE \(column) < ? ORDER BY \(column) LIMIT ?)
+                RETURNING \(key)
+                """,
+            postgres: """
+                DELETE FROM \(table) WHERE \(key) IN
+                    (SELECT \(key) FROM \(table) WHERE \(column) < ? ORDER BY \(column) LIMIT ? FOR UPDATE SKIP LOCKED)
+                RETURNING \(key)
+                """)
+    }
+
+    static let deleteExpiredRefreshTokens = oldestFirst("auth_refresh_tokens", key: "token_hash", column: "expires_at")
+    static let deleteRevokedSessions = oldestFirst("auth_sessions", key: "id", column: "revoked_at")
+    static let deleteExpiredCodes = oldestFirst("auth_codes", key: "code_hash", column: "expires_at")
+
+    /// Deletes what expired, `chunk` rows per transaction; answers how many of each went.
+    func purgeExpired(chunk: Int = Self.chunk) async throws -> (refreshTokens: Int, sessions: Int, codes: Int) {
+        let now = clock.now()
+        let nowMs = now.millisecondsSince1970
+        let tokens = try await database.deleteInChunks(Self.deleteExpiredRefreshTokens(SQLValue(nowMs), SQLValue(chunk)))
+        let sessions = try await database.deleteInChunks(
+            Self.deleteRevokedSessions(SQLValue(now.addingTimeInterval(-Self.revokedSessionPeriod).millisecondsSince1970), SQLValue(chunk)))
+        let codes = try await database.deleteInChunks(Self.deleteExpiredCodes(SQLValue(nowMs), SQLValue(chunk)))
+        return (tokens, sessions, codes)
+    }
+
+    /// Purges at start and then every ten minutes; stops with the server.
+    var purger: PeriodicTask {
+        PeriodicTask.purge(
+            name: "credentials_purge", logger: Logger(label: "auth.retention"),
+            message: "expired refresh tokens, old revoked sessions and expired codes removed"
+        ) { [self] in
+            let removed = try await purgeExpired()
+            return removed.refreshTokens + removed.sessions + removed.codes
+        }
+    }
+}

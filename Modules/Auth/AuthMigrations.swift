@@ -162,5 +162,10 @@ enum AuthMigrations {
                 "CREATE INDEX auth_codes_expiry ON auth_codes (expires_at)",
             ]
         },
+        // A used refresh token keeps its successor, sealed, for the grace window in which a second refresh with it (an app
+        // waking twice, a retry after a lost answer) gets the same successor instead of revoking the session.
+        Migration(version: 6, name: "refresh grace") { _ in
+            ["ALTER TABLE auth_refresh_tokens ADD COLUMN successor_sealed TEXT"]
+        },
     ]
 }

@@ -15,6 +15,7 @@ extension AuthModule {
                 database: platform.database, signingKey: signingKey ?? SigningKey.loadOrCreate(path: settings.signingKeyFile),
                 accessTokenLifetime: TimeInterval(settings.accessTokenTTL), bcryptCost: settings.bcryptCost, clock: platform.clock,
                 ids: platform.ids, rateLimits: settings.rateLimitsEnabled, recentLoginSeconds: settings.recentLoginSeconds,
+                refreshGraceSeconds: settings.refreshGraceSeconds,
                 identityProviders: settings.identityProviders,
                 mail: MailSettings(transport: platform.mail.transport, from: platform.mail.from),
                 appleClientSecret: settings.appleClientSecret, http: platform.http, threadPool: platform.threadPool, timer: platform.timer,

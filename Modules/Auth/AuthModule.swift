@@ -17,7 +17,7 @@ public struct AuthModule: Sendable {
 
     public init(
         database: Database, signingKey: SigningKey, accessTokenLifetime: TimeInterval, bcryptCost: Int,
-        clock: any WallClock, ids: any IDGenerator, rateLimits: Bool = true, recentLoginSeconds: Int = 300,
+        clock: any WallClock, ids: any IDGenerator, rateLimits: Bool = true, recentLoginSeconds: Int = 300, refreshGraceSeconds: Int = 30,
         identityProviders: IdentityProviderSettings? = nil, mail: MailSettings = MailSettings(transport: nil),
         appleClientSecret: AppleClientSecretSettings? = nil, http: HTTPClient, threadPool: NIOThreadPool,
         timer: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "auth")
@@ -37,7 +37,7 @@ public struct AuthModule: Sendable {
             database: database, tokens: tokens, hasher: PasswordHasher(cost: bcryptCost, threadPool: threadPool), clock: clock, ids: ids,
             statusCache: statusCache,
             rateLimits: rateLimits, identity: identity, recentLoginWindow: TimeInterval(recentLoginSeconds), outbox: outbox, apple: apple,
-            sealer: TokenSealer(signingKey: signingKey), logger: logger)
+            sealer: TokenSealer(signingKey: signingKey), refreshGrace: TimeInterval(refreshGraceSeconds), logger: logger)
         self.verifier = SQLAccessTokenVerifier(tokens: tokens, database: database, sessions: statusCache)
         self.accounts = SQLAccountDirectory(database: database)
         self.eraser = AuthUserDataEraser(database: database, statusCache: statusCache)

@@ -38,7 +38,8 @@ public struct AuthService: Sendable {
         database: Database, tokens: AccessTokens, hasher: PasswordHasher, clock: any WallClock, ids: any IDGenerator,
         statusCache: SessionStatusCache, rateLimits: Bool = true, identity: ProviderTokenVerifier? = nil,
         recentLoginWindow: TimeInterval = 300,
-        outbox: MailOutbox, apple: AppleTokenClient? = nil, sealer: TokenSealer, logger: Logger = Logger(label: "auth")
+        outbox: MailOutbox, apple: AppleTokenClient? = nil, sealer: TokenSealer, refreshGrace: TimeInterval = 30,
+        logger: Logger = Logger(label: "auth")
     ) {
         self.logger = logger
         self.outbox = outbox
@@ -52,7 +53,7 @@ public struct AuthService: Sendable {
         self.hasher = hasher
         self.clock = clock
         self.ids = ids
-        self.sessions = SessionStore(clock: clock, ids: ids, statusCache: statusCache)
+        self.sessions = SessionStore(clock: clock, ids: ids, statusCache: statusCache, sealer: sealer, refreshGrace: refreshGrace)
         self.limiter = rateLimits ? RateLimiter(database: database, clock: clock) : nil
     }
 

@@ -9,6 +9,9 @@ public struct AuthSettings: Sendable {
     public var accessTokenTTL: Int
     public var bcryptCost: Int
     public var recentLoginSeconds: Int
+    /// How long after a refresh the same refresh token may be presented again and get the same successor
+    /// (`POVVER_REFRESH_GRACE_SECONDS`, 30; 0: never).
+    public var refreshGraceSeconds: Int
     /// Sign-in and sign-up attempt limits: off only where a gateway in front limits instead, or for load tests.
     public var rateLimitsEnabled: Bool
     public var identityProviders: IdentityProviderSettings
@@ -21,6 +24,7 @@ public struct AuthSettings: Sendable {
         accessTokenTTL = try reader.integer("POVVER_ACCESS_TOKEN_TTL_SECONDS", default: 900, range: 900...3600)
         bcryptCost = try reader.integer("POVVER_BCRYPT_COST", default: 12, range: 4...16)
         recentLoginSeconds = try reader.integer("POVVER_RECENT_LOGIN_SECONDS", default: 300, range: 1...86_400)
+        refreshGraceSeconds = try reader.integer("POVVER_REFRESH_GRACE_SECONDS", default: 30, range: 0...300)
         rateLimitsEnabled = try reader.choice("POVVER_RATE_LIMITS", default: "on", allowed: ["on", "off"]) == "on"
         identityProviders = IdentityProviderSettings(
             googleClientIDs: reader.list("POVVER_GOOGLE_CLIENT_IDS"),

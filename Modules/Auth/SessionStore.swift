@@ -5,13 +5,17 @@ import Platform
 import SQLKit
 
 /// Sessions are refresh-token families: every refresh rotates the token inside its session; presenting a
-/// used token again revokes the whole session.
+/// used token again revokes the whole session, except within `refreshGrace` of its use while its successor is still
+/// unused: then the same successor is answered again (an app waking twice, a retry after a lost answer). The
+/// successor is kept sealed with the used token for that.
 struct SessionStore: Sendable {
     static let refreshLifetime: TimeInterval = 30 * 24 * 3600
 
     let clock: any WallClock
     let ids: any IDGenerator
     let statusCache: SessionStatusCache
+    let sealer: TokenSealer
+    let refreshGrace: TimeInterval
 
     /// A new random refresh token and its stored digest.
     static func makeRefreshToken() -> (token: String, hash: String) {
@@ -43,9 +47,11 @@ struct SessionStore: Sendable {
         return (sessionId, refresh)
     }
 
-    func addRefreshToken(sessionId: String, userId: String, in tx: Transaction) async throws -> String {
+    func addRefreshToken(sessionId: String, userId: String, in tx: Transaction, token given: (token: String, hash: String)? = nil)
+        async throws -> String
+    {
         let now = clock.now()
-        let (token, hash) = Self.makeRefreshToken()
+        let (token, hash) = given ?? Self.makeRefreshToken()
         try await tx.sql.raw(
             """
             INSERT INTO auth_refresh_tokens (token_hash, session_id, user_id, created_at, expires_at)
@@ -84,27 +90,47 @@ struct SessionStore: Sendable {
         // token lives); what its tokens may do is decided where they are checked. A deleting account's never.
         let status = try row.decode(column: "status", as: String.self)
         guard status == AccountStatus.active.rawValue || status == AccountStatus.pending.rawValue else { return .rejected }
+        let authTime = Date(millisecondsSince1970: try row.decode(column: "auth_time", as: Int64.self))
         if try row.decode(column: "used_at", as: Int64?.self) != nil {
-            try await revoke(sessionId: sessionId, reason: "refresh_token_reuse", in: tx)
-            return .replayed
+            return try await reused(token, userId: userId, sessionId: sessionId, authTime: authTime, in: tx)
         }
         if try row.decode(column: "expires_at", as: Int64.self) <= now { return .rejected }
+        let next = Self.makeRefreshToken()
         let claimed = try await tx.sql.raw(
             """
-            UPDATE auth_refresh_tokens SET used_at = \(bind: now)
+            UPDATE auth_refresh_tokens SET used_at = \(bind: now), successor_sealed = \(bind: try sealer.seal(next.token))
             WHERE token_hash = \(bind: Self.digest(token)) AND used_at IS NULL
             RETURNING token_hash
             """
         ).all()
-        guard !claimed.isEmpty else {
-            try await revoke(sessionId: sessionId, reason: "refresh_token_reuse", in: tx)
-            return .replayed
-        }
+        // Another refresh with this token claimed it first (it waited on the row and now reads it used).
+        guard !claimed.isEmpty else { return try await reused(token, userId: userId, sessionId: sessionId, authTime: authTime, in: tx) }
         try await tx.sql.raw("UPDATE auth_sessions SET last_used_at = \(bind: now) WHERE id = \(bind: sessionId)").run()
-        let next = try await addRefreshToken(sessionId: sessionId, userId: userId, in: tx)
-        return .rotated(
-            userId: userId, sessionId: sessionId,
-            authTime: Date(millisecondsSince1970: try row.decode(column: "auth_time", as: Int64.self)), refreshToken: next)
+        _ = try await addRefreshToken(sessionId: sessionId, userId: userId, in: tx, token: next)
+        return .rotated(userId: userId, sessionId: sessionId, authTime: authTime, refreshToken: next.token)
+    }
+
+    /// A used token presented again: within the grace of its use, while its successor is unused, the same successor;
+    /// otherwise the whole session is revoked.
+    private func reused(_ token: String, userId: String, sessionId: String, authTime: Date, in tx: Transaction) async throws
+        -> RotationOutcome
+    {
+        let now = clock.now().millisecondsSince1970
+        if let row = try await tx.sql.raw(
+            "SELECT used_at, successor_sealed FROM auth_refresh_tokens WHERE token_hash = \(bind: Self.digest(token))"
+        ).first(),
+            let usedAt = try row.decode(column: "used_at", as: Int64?.self),
+            Double(now - usedAt) <= refreshGrace * 1000,
+            let sealed = try row.decode(column: "successor_sealed", as: String?.self),
+            let successor = try? sealer.open(sealed),
+            try await tx.sql.raw(
+                "SELECT token_hash FROM auth_refresh_tokens WHERE token_hash = \(bind: Self.digest(successor)) AND used_at IS NULL"
+            ).first() != nil
+        {
+            return .rotated(userId: userId, sessionId: sessionId, authTime: authTime, refreshToken: successor)
+        }
+        try await revoke(sessionId: sessionId, reason: "refresh_token_reuse", in: tx)
+        return .replayed
     }
 
     func revoke(sessionId: String, reason: String, in tx: Transaction) async throws {

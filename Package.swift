@@ -296,6 +296,7 @@ let package = Package(
                 "Auth", "Contracts", "Platform", "Fakes", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AuthTests",
             swiftSettings: swiftSettings

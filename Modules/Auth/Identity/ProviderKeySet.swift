@@ -11,6 +11,10 @@ import NIOHTTP1
 /// `Cache-Control: max-age` allows. A token signed with a key id not in the cached set makes one early refetch
 /// (the provider rotated its keys), at most once per `refetchInterval` so forged key ids cannot make the server
 /// hammer the provider. Concurrent callers share one fetch.
+///
+/// Outages: the last good set is kept. An answer with no usable key (an empty `keys`, only keys this server cannot
+/// use) is a failed fetch, never a replacement. A failed fetch is remembered for `failureBackoff`: meanwhile sign-ins
+/// use the cached set, or fail at once, instead of each waiting on a provider that hangs.
 actor ProviderKeySet {
     struct Keys {
         let collection: JWTKeyCollection
@@ -24,15 +28,20 @@ actor ProviderKeySet {
     let client: HTTPClient
     let logger: Logger
     let refetchInterval: Duration
+    let failureBackoff: Duration
     private var keys: Keys?
     private var inFlight: Task<Keys, any Error>?
     private var lastForcedFetch: ContinuousClock.Instant?
+    private var lastFailure: (at: ContinuousClock.Instant, error: any Error)?
 
-    init(url: String, client: HTTPClient, logger: Logger, refetchInterval: Duration = .seconds(30)) {
+    init(
+        url: String, client: HTTPClient, logger: Logger, refetchInterval: Duration = .seconds(30), failureBackoff: Duration = .seconds(10)
+    ) {
         self.url = url
         self.client = client
         self.logger = logger
         self.refetchInterval = refetchInterval
+        self.failureBackoff = failureBackoff
     }
 
     /// The keys to verify a token signed with `kid`: the cached set while fresh and holding `kid`, else a
@@ -44,19 +53,29 @@ actor ProviderKeySet {
             if let lastForcedFetch, now - lastForcedFetch < refetchInterval { return keys }
             lastForcedFetch = now
         }
+        // A fetch that just failed is not tried again for a few seconds: the cached set, or the same failure at once.
+        if let lastFailure, now - lastFailure.at < failureBackoff {
+            if let usable = usableDuringOutage(now) { return usable }
+            throw lastFailure.error
+        }
         do {
             let fetched = try await fetch()
             keys = fetched
+            lastFailure = nil
             return fetched
         } catch {
-            // A provider outage must not end sign-in while a recent enough key set is at hand.
-            if let keys, now - keys.fetchedAt < keys.maxAge + .seconds(24 * 3600) {
-                logger.warning(
-                    "provider key set fetch failed; using the cached set", metadata: ["event": "jwks_fetch_failed", "url": "\(url)"])
-                return keys
-            }
+            lastFailure = (now, error)
+            logger.warning(
+                "provider key set fetch failed", metadata: ["event": "jwks_fetch_failed", "url": "\(url)", "error": "\(error)"])
+            if let usable = usableDuringOutage(now) { return usable }
             throw error
         }
+    }
+
+    /// The cached set while recent enough to keep using through a provider outage (a day past its max-age).
+    private func usableDuringOutage(_ now: ContinuousClock.Instant) -> Keys? {
+        guard let keys, now - keys.fetchedAt < keys.maxAge + .seconds(24 * 3600) else { return nil }
+        return keys
     }
 
     private func fetch() async throws -> Keys {
@@ -102,6 +121,10 @@ actor ProviderKeySet {
             } catch {
                 continue  // a key this server cannot use is skipped, never trusted
             }
+        }
+        // An answer with no key to verify with would lock every sign-in out: it never replaces the keys at hand.
+        guard !algorithms.isEmpty else {
+            throw ServiceError(.failedPrecondition, Self.unreachable, details: ["reason": "key set holds no usable key"])
         }
         return Keys(
             collection: collection, algorithms: algorithms, fetchedAt: .now,

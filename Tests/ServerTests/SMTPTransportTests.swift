@@ -158,6 +158,23 @@ struct FailingTransport: MailTransport {
         from: "Povver <no-reply@povver.test>", to: "ann@example.com", subject: "Réinitialiser — reset",
         body: "Line one\n.starts with a dot\n\nCode: abc_DEF-123\n")
 
+    /// A reply injected in plain text right behind the server's `220` to STARTTLS (an on-path attacker) is never
+    /// taken as a reply of the encrypted session: the upgrade is refused, as a temporary failure.
+    @Test func aReplyInjectedBehindSTARTTLSIsRefused() async throws {
+        try await LocalSMTPServer.with(mode: "desync") { smtp in
+            let transport = try SMTPMailTransport(
+                settings: SMTPSettings(
+                    host: "127.0.0.1", port: smtp.port, security: .startTLS, username: "povver", password: "s3cret", caFile: nil,
+                    timeout: .seconds(10)))
+            do {
+                try await transport.send(Self.message)
+                Issue.record("delivered through a desynced session")
+            } catch let error as MailDeliveryError {
+                #expect(!error.permanent && error.description.contains("more than its reply to STARTTLS"), "\(error)")
+            }
+        }
+    }
+
     /// STARTTLS, certificate verification against the test CA, AUTH, then the message arrives intact
     /// (non-ASCII subject, a line starting with a dot).
     @Test func deliversOverSTARTTLSWithAuth() async throws {

@@ -5,6 +5,8 @@ Modes:
   starttls  STARTTLS required, then AUTH (user "povver", password "s3cret") required; a fresh self-signed
             certificate for localhost / 127.0.0.1 is made with openssl and its path printed as the CA.
   plain     no TLS, no AUTH.
+  desync    an on-path attacker's view: offers STARTTLS, then sends a forged "250" right behind its "220" reply
+            to STARTTLS, in plain text (a client that goes on would read it as a TLS-era reply).
 
 Prints one line `READY {"port": ..., "ca": ...}` when listening, then one JSON line per message received
 ({mail_from, rcpt_tos, subject, body, authenticated, tls}). Stops on SIGTERM or when stdin closes.
@@ -68,11 +70,14 @@ def make_certificate(directory):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["starttls", "plain"], default="starttls")
+    parser.add_argument("--mode", choices=["starttls", "plain", "desync"], default="starttls")
     args = parser.parse_args()
     directory = tempfile.mkdtemp(prefix="povver-smtp-")
     port = free_port()
     ca = None
+    if args.mode == "desync":
+        serve_desync(port)
+        return
     if args.mode == "starttls":
         ca, key = make_certificate(directory)
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -91,6 +96,43 @@ def main():
     done.wait()
     controller.stop()
     shutil.rmtree(directory, ignore_errors=True)
+
+
+def serve_desync(port):
+    """Answers one client at a time with the STARTTLS injection, until stdin closes."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen()
+    print("READY " + json.dumps({"port": port, "ca": None}), flush=True)
+
+    def session(connection):
+        with connection:
+            connection.sendall(b"220 localhost ESMTP\r\n")
+            reader = connection.makefile("rb")
+            for line in reader:
+                verb = line.strip().upper()
+                if verb.startswith(b"EHLO"):
+                    connection.sendall(b"250-localhost\r\n250-AUTH PLAIN\r\n250 STARTTLS\r\n")
+                elif verb == b"STARTTLS":
+                    connection.sendall(b"220 Ready to start TLS\r\n250 injected\r\n")
+                elif verb == b"QUIT":
+                    connection.sendall(b"221 bye\r\n")
+                    return
+                else:
+                    connection.sendall(b"500 not here\r\n")
+
+    def accept():
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=session, args=(connection,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    sys.stdin.read()
+    listener.close()
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// How the SMTP connection is protected.
 public enum SMTPSecurity: String, Sendable {
@@ -134,15 +135,33 @@ struct SMTPReply: Sendable {
     var text: String { lines.joined(separator: " ") }
 }
 
+/// What the server sent that the session has not read yet: complete replies waiting for it, and an unfinished line
+/// or multi-line reply. The upgrade to TLS must find nothing: bytes that came in plain text behind the `220` to
+/// STARTTLS (an on-path attacker's, RFC 3207 §6) would otherwise be read as replies of the encrypted session.
+final class SMTPInbound: Sendable {
+    private let state = Mutex((replies: 0, bytes: 0, lines: 0))
+
+    func replyQueued() { state.withLock { $0.replies += 1 } }
+    func replyTaken() { state.withLock { $0.replies -= 1 } }
+    func unfinished(bytes: Int) { state.withLock { $0.bytes = bytes } }
+    func unfinished(lines: Int) { state.withLock { $0.lines = lines } }
+    var isEmpty: Bool { state.withLock { $0.replies == 0 && $0.bytes == 0 && $0.lines == 0 } }
+}
+
 /// One connection to the server, driven by `deliver`.
 final class SMTPSession: Sendable {
     let channel: any Channel
     let replies: SMTPReplies
+    let inbound: SMTPInbound
     let deadline: Scheduled<Void>
     let tls: NIOSSLContext?
 
-    private init(channel: any Channel, replies: AsyncThrowingStream<SMTPReply, any Error>, deadline: Scheduled<Void>, tls: NIOSSLContext?) {
+    private init(
+        channel: any Channel, replies: AsyncThrowingStream<SMTPReply, any Error>, inbound: SMTPInbound, deadline: Scheduled<Void>,
+        tls: NIOSSLContext?
+    ) {
         self.channel = channel
+        self.inbound = inbound
         self.replies = SMTPReplies(replies.makeAsyncIterator())
         self.deadline = deadline
         self.tls = tls
@@ -150,6 +169,7 @@ final class SMTPSession: Sendable {
 
     static func connect(settings: SMTPSettings, tls: NIOSSLContext?) async throws -> SMTPSession {
         let (stream, continuation) = AsyncThrowingStream<SMTPReply, any Error>.makeStream()
+        let inbound = SMTPInbound()
         let implicitTLS = settings.security == .tls ? tls : nil
         let host = settings.host
         let channel: any Channel
@@ -162,8 +182,8 @@ final class SMTPSession: Sendable {
                             try channel.pipeline.syncOperations.addHandler(
                                 try NIOSSLClientHandler(context: implicitTLS, serverHostname: Self.sniName(host)))
                         }
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPLineDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(SMTPReplyHandler(continuation: continuation))
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPLineDecoder(inbound: inbound)))
+                        try channel.pipeline.syncOperations.addHandler(SMTPReplyHandler(continuation: continuation, inbound: inbound))
                     }
                 }
                 .connect(host: settings.host, port: settings.port).get()
@@ -172,7 +192,7 @@ final class SMTPSession: Sendable {
         }
         // One deadline for the whole conversation: past it the connection closes and the reply stream ends.
         let deadline = channel.eventLoop.scheduleTask(in: settings.timeout * 2) { channel.close(promise: nil) }
-        return SMTPSession(channel: channel, replies: stream, deadline: deadline, tls: tls)
+        return SMTPSession(channel: channel, replies: stream, inbound: inbound, deadline: deadline, tls: tls)
     }
 
     /// An IP address is not a valid SNI name.
@@ -233,12 +253,12 @@ final class SMTPSession: Sendable {
         if mechanisms.contains("PLAIN") {
             let token = Data("\u{0}\(username)\u{0}\(password)".utf8).base64EncodedString()
             let reply = try await command("AUTH PLAIN \(token)", secret: true)
-            guard reply.code == 235 else { throw failure(reply, "AUTH", permanentOverride: true) }
+            guard reply.code == 235 else { throw failure(reply, "AUTH") }
         } else if mechanisms.contains("LOGIN") {
             try expect(try await command("AUTH LOGIN"), 334, "AUTH")
             try expect(try await command(Data(username.utf8).base64EncodedString(), secret: true), 334, "AUTH")
             let reply = try await command(Data(password.utf8).base64EncodedString(), secret: true)
-            guard reply.code == 235 else { throw failure(reply, "AUTH", permanentOverride: true) }
+            guard reply.code == 235 else { throw failure(reply, "AUTH") }
         } else {
             throw MailDeliveryError(permanent: false, "the SMTP server offers neither AUTH PLAIN nor AUTH LOGIN")
         }
@@ -248,7 +268,13 @@ final class SMTPSession: Sendable {
         guard let configuration = tls else { throw MailDeliveryError(permanent: true, "no TLS configuration") }
         let sni = Self.sniName(settings.host)
         let channel = self.channel
+        let inbound = self.inbound
         try await channel.eventLoop.submit {
+            // On the event loop, after every byte read so far went through the decoder.
+            guard inbound.isEmpty else {
+                throw MailDeliveryError(
+                    permanent: false, "the SMTP server sent more than its reply to STARTTLS in plain text; refusing to upgrade")
+            }
             try channel.pipeline.syncOperations.addHandler(
                 try NIOSSLClientHandler(context: configuration, serverHostname: sni), position: .first)
         }.get()
@@ -272,6 +298,7 @@ final class SMTPSession: Sendable {
             guard let reply = try await replies.next() else {
                 throw MailDeliveryError(permanent: false, "the SMTP server closed the connection or timed out")
             }
+            inbound.replyTaken()
             return reply
         } catch let error as MailDeliveryError {
             throw error
@@ -284,10 +311,10 @@ final class SMTPSession: Sendable {
         guard reply.code == code else { throw failure(reply, step) }
     }
 
-    /// 5xx replies are permanent (RFC 5321 4.2.1), 4xx temporary.
-    private func failure(_ reply: SMTPReply, _ step: String, permanentOverride: Bool = false) -> MailDeliveryError {
-        MailDeliveryError(
-            permanent: permanentOverride || (500..<600).contains(reply.code), "SMTP \(step) refused: \(reply.code) \(reply.text)")
+    /// 5xx replies are permanent (RFC 5321 4.2.1); 4xx, and a reply that makes no sense at that step (a session out of
+    /// step, as after an injection), temporary.
+    private func failure(_ reply: SMTPReply, _ step: String) -> MailDeliveryError {
+        MailDeliveryError(permanent: (500..<600).contains(reply.code), "SMTP \(step) refused: \(reply.code) \(reply.text)")
     }
 }
 
@@ -307,15 +334,18 @@ final class SMTPReplies: @unchecked Sendable {
 /// Splits the byte stream into CRLF-terminated lines (bare LF tolerated), at most 4 KB each.
 struct SMTPLineDecoder: ByteToMessageDecoder {
     typealias InboundOut = String
+    let inbound: SMTPInbound
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
             if buffer.readableBytes > 4096 { throw MailDeliveryError(permanent: false, "SMTP reply line too long") }
+            inbound.unfinished(bytes: buffer.readableBytes)
             return .needMoreData
         }
         let length = newline - buffer.readerIndex
         var line = buffer.readString(length: length) ?? ""
         buffer.moveReaderIndex(forwardBy: 1)
+        inbound.unfinished(bytes: buffer.readableBytes)
         if line.hasSuffix("\r") { line.removeLast() }
         context.fireChannelRead(Self.wrapInboundOut(line))
         return .continue
@@ -327,10 +357,12 @@ final class SMTPReplyHandler: ChannelInboundHandler {
     typealias InboundIn = String
 
     let continuation: AsyncThrowingStream<SMTPReply, any Error>.Continuation
+    let inbound: SMTPInbound
     var lines: [String] = []
 
-    init(continuation: AsyncThrowingStream<SMTPReply, any Error>.Continuation) {
+    init(continuation: AsyncThrowingStream<SMTPReply, any Error>.Continuation, inbound: SMTPInbound) {
         self.continuation = continuation
+        self.inbound = inbound
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -343,9 +375,11 @@ final class SMTPReplyHandler: ChannelInboundHandler {
         }
         lines.append(bytes.count > 4 ? String(line.dropFirst(4)) : "")
         if bytes.count == 3 || bytes[3] == UInt8(ascii: " ") {
+            inbound.replyQueued()
             continuation.yield(SMTPReply(code: code, lines: lines))
             lines = []
         }
+        inbound.unfinished(lines: lines.count)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

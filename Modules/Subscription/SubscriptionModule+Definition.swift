@@ -8,7 +8,7 @@ extension SubscriptionModule {
             let platform = context.platform
             let module = SubscriptionModule(
                 database: platform.database, verifier: try settings.verifier(), clock: platform.clock, ids: platform.ids,
-                metrics: platform.metrics, logger: platform.logger, lapseGrace: settings.lapseGrace)
+                metrics: platform.metrics, logger: platform.logger, lapseGrace: settings.lapseGrace, productIDs: settings.productIDs)
             var plugin = module.plugin
             plugin.provides = [ProvidedContract(Contract.premiumGate, module.premiumGate), ProvidedContract(Self.handle, module)]
             return plugin

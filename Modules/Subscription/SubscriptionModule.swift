@@ -14,10 +14,11 @@ public struct SubscriptionModule: Sendable {
 
     public init(
         database: Database, verifier: AppStoreDataVerifier, clock: any WallClock, ids: any IDGenerator, metrics: ServerMetrics? = nil,
-        logger: Logger, lapseGrace: TimeInterval = SubscriptionSettings.defaultLapseGrace
+        logger: Logger, lapseGrace: TimeInterval = SubscriptionSettings.defaultLapseGrace, productIDs: Set<String>? = nil
     ) {
         self.service = SubscriptionService(
-            database: database, verifier: verifier, clock: clock, ids: ids, metrics: metrics, logger: logger, lapseGrace: lapseGrace)
+            database: database, verifier: verifier, clock: clock, ids: ids, metrics: metrics, logger: logger, lapseGrace: lapseGrace,
+            productIDs: productIDs)
         self.premiumGate = SQLPremiumGate(database: database, clock: clock, metrics: metrics, logger: logger, lapseGrace: lapseGrace)
         self.eraser = SubscriptionUserDataEraser(database: database)
     }

@@ -18,12 +18,15 @@ public struct SubscriptionService: Sendable {
     let logger: Logger
     /// How long past `expires_at` a premium tier stands without a renewal before it lapses (`SubscriptionState.asOf`).
     let lapseGrace: TimeInterval
+    /// The products that grant premium; nil: any product of the app.
+    let productIDs: Set<String>?
 
     init(
         database: Database, verifier: AppStoreDataVerifier, clock: any WallClock, ids: any IDGenerator, metrics: ServerMetrics?,
-        logger: Logger, lapseGrace: TimeInterval = SubscriptionSettings.defaultLapseGrace
+        logger: Logger, lapseGrace: TimeInterval = SubscriptionSettings.defaultLapseGrace, productIDs: Set<String>? = nil
     ) {
         self.lapseGrace = lapseGrace
+        self.productIDs = productIDs
         self.database = database
         self.store = SubscriptionStore(engine: database.engine)
         self.verifier = verifier
@@ -45,6 +48,12 @@ public struct SubscriptionService: Sendable {
     public func status(userId: String) async throws -> SubscriptionState {
         if let state = try await store.state(userId: userId, sql: database.sql) { return state.asOf(clock.now(), lapseGrace: lapseGrace) }
         return try await database.transaction { tx in try await self.ensure(userId: userId, tx: tx) }
+    }
+
+    /// Whether a product may grant premium (any, without an allow-list).
+    func grantsPremium(_ productId: String?) -> Bool {
+        guard let productIDs else { return true }
+        return productId.map(productIDs.contains) ?? false
     }
 
     /// The user's audit trail, newest first.
@@ -131,6 +140,13 @@ public struct SubscriptionService: Sendable {
         let effect = NotificationEffect.of(
             type: payload.notificationType, subtype: payload.subtype, offerType: notification.transaction?.offerType)
         guard effect != .none else { return (.recorded, state) }
+        // A product not on the allow-list never grants premium: the notification is kept in the trail, not applied.
+        if case .setStatus(let status) = effect, status.tier == .premium, !grantsPremium(notification.transaction?.productId) {
+            logger.warning(
+                "a notification about a product not on the allow-list was not applied",
+                metadata: ["event": "subscription_unknown_product", "product_id": "\(notification.transaction?.productId ?? "")"])
+            return (.recorded, state)
+        }
         if let originalTransactionId = notification.originalTransactionId {
             if let last = try await store.lastSignedDate(originalTransactionId: originalTransactionId, sql: tx.sql),
                 payload.signedDate < last
@@ -209,6 +225,10 @@ public struct SubscriptionService: Sendable {
         }
         guard let originalTransactionId = transaction.originalTransactionId else {
             throw ServiceError.invalidArgument(field: "signed_transaction", reason: "no originalTransactionId")
+        }
+        guard grantsPremium(transaction.productId) else {
+            throw ServiceError.invalidArgument(
+                field: "signed_transaction", reason: "unknown product", message: "This purchase is not for a Povver subscription.")
         }
         let now = clock.now()
         let entitlement = Self.entitlement(of: transaction, at: now)

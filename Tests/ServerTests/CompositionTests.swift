@@ -164,7 +164,7 @@ import Workouts
             ("POVVER_APPSTORE_ENVIRONMENT", "Staging"), ("POVVER_APPSTORE_APP_APPLE_ID", "abc"), ("POVVER_LLM_BASE_URL", "ftp://model"),
             ("POVVER_APPLE_TEAM_ID", "TEAM"), ("POVVER_LLM_MAX_STEPS", "0"), ("POVVER_LLM_TIMEOUT_SECONDS", "soon"),
             ("POVVER_LLM_FIRST_TOKEN_TIMEOUT_SECONDS", "-1"), ("POVVER_PREMIUM_LAPSE_GRACE_HOURS", "forever"),
-            ("POVVER_REFRESH_GRACE_SECONDS", "3600"),
+            ("POVVER_REFRESH_GRACE_SECONDS", "3600"), ("POVVER_APPSTORE_ACCEPT_SANDBOX", "maybe"),
         ] {
             #expect(
                 performing: { try PovverModules.definitions(environment: [name: value]) },

@@ -16,7 +16,9 @@ struct SubscriptionHarness: Sendable {
     let clock: FakeWallClock
     let metrics: ServerMetrics
 
-    static func with(_ engine: SQLEngine, _ body: @escaping @Sendable (SubscriptionHarness) async throws -> Void) async throws {
+    static func with(
+        _ engine: SQLEngine, productIDs: Set<String>? = nil, _ body: @escaping @Sendable (SubscriptionHarness) async throws -> Void
+    ) async throws {
         try await TestDatabases.with(engine, migrate: [("subscription", SubscriptionModule.migrations)]) { db in
             let pki = try AppStoreTestPKI()
             let clock = FakeWallClock(Date())
@@ -26,7 +28,7 @@ struct SubscriptionHarness: Sendable {
                 verifier: AppStoreDataVerifier(
                     roots: [pki.root],
                     identity: AppStoreAppIdentity(bundleID: AppStoreTestPKI.bundleID, appAppleID: nil, environment: "Sandbox")),
-                clock: clock, ids: RandomIDGenerator(), metrics: metrics, logger: TestDatabases.logger)
+                clock: clock, ids: RandomIDGenerator(), metrics: metrics, logger: TestDatabases.logger, productIDs: productIDs)
             try await body(SubscriptionHarness(module: module, pki: pki, database: db, clock: clock, metrics: metrics))
         }
     }
@@ -404,6 +406,27 @@ struct SubscriptionHarness: Sendable {
             _ = try await harness.service.setOverride(userId: "u", override: "premium")
             #expect(try await harness.module.premiumGate.isPremium(userId: "u"), "the override wins")
             #expect(try await harness.service.status(userId: "u").isPremium)
+        }
+    }
+
+    /// With an allow-list, a product not on it never grants premium: its notification stays in the trail unapplied, and
+    /// a client's sync of it is refused.
+    @Test(arguments: TestDatabases.engines)
+    func aProductNotOnTheAllowListNeverGrantsPremium(engine: SQLEngine) async throws {
+        try await SubscriptionHarness.with(engine, productIDs: ["povver.premium.yearly"]) { harness in
+            try await harness.service.prepare(userId: "u")
+            try await harness.receive(harness.notification("SUBSCRIBED", subtype: "INITIAL_BUY", userId: "u"))
+            #expect(try await !harness.module.premiumGate.isPremium(userId: "u"))
+            #expect(try await harness.eventCount("u") == 1, "kept in the trail")
+            await #expect(throws: ServiceError.self) {
+                _ = try await harness.service.sync(userId: "u", signedTransaction: harness.transaction(userId: "u", at: 1))
+            }
+            #expect(try await !harness.module.premiumGate.isPremium(userId: "u"))
+        }
+        try await SubscriptionHarness.with(engine, productIDs: ["povver.premium.monthly"]) { harness in
+            try await harness.service.prepare(userId: "u")
+            try await harness.receive(harness.notification("SUBSCRIBED", subtype: "INITIAL_BUY", userId: "u"))
+            #expect(try await harness.module.premiumGate.isPremium(userId: "u"), "a listed product does")
         }
     }
 

@@ -157,6 +157,27 @@ import X509
         await expectRefused("", .malformed("not a compact JWS"))
     }
 
+    /// App Review and TestFlight buy in the Sandbox against the production server: Production accepts Sandbox data
+    /// (notifications, transactions, renewal info) unless turned off; Sandbox never accepts Production data.
+    @Test func productionAcceptsSandboxPurchasesUnlessTurnedOff() async throws {
+        let identity = AppStoreAppIdentity(
+            bundleID: AppStoreTestPKI.bundleID, appAppleID: AppStoreTestPKI.appAppleID, environment: "Production")
+        let production = AppStoreDataVerifier(roots: [pki.root], identity: identity)
+        let sandboxNotification = pki.notification(type: "DID_RENEW", transaction: transaction(), environment: "Sandbox", appAppleId: nil)
+        #expect(try await production.verifyNotification(sandboxNotification).transaction?.environment == "Sandbox")
+        #expect(try await production.verifyTransaction(pki.sign(payload: transaction())).environment == "Sandbox")
+        var strict = identity
+        strict.acceptsSandbox = false
+        let strictVerifier = AppStoreDataVerifier(roots: [pki.root], identity: strict)
+        await expectRefused(sandboxNotification, .environmentMismatch, verifier: strictVerifier)
+        do {
+            _ = try await strictVerifier.verifyTransaction(pki.sign(payload: transaction()))
+            Issue.record("a Sandbox transaction was accepted with Sandbox turned off")
+        } catch {
+            #expect(error == .environmentMismatch)
+        }
+    }
+
     @Test func refusesAnotherAppOrEnvironment() async throws {
         await expectRefused(pki.notification(type: "DID_RENEW", transaction: transaction(), bundleId: "com.other.app"), .bundleIDMismatch)
         await expectRefused(

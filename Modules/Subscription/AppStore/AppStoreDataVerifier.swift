@@ -8,11 +8,20 @@ public struct AppStoreAppIdentity: Sendable, Equatable {
     public var appAppleID: Int64?
     /// `Production` or `Sandbox`.
     public var environment: String
+    /// In Production, whether Sandbox data is accepted too (App Review and TestFlight purchase in the Sandbox against
+    /// the production server, as Apple advises to accept); Sandbox never accepts Production data.
+    public var acceptsSandbox: Bool
 
-    public init(bundleID: String, appAppleID: Int64?, environment: String) {
+    public init(bundleID: String, appAppleID: Int64?, environment: String, acceptsSandbox: Bool = true) {
         self.bundleID = bundleID
         self.appAppleID = appAppleID
         self.environment = environment
+        self.acceptsSandbox = acceptsSandbox
+    }
+
+    /// Whether data signed for `dataEnvironment` is for this server.
+    func accepts(_ dataEnvironment: String?) -> Bool {
+        dataEnvironment == environment || (environment == "Production" && acceptsSandbox && dataEnvironment == "Sandbox")
     }
 }
 
@@ -36,8 +45,9 @@ public struct AppStoreDataVerifier: Sendable {
         let environment = payload.data?.environment ?? payload.summary?.environment
         let appAppleID = payload.data?.appAppleId ?? payload.summary?.appAppleId
         guard bundleID == identity.bundleID else { throw .bundleIDMismatch }
-        guard environment == identity.environment else { throw .environmentMismatch }
-        if identity.environment == "Production" {
+        guard identity.accepts(environment) else { throw .environmentMismatch }
+        // Production data names the app's Apple id (Sandbox data may omit it).
+        if environment == "Production" {
             guard appAppleID == identity.appAppleID else { throw .appAppleIDMismatch }
         }
         var notification = VerifiedNotification(payload: payload)
@@ -60,15 +70,15 @@ public struct AppStoreDataVerifier: Sendable {
         let identity = try configuredIdentity()
         let transaction: TransactionInfo = try await decode(jws)
         guard transaction.bundleId == identity.bundleID else { throw .bundleIDMismatch }
-        guard transaction.environment == identity.environment else { throw .environmentMismatch }
+        guard identity.accepts(transaction.environment) else { throw .environmentMismatch }
         return transaction
     }
 
     /// Signed renewal info (it carries no bundle id; its environment is checked).
     public func verifyRenewalInfo(_ jws: String) async throws(AppStoreVerificationError) -> RenewalInfo {
-        _ = try configuredIdentity()
+        let identity = try configuredIdentity()
         let renewal: RenewalInfo = try await decode(jws)
-        guard renewal.environment == identity?.environment else { throw .environmentMismatch }
+        guard identity.accepts(renewal.environment) else { throw .environmentMismatch }
         return renewal
     }
 

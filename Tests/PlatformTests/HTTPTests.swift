@@ -370,11 +370,11 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
             let socket = try RawHTTPClient(port: port)
             defer { socket.close() }
             try socket.send("POST /stream HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
-            let head = try socket.read(until: "message_start")
+            let head = try await socket.readOnAThread(until: "message_start")
             #expect(head.contains("text/event-stream"))
             #expect(head.contains("id: 1\ndata: {\"type\":\"message_start\"}\n\n"))
             firstSeenContinuation.yield()
-            let rest = try socket.read(until: "\"delta\"")
+            let rest = try await socket.readOnAThread(until: "\"delta\"")
             #expect(rest.contains("id: 2\ndata: {\"type\":\"text\",\ndata: \"delta\":\"hi\"}"))
         }
     }
@@ -413,8 +413,8 @@ extension ServerSentEventsTests {
     }
 }
 
-/// A blocking loopback socket, enough to watch a response arrive piece by piece.
-final class RawHTTPClient {
+/// A blocking loopback socket, enough to watch a response arrive piece by piece. Used by one test task at a time.
+final class RawHTTPClient: @unchecked Sendable {
     private let fd: Int32
 
     init(port: Int) throws {
@@ -447,6 +447,20 @@ final class RawHTTPClient {
             received += String(decoding: buffer[0..<count], as: UTF8.self)
         }
         return received
+    }
+
+    /// `read(until:)` on a thread of its own: a blocking read must not hold one of the few cooperative threads the
+    /// server's handler needs to produce what is awaited (on a busy 2-core machine it starved it past the timeout).
+    func readOnAThread(until marker: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do {
+                    continuation.resume(returning: try self.read(until: marker))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
     }
 
     func close() { _ = Glibc.close(fd) }

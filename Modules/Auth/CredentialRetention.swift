@@ -19,23 +19,9 @@ struct CredentialRetention: Sendable {
     let database: Database
     let clock: any WallClock
 
-    static func oldestFirst(_ table: String, key: String, column: String) -> FixedSQL {
-        FixedSQL(
-            sqlite: """
-                DELETE FROM \(table) WHERE \(key) IN
-                    (SELECT \(key) FROM \(table) WHERE \(column) < ? ORDER BY \(column) LIMIT ?)
-                RETURNING \(key)
-                """,
-            postgres: """
-                DELETE FROM \(table) WHERE \(key) IN
-                    (SELECT \(key) FROM \(table) WHERE \(column) < ? ORDER BY \(column) LIMIT ? FOR UPDATE SKIP LOCKED)
-                RETURNING \(key)
-                """)
-    }
-
-    static let deleteExpiredRefreshTokens = oldestFirst("auth_refresh_tokens", key: "token_hash", column: "expires_at")
-    static let deleteRevokedSessions = oldestFirst("auth_sessions", key: "id", column: "revoked_at")
-    static let deleteExpiredCodes = oldestFirst("auth_codes", key: "code_hash", column: "expires_at")
+    static let deleteExpiredRefreshTokens = FixedSQL.deleteOldest(from: "auth_refresh_tokens", key: "token_hash", before: "expires_at")
+    static let deleteRevokedSessions = FixedSQL.deleteOldest(from: "auth_sessions", key: "id", before: "revoked_at")
+    static let deleteExpiredCodes = FixedSQL.deleteOldest(from: "auth_codes", key: "code_hash", before: "expires_at")
 
     /// Deletes what expired, `chunk` rows per transaction; answers how many of each went.
     func purgeExpired(chunk: Int = Self.chunk) async throws -> (refreshTokens: Int, sessions: Int, codes: Int) {

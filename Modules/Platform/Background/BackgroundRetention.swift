@@ -32,17 +32,8 @@ public struct BackgroundRetention: Sendable {
     }
 
     /// Dispatched before the cutoff, oldest first (the index on `dispatched_at, seq` finds them).
-    static let deleteDispatchedEvents = FixedSQL(
-        sqlite: """
-            DELETE FROM platform_outbox WHERE seq IN
-                (SELECT seq FROM platform_outbox WHERE dispatched_at < ? ORDER BY dispatched_at, seq LIMIT ?)
-            RETURNING seq
-            """,
-        postgres: """
-            DELETE FROM platform_outbox WHERE seq IN
-                (SELECT seq FROM platform_outbox WHERE dispatched_at < ? ORDER BY dispatched_at, seq LIMIT ? FOR UPDATE SKIP LOCKED)
-            RETURNING seq
-            """)
+    static let deleteDispatchedEvents = FixedSQL.deleteOldest(
+        from: "platform_outbox", key: "seq", before: "dispatched_at", order: "dispatched_at, seq")
 
     /// Jobs in a final status that finished before the cutoff, oldest first (the index on `status, finished_at`).
     static let deleteFinishedJobs = FixedSQL(
@@ -58,17 +49,7 @@ public struct BackgroundRetention: Sendable {
             """)
 
     /// Rate-limit counters whose window ended before the cutoff, oldest first (the index on `expires_at`).
-    static let deleteExpiredRateLimits = FixedSQL(
-        sqlite: """
-            DELETE FROM platform_rate_limits WHERE bucket IN
-                (SELECT bucket FROM platform_rate_limits WHERE expires_at < ? ORDER BY expires_at LIMIT ?)
-            RETURNING bucket
-            """,
-        postgres: """
-            DELETE FROM platform_rate_limits WHERE bucket IN
-                (SELECT bucket FROM platform_rate_limits WHERE expires_at < ? ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)
-            RETURNING bucket
-            """)
+    static let deleteExpiredRateLimits = FixedSQL.deleteOldest(from: "platform_rate_limits", key: "bucket", before: "expires_at")
 
     /// Deletes what expired, `chunk` rows per transaction; returns how many events, jobs and rate-limit counters went.
     public func purgeExpired(chunk: Int = Self.chunk) async throws -> (events: Int, jobs: Int, rateLimits: Int) {

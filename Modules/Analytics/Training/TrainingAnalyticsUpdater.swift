@@ -20,14 +20,14 @@ struct TrainingAnalyticsUpdater: Sendable {
 
     /// What an update writes, read before its transaction.
     struct Input: Sendable {
-        var calendar: TrainingCalendar
+        var calendar: CivilCalendar
         var workout: CompletedWorkout?
         var catalog: [String: Exercise]
     }
 
     /// What a rebuild writes: the user's whole history.
     struct History: Sendable {
-        var calendar: TrainingCalendar
+        var calendar: CivilCalendar
         var workouts: [CompletedWorkout]
         var catalog: [String: Exercise]
     }
@@ -39,7 +39,7 @@ struct TrainingAnalyticsUpdater: Sendable {
                 guard let account = try await accounts.account(userId: userId) else { return nil }  // being deleted: the eraser's
                 let workout = try await log.workout(userId: userId, id: workoutId)
                 return Input(
-                    calendar: TrainingCalendar(timeZoneIdentifier: account.timeZone, weekStartsOnMonday: account.weekStartsOnMonday),
+                    calendar: CivilCalendar(timeZoneIdentifier: account.timeZone, weekStartsOnMonday: account.weekStartsOnMonday),
                     workout: workout, catalog: try await exercises(of: workout.map { [$0] } ?? []))
             } write: { (input: Input, tx: Transaction) in
                 var weeks = Set<String>()
@@ -73,7 +73,7 @@ struct TrainingAnalyticsUpdater: Sendable {
                     cursor = page.nextCursor
                 } while cursor != nil
                 return History(
-                    calendar: TrainingCalendar(timeZoneIdentifier: account.timeZone, weekStartsOnMonday: account.weekStartsOnMonday),
+                    calendar: CivilCalendar(timeZoneIdentifier: account.timeZone, weekStartsOnMonday: account.weekStartsOnMonday),
                     workouts: workouts, catalog: try await exercises(of: workouts))
             } write: { (input: History, tx: Transaction) in
                 try await TrainingStore.removeUser(userId, sql: tx.sql)

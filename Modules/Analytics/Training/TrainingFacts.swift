@@ -48,12 +48,12 @@ enum TrainingFacts {
     /// The workout's facts. Its day and week are those of its start in the user's calendar; a set counts once
     /// logged (`completed_at` set, as the workout's own totals count it). Muscles come from `catalog` (an
     /// exercise no longer in it keeps its sets, with no muscles).
-    static func derive(_ workout: CompletedWorkout, calendar: TrainingCalendar, catalog: [String: Exercise]) -> (
+    static func derive(_ workout: CompletedWorkout, calendar: CivilCalendar, catalog: [String: Exercise]) -> (
         workout: WorkoutFact, sets: [SetFact]
     ) {
         let dayNumber = calendar.dayNumber(of: workout.startTime)
-        let day = TrainingCalendar.text(ofDay: dayNumber)
-        let week = TrainingCalendar.text(ofDay: calendar.weekStart(ofDay: dayNumber))
+        let day = CivilCalendar.text(ofDay: dayNumber)
+        let week = CivilCalendar.text(ofDay: calendar.weekStart(ofDay: dayNumber))
         let endedAt = workout.endTime.millisecondsSince1970
         let fact = WorkoutFact(
             workoutId: workout.id, day: day, weekStart: week, endedAt: endedAt,

@@ -13,9 +13,9 @@ struct TrainingQueries: TrainingAnalytics {
     static let weekRange = 1...260
 
     /// The user's calendar (UTC weeks starting Monday for an account it cannot find).
-    func calendar(userId: String) async throws -> TrainingCalendar {
+    func calendar(userId: String) async throws -> CivilCalendar {
         let account = try await accounts.account(userId: userId)
-        return TrainingCalendar(timeZoneIdentifier: account?.timeZone, weekStartsOnMonday: account?.weekStartsOnMonday ?? true)
+        return CivilCalendar(timeZoneIdentifier: account?.timeZone, weekStartsOnMonday: account?.weekStartsOnMonday ?? true)
     }
 
     /// The first day of the oldest of the last `weeks` weeks.
@@ -86,7 +86,7 @@ struct TrainingQueries: TrainingAnalytics {
         }
         for (field, value, comparison) in [("from", query.from, ">="), ("to", query.to, "<=")] {
             guard let value = value.nonBlank else { continue }
-            guard TrainingCalendar.day(ofText: value) != nil else {
+            guard CivilCalendar.day(ofText: value) != nil else {
                 throw ServiceError.invalidArgument(field: field, reason: "must be a date, YYYY-MM-DD")
             }
             conditions.append("day \(unsafeRaw: comparison) \(bind: value)")

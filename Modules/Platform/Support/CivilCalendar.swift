@@ -1,38 +1,38 @@
 import Foundation
 
-/// Days and weeks as the user lives them: a moment's civil date in the user's time zone, and the first day of
+/// Days and weeks as a user lives them: a moment's civil date in the user's time zone, and the first day of
 /// its week (Monday or Sunday, as the user chose). Dates are `YYYY-MM-DD`, so they sort as text.
-struct TrainingCalendar: Sendable {
-    let timeZone: TimeZone
-    let weekStartsOnMonday: Bool
+public struct CivilCalendar: Sendable {
+    public let timeZone: TimeZone
+    public let weekStartsOnMonday: Bool
 
     /// An unknown or missing time zone is UTC (the account may predate time zones, or hold one the system lost).
-    init(timeZoneIdentifier: String?, weekStartsOnMonday: Bool) {
+    public init(timeZoneIdentifier: String?, weekStartsOnMonday: Bool) {
         self.timeZone = timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
         self.weekStartsOnMonday = weekStartsOnMonday
     }
 
     /// The moment's civil day, as days since 1970-01-01.
-    func dayNumber(of date: Date) -> Int {
+    public func dayNumber(of date: Date) -> Int {
         let offset = timeZone.secondsFromGMT(for: date)
         return Int(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down))
     }
 
     /// The first day of the week holding `day` (days since 1970-01-01, a Thursday).
-    func weekStart(ofDay day: Int) -> Int {
+    public func weekStart(ofDay day: Int) -> Int {
         // 1970-01-01 was a Thursday: Monday-based weekday index 3, Sunday-based 4.
         let weekday = ((day + (weekStartsOnMonday ? 3 : 4)) % 7 + 7) % 7
         return day - weekday
     }
 
     /// The current week's first day and the `count - 1` weeks before it, oldest first.
-    func lastWeeks(_ count: Int, now: Date) -> [String] {
+    public func lastWeeks(_ count: Int, now: Date) -> [String] {
         let current = weekStart(ofDay: dayNumber(of: now))
         return (0..<count).reversed().map { Self.text(ofDay: current - 7 * $0) }
     }
 
     /// `YYYY-MM-DD` of a day number (proleptic Gregorian; H. Hinnant's civil-from-days).
-    static func text(ofDay day: Int) -> String {
+    public static func text(ofDay day: Int) -> String {
         let z = day + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -46,7 +46,7 @@ struct TrainingCalendar: Sendable {
     }
 
     /// The day number of `YYYY-MM-DD`, nil when it is not a real date.
-    static func day(ofText text: String) -> Int? {
+    public static func day(ofText text: String) -> Int? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)

@@ -252,6 +252,27 @@ public struct JobQueue: Sendable {
         }
     }
 
+    /// Jobs whose kind starts with `kindPrefix`, of `status` and `userId` when given, the most recently changed first,
+    /// at most `limit` (operators' listings).
+    public func jobs(kindPrefix: String, status: JobStatus? = nil, userId: String? = nil, limit: Int) async throws -> [JobRecord] {
+        let statusFilter: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
+        let userFilter: SQLQueryString = userId.map { "AND user_id = \(bind: $0)" } ?? ""
+        let rows = try await database.sql.raw(
+            """
+            SELECT id, kind, status, attempts, max_attempts, run_at, last_error FROM platform_jobs
+            WHERE kind LIKE \(bind: kindPrefix.replacingOccurrences(of: "%", with: "") + "%") \(statusFilter) \(userFilter)
+            ORDER BY updated_at DESC, id LIMIT \(bind: max(1, limit))
+            """
+        ).all()
+        return try rows.map(Self.record)
+    }
+
+    /// Queues a job that failed for good again, from its first attempt, now. Returns whether it was failed.
+    @discardableResult
+    public func retry(id: String) async throws -> Bool {
+        try await database.transaction { tx in try await self.requeueIfFailed(id: id, in: tx) }
+    }
+
     /// One job, or nil.
     public func job(id: String) async throws -> JobRecord? {
         guard
@@ -259,7 +280,11 @@ public struct JobQueue: Sendable {
                 "SELECT id, kind, status, attempts, max_attempts, run_at, last_error FROM platform_jobs WHERE id = \(bind: id)"
             ).first()
         else { return nil }
-        return JobRecord(
+        return try Self.record(row)
+    }
+
+    static func record(_ row: any SQLRow) throws -> JobRecord {
+        JobRecord(
             id: try row.decode(column: "id", as: String.self),
             kind: try row.decode(column: "kind", as: String.self),
             status: JobStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .failed,

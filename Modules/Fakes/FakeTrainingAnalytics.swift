@@ -9,8 +9,18 @@ public actor FakeTrainingAnalytics: TrainingAnalytics {
     private var stats: [String: [WeeklyStats]] = [:]
     private var sets: [String: [TrainingSet]] = [:]  // newest first
     private var contexts: [String: TrainingContext] = [:]
+    private var failures: [String: Int] = [:]
 
     public init() {}
+
+    /// The user's next `times` reads fail as storage would (`UNAVAILABLE`), for tests of retries.
+    public func failNext(userId: String, times: Int) { failures[userId] = times }
+
+    private func failIfAsked(_ userId: String) throws {
+        guard let left = failures[userId], left > 0 else { return }
+        failures[userId] = left - 1
+        throw ServiceError(.unavailable, "The analytics store is out of reach (a test's failure).")
+    }
 
     public func set(userId: String, exerciseId: String, weeks: [ExerciseWeek]) { exercises[userId, default: [:]][exerciseId] = weeks }
     public func set(userId: String, muscle: String, weeks: [MuscleWeek]) { muscles[userId, default: [:]][muscle] = weeks }
@@ -23,22 +33,26 @@ public actor FakeTrainingAnalytics: TrainingAnalytics {
     }
 
     public func exerciseProgress(userId: String, exerciseId: String, weeks: Int) async throws -> [ExerciseWeek] {
+        try failIfAsked(userId)
         try Self.check(weeks: weeks)
         return Array((exercises[userId]?[exerciseId] ?? []).suffix(weeks))
     }
 
     public func muscleProgress(userId: String, muscle: String, weeks: Int) async throws -> [MuscleWeek] {
+        try failIfAsked(userId)
         try Self.check(weeks: weeks)
         return Array((muscles[userId]?[muscle] ?? []).suffix(weeks))
     }
 
     public func weeklyStats(userId: String, weeks: Int) async throws -> [WeeklyStats] {
+        try failIfAsked(userId)
         try Self.check(weeks: weeks)
         return Array((stats[userId] ?? []).suffix(weeks))
     }
 
     /// Pages by position; the cursor is the index of the next set.
     public func trainingSets(userId: String, query: TrainingSetQuery) async throws -> TrainingSetPage {
+        try failIfAsked(userId)
         guard (1...200).contains(query.limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 200") }
         var start = 0
         if let cursor = query.cursor, !cursor.isEmpty {
@@ -56,7 +70,8 @@ public actor FakeTrainingAnalytics: TrainingAnalytics {
     }
 
     public func trainingContext(userId: String) async throws -> TrainingContext {
-        contexts[userId]
+        try failIfAsked(userId)
+        return contexts[userId]
             ?? TrainingContext(weekStart: "1970-01-01", workoutsPerWeek: [0, 0, 0, 0, 0], lastWorkouts: [], muscles: [], lifts: [])
     }
 }

@@ -1,16 +1,21 @@
 import Contracts
 import Foundation
-import TestSupport
 
 /// A lifter's history, generated: `years` of training, about six sessions a week rotating through four days
 /// (squat, bench, deadlift, overhead press, rows, accessories), warm-ups and progressing work sets. Seeded, so
-/// every run measures the same history.
-struct HistoryGenerator {
-    var userId: String
-    var years: Int = 5
-    var seed: UInt64 = 42
+/// every run measures the same history (the analytics and recommendations benchmarks).
+public struct HistoryGenerator: Sendable {
+    public var userId: String
+    public var years: Int
+    public var seed: UInt64
 
-    static let days: [[(id: String, name: String, sets: Int)]] = [
+    public init(userId: String, years: Int = 5, seed: UInt64 = 42) {
+        self.userId = userId
+        self.years = years
+        self.seed = seed
+    }
+
+    public static let days: [[(id: String, name: String, sets: Int)]] = [
         [
             ("Barbell_Squat", "Barbell Squat", 5), ("Leg_Press", "Leg Press", 4), ("Lying_Leg_Curls", "Lying Leg Curls", 4),
             ("Standing_Calf_Raises", "Standing Calf Raises", 4), ("Plank", "Plank", 3), ("Barbell_Lunge", "Barbell Lunge", 4),
@@ -33,7 +38,7 @@ struct HistoryGenerator {
     ]
 
     /// The workouts, oldest first, ending before `now`.
-    func workouts(now: Date) -> [CompletedWorkout] {
+    public func workouts(now: Date) -> [CompletedWorkout] {
         var random = SeededRandomNumberGenerator(seed: seed)
         var result: [CompletedWorkout] = []
         let sessions = years * 52 * 6 / 1  // about six a week
@@ -74,7 +79,7 @@ struct HistoryGenerator {
 
 extension HistoryGenerator {
     /// The workouts as Strong exports them (one row per set, local times in UTC, weights in kg), for the import.
-    static func strongCSV(_ workouts: [CompletedWorkout]) -> String {
+    public static func strongCSV(_ workouts: [CompletedWorkout]) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "povver-subscription", targets: ["povver-subscription"]),
         .executable(name: "povver-analytics", targets: ["povver-analytics"]),
         .executable(name: "povver-coach", targets: ["povver-coach"]),
+        .executable(name: "povver-recommendations", targets: ["povver-recommendations"]),
         .library(name: "PovverApp", targets: ["PovverApp"]),
         .library(name: "PovverModules", targets: ["PovverModules"]),
     ],
@@ -135,7 +136,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "Recommendations", dependencies: ["Contracts", "Platform"], path: "Modules/Recommendations", swiftSettings: swiftSettings),
+            name: "Recommendations",
+            dependencies: [
+                "Contracts", "Platform", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Modules/Recommendations", swiftSettings: swiftSettings),
         .target(
             name: "Analytics",
             dependencies: ["Contracts", "Platform", .product(name: "SQLKit", package: "sql-kit")],
@@ -256,6 +262,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "RecommendationsTool",
+            dependencies: ["Contracts", "Platform", "Recommendations"],
+            path: "Apps/RecommendationsTool",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "povver-recommendations",
+            dependencies: [
+                "RecommendationsTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Apps/povver-recommendations",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         .target(
@@ -339,10 +362,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "RecommendationsTests",
+            dependencies: [
+                "Recommendations", "Contracts", "Platform", "Fakes", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/RecommendationsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ServerTests",
             dependencies: [
                 "PovverApp", "PovverModules", "Platform", "Contracts", "Auth", "AuthTool", "Subscription", "SubscriptionTool", "Workouts",
-                "Analytics", "Fakes",
+                "Analytics", "Recommendations", "RecommendationsTool", "Fakes",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

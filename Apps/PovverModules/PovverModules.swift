@@ -28,7 +28,7 @@ public enum PovverModules {
         case "subscription": SubscriptionModule.definition(settings: try SubscriptionSettings(environment: environment))
         case "conversations": ConversationsModule.definition(settings: try ConversationsSettings(environment: environment))
         case "workouts": WorkoutsModule.definition()
-        case "recommendations": RecommendationsModule.definition()
+        case "recommendations": RecommendationsModule.definition(settings: try RecommendationsSettings(environment: environment))
         case "analytics": AnalyticsModule.definition()
         default: throw CompositionError.unknownModule(name, known: Self.names)
         }

@@ -1,6 +1,8 @@
 import Contracts
 import Fakes
 import Foundation
+import Platform
+import Recommendations
 import TestSupport
 import Testing
 
@@ -13,7 +15,7 @@ struct AnalysisSummariesFixture: Sendable {
 
 /// The `TrainingAnalysisSummaries` contract: the user's own notes only, by section, newest insights first and at
 /// most `limit`, the brief of the day asked, nothing expired, bad arguments refused naming the field. Runs on the
-/// fake until Recommendations provides the live one.
+/// fake and on the live analysis notes (SQLite, and PostgreSQL when configured).
 func trainingAnalysisSummariesConformance(_ summaries: some TrainingAnalysisSummaries, fixture: AnalysisSummariesFixture) async throws {
     let start = Date(timeIntervalSince1970: 1_767_225_600)
     func note(_ id: String, _ section: AnalysisSection, _ period: String, hours: Double) -> AnalysisNote {
@@ -67,5 +69,22 @@ func trainingAnalysisSummariesConformance(_ summaries: some TrainingAnalysisSumm
                     await summaries.add(note, userId: userId, expiresAt: note.createdAt.addingTimeInterval(Double(days) * 86_400))
                 },
                 advance: { clock.advance(by: $0) }))
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func live(engine: SQLEngine) async throws {
+        let clock = FakeWallClock()
+        try await LiveRecommendations.with(engine, clock: clock) { module, database in
+            try await trainingAnalysisSummariesConformance(
+                module.summaries,
+                fixture: AnalysisSummariesFixture(
+                    write: { userId, note, days in
+                        try await database.transaction { tx in
+                            try await module.notes.write(
+                                note, userId: userId, expiresAt: note.createdAt.addingTimeInterval(Double(days) * 86_400), in: tx)
+                        }
+                    },
+                    advance: { clock.advance(by: $0) }))
+        }
     }
 }

@@ -296,16 +296,29 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
         }
     }
 
-    /// Modules that own no tables yet: their erasers keep the contract trivially, and this suite starts
-    /// checking real rows as soon as a module's issue gives it tables.
-    @Test func modulesWithoutTables() async throws {
-        let erasers: [any UserDataEraser] = [
-            RecommendationsUserDataEraser()
-        ]
-        for eraser in erasers {
+    @Test(arguments: TestDatabases.engines)
+    func recommendations(engine: SQLEngine) async throws {
+        try await LiveRecommendations.with(engine) { module, database in
+            let tables = ["recommendations_notes", "recommendations_sessions", "recommendations_items", "recommendations_settings"]
+            #expect(
+                try await TestDatabases.tables(in: database, prefix: "recommendations_", withColumn: "user_id").sorted() == tables.sorted())
+            @Sendable func rows(_ table: String, _ userId: String) async throws -> Int {
+                try await database.sql.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)")
+                    .first(decodingColumn: "n", as: Int.self) ?? 0
+            }
             try await userDataEraserConformance(
-                eraser, fixture: EraserFixture(seed: { _ in }, count: { _ in 0 }, makeUser: { "u-\($0)" }))
+                module.eraser,
+                fixture: EraserFixture(
+                    seed: { userId in try await LiveRecommendations.seed(module, database, userId: userId, now: Date()) },
+                    count: { userId in
+                        var total = 0
+                        for table in tables { total += try await rows(table, userId) }
+                        return total
+                    },
+                    makeUser: { "u-\($0)" }))
+            for table in tables {
+                #expect(try await rows(table, "u-bystander") > 0, "the seed leaves no row in \(table)")
+            }
         }
-        #expect(Set(erasers.map(\.module)).count == erasers.count)
     }
 }

@@ -1,0 +1,60 @@
+import Contracts
+
+/// Turns a workout's verdicts into weight changes by `WeightProgression`: an exercise whose prescription was
+/// met progresses; one missed in this session and the one before deloads; anything else holds.
+public enum ProgressionPlanner {
+    /// The step an exercise takes after `session`, given its previous judged session's verdict (nil: none).
+    public static func action(for session: ExerciseSession, previous: SessionVerdict?) -> (ProgressionAction, String)? {
+        switch session.verdict {
+        case .met: (.progress, "Every prescribed set met its reps at or below its target effort.")
+        case .missed where previous == .missed: (.deload, "Prescribed sets were missed two sessions in a row.")
+        default: nil
+        }
+    }
+
+    /// Exercise-scoped changes: each exercise's heaviest weight done, progressed or deloaded.
+    public static func exerciseChanges(_ steps: [(session: ExerciseSession, action: ProgressionAction, reason: String)]) -> [ExerciseChange]
+    {
+        steps.compactMap { step in
+            guard let next = weight(step.session.topWeightKg, step.action) else { return nil }
+            return ExerciseChange(
+                exerciseId: step.session.exerciseId, exerciseName: step.session.name, action: step.action, reason: step.reason,
+                fromWeightKg: step.session.topWeightKg, toWeightKg: next)
+        }
+    }
+
+    /// Template-scoped changes: every planned set (with a weight) of each exercise stepped from the template's own
+    /// weight. Answers the changes and the template's exercises as they become, or nil when nothing changes.
+    public static func templateChanges(
+        _ template: WorkoutTemplate, steps: [(session: ExerciseSession, action: ProgressionAction, reason: String)]
+    ) -> (changes: [ExerciseChange], exercises: [PlannedExercise])? {
+        var exercises = template.exercises.map { PlannedExercise(exerciseId: $0.exerciseId, sets: $0.sets) }
+        var changes: [ExerciseChange] = []
+        for step in steps {
+            var setChanges: [SetWeightChange] = []
+            for position in exercises.indices where exercises[position].exerciseId == step.session.exerciseId {
+                for index in exercises[position].sets.indices {
+                    guard let from = exercises[position].sets[index].targetWeightKg, let to = weight(from, step.action), to != from else {
+                        continue
+                    }
+                    exercises[position].sets[index].targetWeightKg = to
+                    setChanges.append(SetWeightChange(setIndex: index, fromWeightKg: from, toWeightKg: to))
+                }
+            }
+            guard let first = setChanges.first else { continue }
+            let heaviest = setChanges.max { $0.fromWeightKg < $1.fromWeightKg } ?? first
+            changes.append(
+                ExerciseChange(
+                    exerciseId: step.session.exerciseId, exerciseName: step.session.name, action: step.action, reason: step.reason,
+                    fromWeightKg: heaviest.fromWeightKg, toWeightKg: heaviest.toWeightKg, sets: setChanges))
+        }
+        return changes.isEmpty ? nil : (changes, exercises)
+    }
+
+    static func weight(_ weightKg: Double, _ action: ProgressionAction) -> Double? {
+        switch action {
+        case .progress: WeightProgression.progressed(weightKg)
+        case .deload: WeightProgression.deloaded(weightKg)
+        }
+    }
+}

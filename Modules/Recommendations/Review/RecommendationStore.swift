@@ -1,0 +1,181 @@
+import Contracts
+import Foundation
+import Platform
+import SQLKit
+
+/// Recommendations as stored, the judged sessions the deload rule reads back, and the auto-pilot setting.
+struct RecommendationStore: Sendable {
+    /// How long a recommendation waits for review (seed 003 "Expiry sweep").
+    static let timeToLive: TimeInterval = 7 * 86_400
+
+    let database: Database
+
+    // MARK: Judged sessions
+
+    /// Records each judged exercise of a workout (replacing a run before: a job may run twice).
+    func recordSessions(userId: String, workoutId: String, endedAt: Date, _ sessions: [ExerciseSession], in tx: Transaction) async throws {
+        for session in sessions where session.verdict != .unprescribed {
+            try await tx.sql.raw(
+                """
+                INSERT INTO recommendations_sessions (user_id, exercise_id, workout_id, ended_at, verdict)
+                VALUES (\(bind: userId), \(bind: session.exerciseId), \(bind: workoutId), \(bind: endedAt.millisecondsSince1970), \(bind: session.verdict.rawValue))
+                ON CONFLICT (user_id, exercise_id, workout_id) DO UPDATE SET verdict = excluded.verdict, ended_at = excluded.ended_at
+                """
+            ).run()
+        }
+    }
+
+    /// The verdict of the exercise's judged session before `endedAt` (another workout), or nil.
+    func previousVerdict(userId: String, exerciseId: String, before endedAt: Date, excluding workoutId: String) async throws
+        -> SessionVerdict?
+    {
+        let row = try await database.sql.raw(
+            """
+            SELECT verdict FROM recommendations_sessions
+            WHERE user_id = \(bind: userId) AND exercise_id = \(bind: exerciseId) AND ended_at < \(bind: endedAt.millisecondsSince1970)
+              AND workout_id <> \(bind: workoutId)
+            ORDER BY ended_at DESC LIMIT 1
+            """
+        ).first()
+        return try row.flatMap { SessionVerdict(rawValue: try $0.decode(column: "verdict", as: String.self)) }
+    }
+
+    // MARK: Recommendations
+
+    /// Stores a new recommendation unless one with its id exists (a job run again). A new template-scoped one
+    /// supersedes the target's older pending ones (they expire): only the newest step of a template is offered.
+    /// Answers whether it was new.
+    @discardableResult
+    func insert(_ item: Recommendation, userId: String, proposed: [PlannedExercise]?, in tx: Transaction) async throws -> Bool {
+        let targetKey = item.target.templateId ?? item.target.exerciseId ?? ""
+        let now = item.createdAt.millisecondsSince1970
+        let inserted = try await tx.sql.raw(
+            """
+            INSERT INTO recommendations_items
+                (user_id, id, scope, target_key, target, changes, proposed, status, workout_id, created_at, updated_at, expires_at, reviewed_at)
+            VALUES (\(bind: userId), \(bind: item.id), \(bind: item.scope.rawValue), \(bind: targetKey), \(bind: try JSONCoding.store(item.target)),
+                    \(bind: try JSONCoding.store(item.changes)), \(bind: try proposed.map { try JSONCoding.store($0) }), \(bind: item.status.rawValue),
+                    \(bind: item.workoutId), \(bind: now), \(bind: now), \(bind: item.expiresAt.millisecondsSince1970),
+                    \(bind: item.reviewedAt?.millisecondsSince1970))
+            ON CONFLICT (user_id, id) DO NOTHING
+            RETURNING id
+            """
+        ).all()
+        guard !inserted.isEmpty else { return false }
+        if item.scope == .template {
+            try await tx.sql.raw(
+                """
+                UPDATE recommendations_items SET status = 'expired', updated_at = \(bind: now)
+                WHERE user_id = \(bind: userId) AND scope = 'template' AND target_key = \(bind: targetKey) AND status = 'pending_review'
+                  AND id <> \(bind: item.id) AND created_at <= \(bind: now)
+                """
+            ).run()
+        }
+        return true
+    }
+
+    /// One of the user's recommendations with the template exercises it proposes, or nil (another user's too).
+    func find(userId: String, id: String) async throws -> (item: Recommendation, proposed: [PlannedExercise]?)? {
+        guard
+            let row = try await database.sql.raw(
+                "SELECT * FROM recommendations_items WHERE user_id = \(bind: userId) AND id = \(bind: id)"
+            ).first()
+        else { return nil }
+        let proposed = try row.decode(column: "proposed", as: String?.self)
+        return (try Self.item(row), try proposed.map { try JSONCoding.load([PlannedExercise].self, from: $0) })
+    }
+
+    /// The user's recommendations, newest first, of `status` when given; `cursor` is the previous page's.
+    func list(userId: String, status: RecommendationStatus?, limit: Int, cursor: String?) async throws -> (
+        items: [Recommendation], nextCursor: String?
+    ) {
+        var after: SQLQueryString = ""
+        if let cursor, !cursor.isEmpty {
+            guard let data = Data(base64URLEncoded: cursor), let text = String(data: data, encoding: .utf8),
+                let dot = text.firstIndex(of: "."), let created = Int64(text[..<dot])
+            else { throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this list") }
+            let id = String(text[text.index(after: dot)...])
+            after = "AND (created_at < \(bind: created) OR (created_at = \(bind: created) AND id < \(bind: id)))"
+        }
+        let filter: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
+        let rows = try await database.sql.raw(
+            """
+            SELECT * FROM recommendations_items WHERE user_id = \(bind: userId) \(filter) \(after)
+            ORDER BY created_at DESC, id DESC LIMIT \(bind: limit + 1)
+            """
+        ).all()
+        let items = try rows.prefix(limit).map(Self.item)
+        let next = rows.count > limit ? items.last.map { "\($0.createdAt.millisecondsSince1970).\($0.id)" } : nil
+        return (items, next.map { Data($0.utf8).base64URLEncoded() })
+    }
+
+    /// Moves a pending recommendation of the user to `status`, in the caller's transaction. Answers whether it
+    /// was pending.
+    func resolve(userId: String, id: String, to status: RecommendationStatus, at now: Date, in tx: Transaction) async throws -> Bool {
+        let rows = try await tx.sql.raw(
+            """
+            UPDATE recommendations_items SET status = \(bind: status.rawValue), updated_at = \(bind: now.millisecondsSince1970),
+                reviewed_at = \(bind: now.millisecondsSince1970)
+            WHERE user_id = \(bind: userId) AND id = \(bind: id) AND status = 'pending_review'
+            RETURNING id
+            """
+        ).all()
+        return !rows.isEmpty
+    }
+
+    /// The expiry sweep: pending recommendations past their 7 days expire. Answers how many.
+    func expireDue(now: Date) async throws -> Int {
+        try await database.transaction { tx in
+            try await tx.sql.raw(
+                """
+                UPDATE recommendations_items SET status = 'expired', updated_at = \(bind: now.millisecondsSince1970)
+                WHERE status = 'pending_review' AND expires_at <= \(bind: now.millisecondsSince1970)
+                RETURNING id
+                """
+            ).all().count
+        }
+    }
+
+    static func item(_ row: any SQLRow) throws -> Recommendation {
+        Recommendation(
+            id: try row.decode(column: "id", as: String.self),
+            scope: RecommendationScope(rawValue: try row.decode(column: "scope", as: String.self)) ?? .exercise,
+            target: try JSONCoding.load(RecommendationTarget.self, from: try row.decode(column: "target", as: String.self)),
+            changes: try JSONCoding.load([ExerciseChange].self, from: try row.decode(column: "changes", as: String.self)),
+            status: RecommendationStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .expired,
+            workoutId: try row.decode(column: "workout_id", as: String.self),
+            createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
+            expiresAt: Date(millisecondsSince1970: try row.decode(column: "expires_at", as: Int64.self)),
+            reviewedAt: try row.decode(column: "reviewed_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))
+    }
+
+    // MARK: Settings
+
+    func autoPilot(userId: String) async throws -> Bool {
+        let row = try await database.sql.raw(
+            "SELECT auto_pilot_enabled FROM recommendations_settings WHERE user_id = \(bind: userId)"
+        ).first()
+        return try row.map { try $0.decode(column: "auto_pilot_enabled", as: Int.self) != 0 } ?? false
+    }
+
+    func setAutoPilot(userId: String, enabled: Bool, now: Date) async throws {
+        try await database.transaction { tx in
+            try await tx.sql.raw(
+                """
+                INSERT INTO recommendations_settings (user_id, auto_pilot_enabled, updated_at)
+                VALUES (\(bind: userId), \(bind: enabled ? 1 : 0), \(bind: now.millisecondsSince1970))
+                ON CONFLICT (user_id) DO UPDATE SET auto_pilot_enabled = excluded.auto_pilot_enabled, updated_at = excluded.updated_at
+                """
+            ).run()
+        }
+    }
+
+    /// Every row of the user, in one transaction (account deletion).
+    func erase(userId: String) async throws {
+        try await database.transaction { tx in
+            for table in ["recommendations_notes", "recommendations_sessions", "recommendations_items", "recommendations_settings"] {
+                try await tx.sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
+            }
+        }
+    }
+}

@@ -226,8 +226,9 @@ extension AuthService {
     public func sendPasswordReset(email rawEmail: String, clientAddress: String? = nil) async throws {
         let email = try Validation.normalizedEmail(rawEmail)
         if let limiter {
-            try await limiter.hit(Self.resetPerEmail, key: email)
+            // The address first: a flood from one address uses up its own limit, not the victim's email's.
             if let clientAddress { try await limiter.hit(Self.resetPerAddress, key: clientAddress) }
+            try await limiter.hit(Self.resetPerEmail, key: email)
         }
         let outbox = self.outbox
         try await database.transaction { tx in

@@ -27,9 +27,7 @@ public struct AuthService: Sendable {
     let jobs: JobQueue
     let logger: Logger
 
-    /// Sign-in attempts per account (wrong or right, known or unknown email alike, so limits reveal nothing).
-    static let signInPerAccount = RateLimit(name: "auth.sign_in.account", limit: 10, window: 15 * 60)
-    /// Sign-in attempts per client address.
+    /// Sign-in attempts per client address (see `AuthService+SignInLimits` for the per-account rules).
     static let signInPerAddress = RateLimit(name: "auth.sign_in.address", limit: 100, window: 15 * 60)
     /// Accounts created per client address.
     static let signUpPerAddress = RateLimit(name: "auth.sign_up.address", limit: 20, window: 60 * 60)
@@ -113,16 +111,14 @@ public struct AuthService: Sendable {
         let email = try Validation.normalizedEmail(rawEmail)
         try Validation.presentedPassword(password)
         let timeZone = try Validation.timeZone(rawTimeZone)
-        if let limiter {
-            try await limiter.hit(Self.signInPerAccount, key: email)
-            if let clientAddress { try await limiter.hit(Self.signInPerAddress, key: clientAddress) }
-        }
+        try await admitSignIn(email: email, clientAddress: clientAddress)
         let row = try await database.sql.raw(
             "SELECT id, password_hash, status FROM auth_users WHERE email_normalized = \(bind: email)"
         ).first()
         let storedHash = try row?.decode(column: "password_hash", as: String?.self)
         let matched = try await hasher.verify(password, against: storedHash)
         guard matched, let row, try row.decode(column: "status", as: String.self) == AccountStatus.active.rawValue else {
+            try await recordSignInFailure(email: email, clientAddress: clientAddress)
             throw ServiceError(.invalidCredential)
         }
         let userId = try row.decode(column: "id", as: String.self)

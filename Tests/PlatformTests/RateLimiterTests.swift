@@ -30,6 +30,27 @@ import Testing
         }
     }
 
+    /// Failures counted after the fact: `record` never refuses, `count` reads the window without counting, and a
+    /// new window starts from nothing.
+    @Test(arguments: TestDatabases.engines)
+    func recordAndCountWithoutRefusing(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let clock = FakeWallClock(Date(timeIntervalSince1970: 1_800_000_000))
+            let limiter = RateLimiter(database: db, clock: clock)
+            let rule = RateLimit(name: "failures", limit: 2, window: 60)
+            #expect(try await limiter.count(rule, key: "k") == 0)
+            for expected in 1...4 {
+                let counted = try await limiter.record(rule, key: "k")
+                #expect(counted == expected)
+            }
+            #expect(try await limiter.count(rule, key: "k") == 4)
+            #expect(try await limiter.count(rule, key: "k") == 4, "reading counts nothing")
+            #expect(limiter.refusal(rule).code == .rateLimited && limiter.refusal(rule).details["retry_after_seconds"] == "60")
+            clock.advance(by: 60)
+            #expect(try await limiter.count(rule, key: "k") == 0, "a new window")
+        }
+    }
+
     /// A counter goes once its window is over (one row per distinct key would otherwise stay forever); a counter
     /// still counting stays, and counts on.
     @Test(arguments: TestDatabases.engines)

@@ -30,12 +30,18 @@ public struct RateLimiter: Sendable {
     /// Counts one attempt for `key` under `rule`. Throws `RATE_LIMITED` once the window holds more than the
     /// limit; the attempt is counted either way, so hammering never resets the window.
     public func hit(_ rule: RateLimit, key: String) async throws {
-        let now = clock.now().timeIntervalSince1970
-        let window = Int64(now / rule.window)
-        let bucket = "\(rule.name):" + SHA256.hash(data: Data(key.utf8)).hexString
+        if try await record(rule, key: key) > rule.limit { throw refusal(rule) }
+    }
+
+    /// Counts one attempt for `key` under `rule` without refusing it (a failure counted once it is known). Answers
+    /// the window's count.
+    @discardableResult
+    public func record(_ rule: RateLimit, key: String) async throws -> Int {
+        let window = Int64(clock.now().timeIntervalSince1970 / rule.window)
+        let bucket = Self.bucket(rule, key: key)
         // When the window ends, in milliseconds: the counter is of no use after it (`BackgroundRetention` purges it).
         let expiresAt = Int64((Double(window + 1) * rule.window * 1000).rounded(.up))
-        let count = try await database.transaction { tx in
+        return try await database.transaction { tx in
             try await tx.sql.raw(
                 """
                 INSERT INTO platform_rate_limits (bucket, window_start, hits, expires_at)
@@ -47,12 +53,30 @@ public struct RateLimiter: Sendable {
                 """
             ).first(decodingColumn: "hits", as: Int.self) ?? 1
         }
-        if count > rule.limit {
-            let retryAfter = Int((Double(window + 1) * rule.window - now).rounded(.up))
-            throw ServiceError(
-                .rateLimited, "Too many attempts. Please wait \(Self.describe(seconds: retryAfter)) and try again.",
-                details: ["retry_after_seconds": "\(max(1, retryAfter))"])
-        }
+    }
+
+    /// The attempts counted for `key` in `rule`'s current window, counting none.
+    public func count(_ rule: RateLimit, key: String) async throws -> Int {
+        let window = Int64(clock.now().timeIntervalSince1970 / rule.window)
+        let row = try await database.sql.raw(
+            "SELECT window_start, hits FROM platform_rate_limits WHERE bucket = \(bind: Self.bucket(rule, key: key))"
+        ).first()
+        guard let row, try row.decode(column: "window_start", as: Int64.self) == window else { return 0 }
+        return try row.decode(column: "hits", as: Int.self)
+    }
+
+    /// The `RATE_LIMITED` error of `rule`, saying when its current window ends.
+    public func refusal(_ rule: RateLimit) -> ServiceError {
+        let now = clock.now().timeIntervalSince1970
+        let window = (now / rule.window).rounded(.down)
+        let retryAfter = Int(((window + 1) * rule.window - now).rounded(.up))
+        return ServiceError(
+            .rateLimited, "Too many attempts. Please wait \(Self.describe(seconds: retryAfter)) and try again.",
+            details: ["retry_after_seconds": "\(max(1, retryAfter))"])
+    }
+
+    static func bucket(_ rule: RateLimit, key: String) -> String {
+        "\(rule.name):" + SHA256.hash(data: Data(key.utf8)).hexString
     }
 
     static func describe(seconds: Int) -> String {

@@ -57,42 +57,44 @@ public struct AnalysisNotes: TrainingAnalysisSummaries {
         if let date, CivilCalendar.day(ofText: date) == nil {
             throw ServiceError.invalidArgument(field: "date", reason: "must be a day as YYYY-MM-DD")
         }
+        guard !sections.isEmpty else { return AnalysisSummary() }
         let now = clock.now().millisecondsSince1970
-        let sql = database.sql
-        var summary = AnalysisSummary()
+        // One statement, one round trip: each asked section's newest rows, unexpired (a sub-select each, since a
+        // compound select's members cannot have their own ORDER BY and LIMIT).
+        let columns: SQLQueryString = "id, section, period, headline, findings, created_at"
+        var parts: [SQLQueryString] = []
         if sections.contains(.insights) {
-            summary.insights = try await Self.notes(
-                sql.raw(
-                    """
-                    SELECT id, section, period, headline, findings, created_at FROM recommendations_notes
+            parts.append(
+                """
+                SELECT * FROM (SELECT \(columns) FROM recommendations_notes
                     WHERE user_id = \(bind: userId) AND section = 'insights' AND expires_at > \(bind: now)
-                    ORDER BY created_at DESC, id DESC LIMIT \(bind: limit)
-                    """
-                ).all())
+                    ORDER BY created_at DESC, id DESC LIMIT \(bind: limit)) AS insights
+                """)
         }
         if sections.contains(.dailyBrief) {
             let day: SQLQueryString = date.map { "AND period = \(bind: $0)" } ?? ""
-            summary.dailyBrief = try await Self.notes(
-                sql.raw(
-                    """
-                    SELECT id, section, period, headline, findings, created_at FROM recommendations_notes
+            parts.append(
+                """
+                SELECT * FROM (SELECT \(columns) FROM recommendations_notes
                     WHERE user_id = \(bind: userId) AND section = 'daily_brief' AND expires_at > \(bind: now) \(day)
-                    ORDER BY created_at DESC, id DESC LIMIT 1
-                    """
-                ).all()
-            ).first
+                    ORDER BY created_at DESC, id DESC LIMIT 1) AS brief
+                """)
         }
         if sections.contains(.weeklyReview) {
-            summary.weeklyReview = try await Self.notes(
-                sql.raw(
-                    """
-                    SELECT id, section, period, headline, findings, created_at FROM recommendations_notes
+            parts.append(
+                """
+                SELECT * FROM (SELECT \(columns) FROM recommendations_notes
                     WHERE user_id = \(bind: userId) AND section = 'weekly_review' AND expires_at > \(bind: now)
-                    ORDER BY created_at DESC, id DESC LIMIT 1
-                    """
-                ).all()
-            ).first
+                    ORDER BY created_at DESC, id DESC LIMIT 1) AS review
+                """)
         }
+        var statement = parts[0]
+        for part in parts.dropFirst() { statement = "\(statement) UNION ALL \(part)" }
+        let notes = try Self.notes(try await database.sql.raw(statement).all())
+        var summary = AnalysisSummary()
+        summary.insights = notes.filter { $0.section == .insights }.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+        summary.dailyBrief = notes.first { $0.section == .dailyBrief }
+        summary.weeklyReview = notes.first { $0.section == .weeklyReview }
         return summary
     }
 

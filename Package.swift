@@ -407,4 +407,15 @@ if Context.environment["POVVER_BENCHMARKS"] == "1" {
             path: "Tools/analytics-bench",
             swiftSettings: swiftSettings
         ))
+    package.targets.append(
+        .executableTarget(
+            name: "recommendations-bench",
+            dependencies: [
+                "Recommendations", "Analytics", "Workouts", "Fakes", "Platform", "Contracts", "TestSupport",
+                .product(name: "Logging", package: "swift-log"), .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tools/recommendations-bench",
+            swiftSettings: swiftSettings
+        ))
 }

@@ -48,6 +48,8 @@ public struct RecommendationsModule: Sendable {
         self.backfiller = AnalystBackfill(jobs: platform.jobs, clock: clock, log: log, accounts: accounts)
     }
 
+    public static var migrations: [Migration] { RecommendationsMigrations.all }
+
     /// The live `TrainingAnalysisSummaries` the coach reads.
     public var summaries: any TrainingAnalysisSummaries { notes }
 
@@ -130,7 +132,7 @@ public struct RecommendationsModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "recommendations", migrations: RecommendationsMigrations.all, endpoints: RecommendationsEndpoints(module: self).all,
+            name: "recommendations", migrations: Self.migrations, endpoints: RecommendationsEndpoints(module: self).all,
             eventHandlers: handlers, jobs: jobDefinitions, services: services, eraser: eraser)
     }
 }

@@ -306,7 +306,8 @@ let package = Package(
             name: "PlatformTests",
             dependencies: [
                 "Contracts", "Platform", "Fakes", "TestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -42,7 +42,8 @@ public struct PovverServer: Sendable {
         let definitions = try modules ?? PovverModules.definitions(config.modules, environment: config.environment)
         // Nothing is opened for a composition that cannot work.
         _ = try Composition.order(definitions, rootConsumes: Self.consumes)
-        let database = try await Database.open(config.database, logger: logger)
+        let database = try await Database.open(
+            config.database, maxConnectionsPerEventLoop: config.databasePoolSize, poolTimeout: config.databasePoolTimeout, logger: logger)
         do {
             let platform = try PlatformServices.forProcess(config: config, database: database, logger: logger, clock: clock, ids: ids)
             let composition = try await Composition.build(definitions, platform: platform, rootConsumes: Self.consumes)

@@ -1,5 +1,9 @@
 import Contracts
 import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOPosix
 import Platform
 import SQLKit
 import TestSupport
@@ -99,6 +103,40 @@ import Testing
                     ErrorMapper.serviceError(for: error, logger: TestDatabases.logger).code == .conflict, "\(String(reflecting: error))")
             }
         }
+    }
+
+    /// Every PostgreSQL connection busy past the pool's wait: the query fails as the moment's failure, answered
+    /// `503 UNAVAILABLE` with `Retry-After` (never `INTERNAL`); once a connection is free again, queries run.
+    @Test(.enabled(if: TestDatabases.postgresURL != nil))
+    func aPoolWaitThatTimesOutIsUnavailable() async throws {
+        let location = try await TestDatabases.makeLocation(.postgres)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let db = try await Database.open(
+            location, maxConnectionsPerEventLoop: 1, poolTimeout: .milliseconds(50), eventLoopGroup: group, logger: TestDatabases.logger)
+        let (released, release) = AsyncStream<Void>.makeStream()
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await db.readTransaction { _ in
+                holding.yield()
+                for await _ in released { break }
+            }
+        }
+        for await _ in held { break }
+        do {
+            try await db.sql.raw("SELECT 1").run()
+            Issue.record("a query got a connection the holder has")
+        } catch {
+            let mapped = ErrorMapper.serviceError(for: error, logger: TestDatabases.logger)
+            #expect(mapped.code == .unavailable && mapped.details["retry_after_seconds"] == "1", "\(String(reflecting: error))")
+            let response = Envelope.failure(mapped)
+            #expect(response.status == .serviceUnavailable && response.headers[.retryAfter] == "1")
+        }
+        release.finish()
+        try await holder.value
+        try await db.sql.raw("SELECT 1").run()
+        await db.shutdown()
+        try await TestDatabases.dispose(location)
+        try await group.shutdownGracefully()
     }
 
     @Test func sqliteFileIsInWALMode() async throws {

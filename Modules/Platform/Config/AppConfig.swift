@@ -25,6 +25,10 @@ public struct AppConfig: Sendable {
     public var modules: [String]?
     /// The whole environment, for the modules' own settings.
     public var environment: [String: String] = [:]
+    /// Connections per event loop (`POVVER_DATABASE_POOL_SIZE`) and how long a request waits for one before it is
+    /// answered `UNAVAILABLE` (`POVVER_DATABASE_POOL_TIMEOUT_MS`; PostgreSQL).
+    public var databasePoolSize = 4
+    public var databasePoolTimeout: Duration = .seconds(5)
 
     /// Reads the configuration. Throws `INVALID_ARGUMENT` naming the variable when a value is unusable.
     public static func fromEnvironment(_ env: [String: String], stdoutIsTerminal: Bool = false) throws -> AppConfig {
@@ -35,7 +39,7 @@ public struct AppConfig: Sendable {
             }
         let mail = try reader.choice("POVVER_MAIL_TRANSPORT", default: "log", allowed: ["log", "smtp"])
         let modules = reader.list("POVVER_MODULES").map { $0.lowercased() }
-        return AppConfig(
+        var config = AppConfig(
             host: reader.value("POVVER_HOST") ?? "127.0.0.1",
             port: try reader.integer("POVVER_PORT", default: 8080, range: 0...65535),
             database: try DatabaseLocation(url: reader.value("POVVER_DATABASE_URL") ?? "sqlite://./povver.sqlite"),
@@ -48,6 +52,9 @@ public struct AppConfig: Sendable {
             trustedProxies: try TrustedProxies(parsing: reader.list("POVVER_TRUSTED_PROXIES")),
             modules: modules.isEmpty ? nil : modules,
             environment: env)
+        config.databasePoolSize = try reader.integer("POVVER_DATABASE_POOL_SIZE", default: 4, range: 1...64)
+        config.databasePoolTimeout = .milliseconds(try reader.integer("POVVER_DATABASE_POOL_TIMEOUT_MS", default: 5000, range: 1...60_000))
+        return config
     }
 }
 

@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -43,8 +44,10 @@ public enum Envelope {
         let body = Failure(
             error: .init(code: error.code.rawValue, message: error.message, details: error.details.isEmpty ? nil : error.details))
         let bytes = (try? JSONCoding.makeEncoder().encode(body)) ?? Data(#"{"success":false}"#.utf8)
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        // A refusal that ends on its own (RATE_LIMITED, UNAVAILABLE) says when, as HTTP clients and proxies read it.
+        if let seconds = error.details["retry_after_seconds"] { headers[.retryAfter] = seconds }
         return Response(
-            status: HTTPStatusMapping.status(for: error.code), headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            status: HTTPStatusMapping.status(for: error.code), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -1,8 +1,10 @@
+import AsyncKit
 import Contracts
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import PostgresKit
 
 /// The one place where error codes become HTTP statuses.
@@ -50,6 +52,9 @@ public enum ErrorMapper {
             return concurrentDuplicate
         case let error as SQLiteError where error.code == 2067 || error.code == 1555:
             return concurrentDuplicate
+        case let error where isMomentary(error):
+            logger.warning("storage unavailable", metadata: ["event": "storage_unavailable", "error": "\(String(reflecting: error))"])
+            return unavailable
         case let error as HTTPError:
             switch error.status {
             case .notFound: return ServiceError(.notFound, "There is no such endpoint.")
@@ -66,6 +71,31 @@ public enum ErrorMapper {
         default:
             logger.error("unhandled error", metadata: ["event": "internal_error", "error": "\(String(reflecting: error))"])
             return ServiceError(.internalError)
+        }
+    }
+
+    /// "Try again shortly": the database out of reach or too busy for a moment. `Retry-After` says when.
+    static let unavailable = ServiceError(
+        .unavailable, "The server is busy or its database is out of reach for a moment. Please try again shortly.",
+        details: ["retry_after_seconds": "1"])
+
+    /// PostgreSQL's "the server cannot take this now" states: too many connections (53300), out of memory or disk
+    /// (53…), shutting down or starting (57P01–57P03), and its connection to the database lost (08…).
+    static func isMomentarySQLState(_ state: String) -> Bool {
+        state.hasPrefix("53") || state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+    }
+
+    /// A failure that is the moment's, not the request's: a pool wait that timed out (every connection busy), a pool
+    /// closing, a connection refused or lost, SQLite busy or locked by another process.
+    static func isMomentary(_ error: any Error) -> Bool {
+        switch error {
+        case is ConnectionPoolTimeoutError, ConnectionPoolError.shutdown: return true
+        case is NIOConnectionError, ChannelError.ioOnClosedChannel, ChannelError.alreadyClosed, ChannelError.eof: return true
+        case let error as PSQLError:
+            if let state = error.serverInfo?[.sqlState] { return isMomentarySQLState(state) }
+            return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed].contains(error.code)
+        case let error as SQLiteError: return error.code == 5 || error.code == 6
+        default: return false
         }
     }
 

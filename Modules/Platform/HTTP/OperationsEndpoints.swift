@@ -18,8 +18,9 @@ public enum OperationsEndpoints {
                 if await ready() { return json(#"{"status":"ready"}"#) }
                 return Envelope.failure(
                     ServiceError(
-                        .failedPrecondition,
-                        "The server is not ready: the database is unreachable, not migrated, or cannot make writes durable."))
+                        .unavailable,
+                        "The server is not ready: the database is unreachable, not migrated, or cannot make writes durable.",
+                        details: ["retry_after_seconds": "5"]))
             },
             .get("/metrics", tag: "Operations", summary: "Prometheus metrics.", response: Schema.string, contentType: "text/plain") {
                 _, _ in

@@ -42,14 +42,19 @@ public final class Database: Sendable {
     }
 
     /// Opens a database. SQLite files are created if missing and switched to WAL mode.
+    /// `poolTimeout`: how long a query waits for a PostgreSQL connection before it fails with
+    /// `ConnectionPoolTimeoutError` (answered `UNAVAILABLE`).
     public static func open(
         _ location: DatabaseLocation,
         maxConnectionsPerEventLoop: Int = 4,
+        poolTimeout: Duration = .seconds(10),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger
     ) async throws -> Database {
         try await open(
             location, maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, eventLoopGroup: eventLoopGroup, walRestartFrames: 10_000,
+            poolTimeout: .nanoseconds(
+                Int64(poolTimeout.components.seconds) * 1_000_000_000 + poolTimeout.components.attoseconds / 1_000_000_000),
             logger: logger)
     }
 
@@ -57,7 +62,7 @@ public final class Database: Sendable {
     /// `checkpointInterval`: how long a small WAL growth waits for its checkpoint (tests set both).
     static func open(
         _ location: DatabaseLocation, maxConnectionsPerEventLoop: Int, eventLoopGroup: any EventLoopGroup, walRestartFrames: Int,
-        checkpointInterval: TimeAmount = .seconds(1), logger: Logger
+        checkpointInterval: TimeAmount = .seconds(1), poolTimeout: TimeAmount = .seconds(10), logger: Logger
     ) async throws -> Database {
         switch location {
         case .sqliteFile, .sqliteMemory:
@@ -92,7 +97,7 @@ public final class Database: Sendable {
             if let schema { configuration.searchPath = [schema] }
             let pool = EventLoopGroupConnectionPool(
                 source: PostgresConnectionSource(sqlConfiguration: configuration),
-                maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, pruneInterval: nil, logger: logger,
+                maxConnectionsPerEventLoop: maxConnectionsPerEventLoop, requestTimeout: poolTimeout, pruneInterval: nil, logger: logger,
                 on: eventLoopGroup)
             let db = Database(
                 engine: .postgres, sql: pool.database(logger: logger).sql(), pool: .postgres(pool), logger: logger)

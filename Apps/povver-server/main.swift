@@ -4,9 +4,30 @@ import Platform
 import PovverApp
 import PovverModules
 
+let environment = ProcessInfo.processInfo.environment
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--help" || arguments.first == "-h" {
+    print(
+        """
+        usage: povver-server                 serve (configured by POVVER_* variables; see the README)
+               povver-server backup FILE     write a consistent copy of the SQLite database to FILE while it serves
+        """)
+    exit(0)
+}
+if arguments.first == "backup" {
+    guard arguments.count == 2 else {
+        FileHandle.standardError.write(Data("povver-server: usage: povver-server backup FILE\n".utf8))
+        exit(64)
+    }
+    exit(await BackupCommand.run(to: arguments[1], environment: environment))
+}
+if let unknown = arguments.first {
+    FileHandle.standardError.write(Data("povver-server: unknown command \(unknown) (try --help)\n".utf8))
+    exit(64)
+}
+
 // Configuration and the module list are checked before anything opens: a bad value or a module missing what
 // another consumes stops the start with one line naming it.
-let environment = ProcessInfo.processInfo.environment
 let config: AppConfig
 let modules: [ModuleDefinition]
 do {

@@ -28,7 +28,7 @@ public struct AppConfig: Sendable {
     /// Connections per event loop (`POVVER_DATABASE_POOL_SIZE`) and how long a request waits for one before it is
     /// answered `UNAVAILABLE` (`POVVER_DATABASE_POOL_TIMEOUT_MS`; PostgreSQL).
     public var databasePoolSize = 4
-    public var databasePoolTimeout: Duration = .seconds(5)
+    public var databasePoolTimeout: Duration = .seconds(10)
 
     /// Reads the configuration. Throws `INVALID_ARGUMENT` naming the variable when a value is unusable.
     public static func fromEnvironment(_ env: [String: String], stdoutIsTerminal: Bool = false) throws -> AppConfig {
@@ -53,7 +53,8 @@ public struct AppConfig: Sendable {
             modules: modules.isEmpty ? nil : modules,
             environment: env)
         config.databasePoolSize = try reader.integer("POVVER_DATABASE_POOL_SIZE", default: 4, range: 1...64)
-        config.databasePoolTimeout = .milliseconds(try reader.integer("POVVER_DATABASE_POOL_TIMEOUT_MS", default: 5000, range: 1...60_000))
+        config.databasePoolTimeout = .milliseconds(
+            try reader.integer("POVVER_DATABASE_POOL_TIMEOUT_MS", default: 10_000, range: 1...60_000))
         return config
     }
 }

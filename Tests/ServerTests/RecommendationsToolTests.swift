@@ -1,5 +1,8 @@
+import AsyncHTTPClient
+import Auth
 import Contracts
 import Foundation
+import NIOPosix
 import Platform
 import PovverApp
 import PovverModules
@@ -11,7 +14,7 @@ import Testing
 
 /// `povver-recommendations` on the server's composition, and as separate worker processes on PostgreSQL.
 @Suite struct RecommendationsToolTests {
-    /// A premium user's history backfilled through the tool, run by the tool's worker, listed; a failed job retried.
+    /// A premium user's history backfilled through the tool (idempotent), run by the tool's worker, listed.
     @Test(arguments: TestDatabases.engines)
     func backfillRunAndListTheAnalystsJobs(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
@@ -29,18 +32,33 @@ import Testing
             #expect(ran.hasPrefix("cli-worker: ran "), "\(ran)")
             let listed = try await tool.jobs(status: "done", userId: userId, limit: 50)
             #expect(listed.contains("pw:") && listed.contains("POST_WORKOUT"), "\(listed)")
+        }
+    }
 
-            // A job that cannot run fails after its attempts; `jobs retry` queues it again.
-            try await server.jobs.enqueue(
-                NewJob(id: "pw:broken", kind: AnalystJobs.postWorkout, payload: "{}", maxAttempts: 1, userId: userId))
-            _ = try await tool.drain(name: "cli-worker")
-            #expect(try await tool.jobs(status: "failed", userId: userId, limit: 5).contains("pw:broken"))
+    /// A job that cannot run fails after its attempts; `jobs list --status failed` shows it, `jobs retry` queues it
+    /// again once. On a composition with no server around it, so no other worker takes the job meanwhile.
+    @Test(arguments: TestDatabases.engines)
+    func aFailedJobIsListedAndRetried(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { database in
+            let platform = PlatformServices(
+                database: database, clock: SystemClock(), ids: RandomIDGenerator(), logger: TestDatabases.logger, metrics: ServerMetrics(),
+                http: .shared, threadPool: .singleton,
+                mail: MailService(transport: LogMailTransport(logger: TestDatabases.logger), from: "t@example.com"))
+            let composition = try await Composition.build(
+                try PovverModules.definitions(
+                    ["auth", "subscription", "workouts", "recommendations", "analytics"], environment: [:], signingKey: .generate()),
+                platform: platform)
+            let tool = try RecommendationsTool(composition: composition)
+            try await platform.jobs.enqueue(
+                NewJob(id: "pw:broken", kind: AnalystJobs.postWorkout, payload: "{}", maxAttempts: 1, userId: "u1"))
+            #expect(try await tool.drain(name: "cli-worker") == "cli-worker: ran 1 jobs\n")
+            #expect(try await tool.jobs(status: "failed", userId: "u1", limit: 5).contains("pw:broken"))
             #expect(try await tool.retry(id: "pw:broken") == "queued pw:broken again\n")
-            #expect(try await server.jobs.job(id: "pw:broken")?.status == .queued)
+            #expect(try await platform.jobs.job(id: "pw:broken")?.status == .queued)
             await expectCode(.failedPrecondition, "a job that is not failed") { _ = try await tool.retry(id: "pw:broken") }
-            await expectCode(.notFound, "another module's job") { _ = try await tool.retry(id: "no-such-job") }
+            await expectCode(.notFound, "no such job") { _ = try await tool.retry(id: "no-such-job") }
             await expectCode(.invalidArgument, "a bad status") { _ = try await tool.jobs(status: "stuck", userId: nil, limit: 5) }
-            #expect(try await tool.sweep().hasPrefix("expired 0 recommendations"))
+            #expect(try await tool.sweep() == "expired 0 recommendations, removed 0 analysis notes\n")
         }
     }
 

@@ -123,6 +123,12 @@ struct PatchRoutineInput: Decodable, Sendable {
     }
 }
 
+/// A page asked of a list: how many, after which cursor.
+struct PageInput: Decodable, Sendable {
+    var limit: Int?
+    var cursor: String?
+}
+
 struct ItemsOutput<Item: Encodable & Sendable>: Encodable, Sendable {
     var items: [Item]
     var nextCursor: String?
@@ -204,10 +210,14 @@ extension WorkoutsModule {
                 try await templates.create(userId: try call.userId(), draft: input.request, key: input.idempotencyKey).encoded
             },
             .rpc(
-                "getTemplates", access: .user, tag: tag, readOnly: true, summary: "The user's templates.", request: Schema.empty,
-                response: WorkoutsSchemas.items(WorkoutsSchemas.template), input: EmptyResult.self
-            ) { _, call in
-                ItemsOutput(items: try await templates.list(userId: try call.userId()), nextCursor: nil)
+                "getTemplates", access: .user, tag: tag, readOnly: true,
+                summary: "The user's templates, oldest first (an account keeps at most 500); `limit` (default 500) and `cursor` page them.",
+                request: Schema.object(["limit": Schema.integer(minimum: 1, maximum: PlanCaps.templates), "cursor": Schema.string]),
+                response: WorkoutsSchemas.items(WorkoutsSchemas.template), input: PageInput.self
+            ) { input, call in
+                let page = try await templates.list(
+                    userId: try call.userId(), limit: input.limit ?? PlanCaps.templates, cursor: input.cursor)
+                return ItemsOutput(items: page.items, nextCursor: page.nextCursor)
             },
             .rpc(
                 "getTemplate", access: .user, tag: tag, readOnly: true, summary: "One template.",
@@ -253,10 +263,13 @@ extension WorkoutsModule {
                 try await routines.create(userId: try call.userId(), draft: input.request, key: input.idempotencyKey).encoded
             },
             .rpc(
-                "getRoutines", access: .user, tag: tag, readOnly: true, summary: "The user's routines.", request: Schema.empty,
-                response: WorkoutsSchemas.items(WorkoutsSchemas.routine), input: EmptyResult.self
-            ) { _, call in
-                ItemsOutput(items: try await routines.list(userId: try call.userId()), nextCursor: nil)
+                "getRoutines", access: .user, tag: tag, readOnly: true,
+                summary: "The user's routines, oldest first (an account keeps at most 100); `limit` (default 100) and `cursor` page them.",
+                request: Schema.object(["limit": Schema.integer(minimum: 1, maximum: PlanCaps.routines), "cursor": Schema.string]),
+                response: WorkoutsSchemas.items(WorkoutsSchemas.routine), input: PageInput.self
+            ) { input, call in
+                let page = try await routines.list(userId: try call.userId(), limit: input.limit ?? PlanCaps.routines, cursor: input.cursor)
+                return ItemsOutput(items: page.items, nextCursor: page.nextCursor)
             },
             .rpc(
                 "getRoutine", access: .user, tag: tag, readOnly: true, summary: "One routine.",

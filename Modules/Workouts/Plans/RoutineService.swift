@@ -31,6 +31,8 @@ struct RoutineService: Sendable {
         userId: String, name: String, description: String?, templateIds: [String], frequency: Int?, context: WorkoutsContext,
         sql: any SQLDatabase
     ) async throws -> Routine {
+        try await PlanCaps.requireRoom(
+            in: "workouts_routines", what: "routine", limit: PlanCaps.routines, userId: userId, engine: context.database.engine, sql: sql)
         let now = context.clock.now()
         let routine = Routine(
             id: context.ids.makeID(), userId: userId, name: name, description: description, templateIds: templateIds, frequency: frequency,
@@ -47,14 +49,21 @@ struct RoutineService: Sendable {
 
     /// The user's routines, oldest first, each with `is_active` (read in one snapshot with them).
     func list(userId: String) async throws -> [RoutineAnswer] {
+        try await list(userId: userId, limit: PlanCaps.routines, cursor: nil).items
+    }
+
+    /// The user's routines, oldest first, a page of `limit` (1…100) after `cursor`, each with `is_active` (read in one
+    /// snapshot with them).
+    func list(userId: String, limit: Int, cursor: String?) async throws -> (items: [RoutineAnswer], nextCursor: String?) {
         try await context.database.readTransaction { sql in
             let active = try await self.activeRoutineId(userId: userId, sql: sql)
-            return try await sql.raw(
-                "SELECT document FROM workouts_routines WHERE user_id = \(bind: userId) ORDER BY created_at, id"
-            ).all(decodingColumn: "document", as: String.self).map {
+            let page = try await PlanCaps.page(
+                of: "workouts_routines", userId: userId, limit: limit, maximum: PlanCaps.routines, cursor: cursor, sql: sql)
+            let items = try page.documents.map {
                 let routine = try JSONCoding.load(StoredRoutine.self, from: $0).routine
                 return RoutineAnswer(routine, isActive: routine.id == active)
             }
+            return (items, page.nextCursor)
         }
     }
 

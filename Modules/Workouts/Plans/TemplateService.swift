@@ -66,6 +66,9 @@ struct TemplateService: Sendable {
         userId: String, name: String, description: String?, exercises: [TemplateExercise], createdAt: Date? = nil, context: WorkoutsContext,
         sql: any SQLDatabase
     ) async throws -> WorkoutTemplate {
+        try await PlanCaps.requireRoom(
+            in: "workouts_templates", what: "template", limit: PlanCaps.templates, userId: userId, engine: context.database.engine, sql: sql
+        )
         let now = createdAt ?? context.clock.now()
         let catalog = try await context.catalog.exercises(ids: exercises.map(\.exerciseId), sql: sql)
         let template = WorkoutTemplate(
@@ -82,9 +85,14 @@ struct TemplateService: Sendable {
     }
 
     func list(userId: String) async throws -> [WorkoutTemplate] {
-        try await context.database.sql.raw(
-            "SELECT document FROM workouts_templates WHERE user_id = \(bind: userId) ORDER BY created_at, id"
-        ).all(decodingColumn: "document", as: String.self).map { try JSONCoding.load(WorkoutTemplate.self, from: $0) }
+        try await list(userId: userId, limit: PlanCaps.templates, cursor: nil).items
+    }
+
+    /// The user's templates, oldest first, a page of `limit` (1…500) after `cursor`.
+    func list(userId: String, limit: Int, cursor: String?) async throws -> (items: [WorkoutTemplate], nextCursor: String?) {
+        let page = try await PlanCaps.page(
+            of: "workouts_templates", userId: userId, limit: limit, maximum: PlanCaps.templates, cursor: cursor, sql: context.database.sql)
+        return (try page.documents.map { try JSONCoding.load(WorkoutTemplate.self, from: $0) }, page.nextCursor)
     }
 
     func get(userId: String, id: String) async throws -> WorkoutTemplate {

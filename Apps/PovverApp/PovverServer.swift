@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Platform
 import PovverModules
 import SQLKit
@@ -93,8 +94,10 @@ public struct PovverServer: Sendable {
     /// The HTTP application with the background services in its service group: the database closes last,
     /// after the server stopped taking requests and the workers drained.
     public func application() -> some ApplicationProtocol {
-        Application(
+        let readTimeout = TimeAmount.seconds(Int64(config.httpReadTimeout.components.seconds))
+        return Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadDeadline(timeout: readTimeout)])),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "povver"),
             services: [DatabaseCloser(database: database), dispatcher, worker, retention.purger] + composition.services,
             onServerRunning: { [logger, config, plugins] channel in

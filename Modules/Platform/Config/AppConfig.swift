@@ -29,6 +29,9 @@ public struct AppConfig: Sendable {
     /// answered `UNAVAILABLE` (`POVVER_DATABASE_POOL_TIMEOUT_MS`; PostgreSQL).
     public var databasePoolSize = 4
     public var databasePoolTimeout: Duration = .seconds(10)
+    /// How long a connection may take to deliver its next whole request, from when it opens or its last answer was
+    /// written (`POVVER_HTTP_READ_TIMEOUT_SECONDS`): idle keep-alive connections and trickled requests are closed.
+    public var httpReadTimeout: Duration = .seconds(30)
 
     /// Reads the configuration. Throws `INVALID_ARGUMENT` naming the variable when a value is unusable.
     public static func fromEnvironment(_ env: [String: String], stdoutIsTerminal: Bool = false) throws -> AppConfig {
@@ -55,6 +58,7 @@ public struct AppConfig: Sendable {
         config.databasePoolSize = try reader.integer("POVVER_DATABASE_POOL_SIZE", default: 4, range: 1...64)
         config.databasePoolTimeout = .milliseconds(
             try reader.integer("POVVER_DATABASE_POOL_TIMEOUT_MS", default: 10_000, range: 1...60_000))
+        config.httpReadTimeout = .seconds(try reader.integer("POVVER_HTTP_READ_TIMEOUT_SECONDS", default: 30, range: 1...3600))
         return config
     }
 }

@@ -1,0 +1,73 @@
+import NIOCore
+import NIOHTTPTypes
+
+/// Closes a connection whose next request is not wholly read within `timeout`: from the moment the connection is
+/// open, or its last answer was written, to the end of the next request (headers and body). A client that trickles
+/// a request (a slowloris) or holds an idle keep-alive connection loses it, and frees what it held; a request being
+/// answered (a long SSE stream included) is never cut. Requests sent ahead of their answers (pipelining) are
+/// counted, so the next deadline starts only once every request read so far is answered.
+///
+/// Its waits are the channel's event loop's, so tests drive it with an `EmbeddedEventLoop`'s `advanceTime`.
+public final class RequestReadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
+    public typealias InboundIn = HTTPRequestPart
+    public typealias InboundOut = HTTPRequestPart
+    public typealias OutboundIn = HTTPResponsePart
+    public typealias OutboundOut = HTTPResponsePart
+
+    let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+    /// Requests read whole and not answered yet.
+    private var unanswered = 0
+
+    public init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context) }
+    }
+
+    public func channelActive(context: ChannelHandlerContext) {
+        arm(context)
+        context.fireChannelActive()
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        disarm()
+        context.fireChannelInactive()
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        disarm()
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .end = unwrapInboundIn(data) {
+            unanswered += 1
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let isEnd = if case .end = unwrapOutboundIn(data) { true } else { false }
+        context.write(data, promise: promise)
+        if isEnd {
+            unanswered = max(0, unanswered - 1)
+            if unanswered == 0 { arm(context) }
+        }
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        disarm()
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: timeout) {
+            bound.value.close(promise: nil)
+        }
+    }
+
+    private func disarm() {
+        deadline?.cancel()
+        deadline = nil
+    }
+}

@@ -19,20 +19,26 @@ struct RecommendationsEndpoints {
             case sections, date, limit
         }
 
-        /// `sections` is a list, or (in a GET query) one comma-separated string.
+        /// `sections` is a list, or one comma-separated string; an unknown name is refused naming the field.
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             date = try container.decodeIfPresent(String.self, forKey: .date)
             limit = try container.decodeIfPresent(Int.self, forKey: .limit)
-            if let text = try? container.decodeIfPresent(String.self, forKey: .sections) {
-                sections = try text.split(separator: ",").map { name in
-                    guard let section = AnalysisSection(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                        throw ServiceError.invalidArgument(field: "sections", reason: "must be insights, daily_brief or weekly_review")
-                    }
-                    return section
-                }
+            let names: [String]?
+            if let list = try? container.decodeIfPresent([String].self, forKey: .sections) {
+                names = list
+            } else if let text = try? container.decodeIfPresent(String.self, forKey: .sections) {
+                names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            } else if container.contains(.sections), try !container.decodeNil(forKey: .sections) {
+                throw ServiceError.invalidArgument(field: "sections", reason: "must be a list of section names")
             } else {
-                sections = try container.decodeIfPresent([AnalysisSection].self, forKey: .sections)
+                names = nil
+            }
+            sections = try names?.map { name in
+                guard let section = AnalysisSection(rawValue: name) else {
+                    throw ServiceError.invalidArgument(field: "sections", reason: "must be insights, daily_brief or weekly_review")
+                }
+                return section
             }
         }
     }

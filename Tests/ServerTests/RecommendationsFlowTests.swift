@@ -187,6 +187,31 @@ import Testing
         }
     }
 
+    /// Bad input is refused naming the field, and changes nothing.
+    @Test func badSummaryAndReviewArgumentsNameTheirField() async throws {
+        try await TestServer.with(.sqlite) { server, client in
+            let (token, _) = try await Self.premiumUser(server, client, "bad-input@example.com")
+            for (name, body, field) in [
+                ("getAnalysisSummary", ["sections": ["insights", "gossip"]], "sections"),
+                ("getAnalysisSummary", ["sections": 7], "sections"),
+                ("getAnalysisSummary", ["date": "2026-02-30"], "date"),
+                ("getAnalysisSummary", ["limit": 21], "limit"),
+                ("getRecommendations", ["limit": 0], "limit"),
+                ("getRecommendations", ["status": "maybe"], "status"),
+                ("getRecommendations", ["cursor": "not-a-cursor"], "cursor"),
+                ("reviewRecommendation", ["recommendation_id": "rec-1", "action": "maybe"], "action"),
+                ("updateRecommendationSettings", ["auto_pilot_enabled": "yes"], "auto_pilot_enabled"),
+            ] as [(String, [String: Any], String)] {
+                let reply = try await client.call(name, body, token: token)
+                #expect(
+                    reply.errorCode == "INVALID_ARGUMENT" && reply.errorDetails?["field"] as? String == field,
+                    "\(name) \(body): \(reply.json)")
+            }
+            let summary = try await client.call("getAnalysisSummary", ["sections": "insights,weekly_review"], token: token)
+            #expect(summary.status == .ok && summary.data["daily_brief"] is NSNull, "a comma-separated list (a GET query's form)")
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func aPendingRecommendationExpiresAfterSevenDays(engine: SQLEngine) async throws {
         let clock = ShiftedClock()

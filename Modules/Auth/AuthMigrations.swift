@@ -167,5 +167,9 @@ enum AuthMigrations {
         Migration(version: 6, name: "refresh grace") { _ in
             ["ALTER TABLE auth_refresh_tokens ADD COLUMN successor_sealed TEXT"]
         },
+        // Sent mail is purged a month after sending (`CredentialRetention`), oldest first.
+        Migration(version: 7, name: "sent mail purge") { _ in
+            ["CREATE INDEX auth_mail_outbox_sent ON auth_mail_outbox (sent_at)"]
+        },
     ]
 }

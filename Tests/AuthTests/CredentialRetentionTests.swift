@@ -10,7 +10,8 @@ import Testing
 @testable import Auth
 
 /// Spent credentials expire (`CredentialRetention`): refresh tokens once expired (used or not), revoked sessions a
-/// month after their revocation, one-time codes once expired; a live session and its live token stay.
+/// month after their revocation, one-time codes once expired, sent mail a month after sending; a live session and
+/// its live token, and mail not sent yet, stay.
 @Suite struct CredentialRetentionTests {
     static func count(_ table: String, _ db: Database) async throws -> Int {
         try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table)").first(decodingColumn: "n", as: Int.self) ?? 0
@@ -37,8 +38,22 @@ import Testing
             let codes = try await Self.count("auth_codes", db)
             #expect(codes >= 1)
 
+            // The reset mail was sent now; the sign-up's (if any) is still pending.
+            let mails = try await Self.count("auth_mail_outbox", db)
+            #expect(mails >= 1)
+            try await db.sql.raw(
+                """
+                UPDATE auth_mail_outbox SET status = 'sent', sent_at = \(bind: clock.now().millisecondsSince1970)
+                WHERE kind = \(bind: "password_reset")
+                """
+            ).run()
+            let sent =
+                try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_mail_outbox WHERE sent_at IS NOT NULL")
+                .first(decodingColumn: "n", as: Int.self) ?? 0
+            #expect(sent == 1, "the reset mail is the one sent")
+
             let now = try await retention.purgeExpired(chunk: 1)
-            #expect(now.refreshTokens == 0 && now.sessions == 0 && now.codes == 0, "nothing has expired yet")
+            #expect(now.refreshTokens == 0 && now.sessions == 0 && now.codes == 0 && now.mail == 0, "nothing has expired yet")
 
             // Two days on: the codes (hours) have expired; tokens (30 days) and the fresh revocation stay.
             clock.advance(by: 2 * 86_400)
@@ -49,7 +64,8 @@ import Testing
             // A month and a day on: every token issued then has expired, and the revoked session goes with its tokens.
             clock.advance(by: 29 * 86_400)
             let month = try await retention.purgeExpired(chunk: 1)
-            #expect(month.refreshTokens == 3 && month.sessions == 1, "\(month)")
+            #expect(month.refreshTokens == 3 && month.sessions == 1 && month.mail == 1, "\(month)")
+            #expect(try await Self.count("auth_mail_outbox", db) == mails - 1, "mail not sent stays")
             #expect(try await Self.count("auth_sessions", db) == 1)
             // The live session is still there; a token refreshed within the month would still work.
             #expect(try await db.sql.raw("SELECT id FROM auth_sessions WHERE id = \(bind: second)").first() == nil)

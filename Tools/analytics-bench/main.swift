@@ -37,16 +37,6 @@ let accounts = FakeAccountDirectory([
 ])
 let analytics = AnalyticsModule(database: database, accounts: accounts, log: workouts.trainingLog, catalog: workouts.catalog, clock: clock)
 
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
-
-func time(_ body: () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    return seconds(ContinuousClock.now - start)
-}
-
 /// Stores workouts in the history table as Workouts archives them (the generator stands in for years of use).
 func archive(_ batch: [CompletedWorkout]) async throws {
     try await database.transaction { tx in
@@ -69,7 +59,7 @@ print("engine: \(database.engine.rawValue); history: \(history.count) workouts, 
 try await archive(history)
 
 var read = 0
-let readTime = try await time {
+let readTime = try await Latency.time {
     var cursor: String?
     repeat {
         let page = try await workouts.trainingLog.completedWorkouts(
@@ -81,7 +71,7 @@ let readTime = try await time {
 print(String(format: "history through TrainingLog    %8.1f ms   %6.2f µs per set", readTime * 1000, readTime / Double(setCount) * 1e6))
 
 var rebuilds: [Double] = []
-for _ in 0..<3 { rebuilds.append(try await time { try await analytics.rebuild(userId: userId) }) }
+for _ in 0..<3 { rebuilds.append(try await Latency.time { try await analytics.rebuild(userId: userId) }) }
 print(String(format: "full rebuild (best of 3)       %8.1f ms", rebuilds.min()! * 1000))
 
 // The incremental path: 50 new workouts, each archived then refreshed as its event's handler does.
@@ -93,28 +83,13 @@ let fresh = HistoryGenerator(userId: userId, years: 1, seed: 7).workouts(now: Da
 var updates: [Double] = []
 for workout in fresh {
     try await archive([workout])
-    updates.append(try await time { try await analytics.refresh(userId: userId, workoutId: workout.id) })
+    updates.append(try await Latency.time { try await analytics.refresh(userId: userId, workoutId: workout.id) })
 }
 updates.sort()
 print(
     String(
         format: "incremental update per workout  median %6.2f ms   p99 %6.2f ms", updates[updates.count / 2] * 1000,
         updates[updates.count * 99 / 100] * 1000))
-
-/// `callers` concurrent tasks each making `calls` calls; answers the p50 and p99 latency in ms.
-func latency(callers: Int, calls: Int, _ body: @escaping @Sendable () async throws -> Void) async throws -> (Double, Double) {
-    let samples = try await withThrowingTaskGroup(of: [Double].self) { group in
-        for _ in 0..<callers {
-            group.addTask {
-                var mine: [Double] = []
-                for _ in 0..<calls { mine.append(try await time(body)) }
-                return mine
-            }
-        }
-        return try await group.reduce(into: []) { $0 += $1 }.sorted()
-    }
-    return (samples[samples.count / 2] * 1000, samples[samples.count * 99 / 100] * 1000)
-}
 
 /// Query latency at 32 concurrent callers, printed per query.
 func measureQueries(_ queries: any TrainingAnalytics, userId: String) async throws {
@@ -126,7 +101,7 @@ func measureQueries(_ queries: any TrainingAnalytics, userId: String) async thro
         ("getTrainingContext", { _ = try await queries.trainingContext(userId: userId) }),
     ]
     for (label, body) in cases {
-        let (p50, p99) = try await latency(callers: 32, calls: 100, body)
+        let (p50, p99) = try await Latency.percentiles(callers: 32, calls: 100, body)
         print(String(format: "%-30@ 32 callers: p50 %6.2f ms   p99 %6.2f ms", label as NSString, p50, p99))
     }
 }
@@ -145,7 +120,7 @@ print("training context: \(try JSONCoding.encode(context).count) bytes")
 let importer = "bench-import-\(UUID().uuidString.prefix(8))"
 let csv = HistoryGenerator.strongCSV(history)
 var summary: WorkoutImporter.Summary?
-let importTime = try await time {
+let importTime = try await Latency.time {
     summary = try await workouts.importer.importFile(
         userId: importer, format: "strong_csv", content: csv, weightUnit: "kg", timeZone: "UTC")
 }

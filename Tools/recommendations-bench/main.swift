@@ -50,16 +50,6 @@ let recommendations = RecommendationsModule(
     platform: platform, settings: RecommendationsSettings(), log: workouts.trainingLog, analytics: analytics.trainingAnalytics,
     plans: workouts.planLibrary, accounts: accounts, premium: FakePremiumGate(premium: [userId]), events: FakeProductEventSink())
 
-func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-}
-
-func time(_ body: () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    return seconds(ContinuousClock.now - start)
-}
-
 // Five years of history, imported as a Strong export (the generator stands in for years of use), then analytics.
 // The generator ends its history a thirtieth of the span before `now`: shifted so the last workout was yesterday.
 let history = HistoryGenerator(userId: userId, years: 5).workouts(now: Date().addingTimeInterval(5 * 365 * 86_400 / 30 - 86_400))
@@ -88,7 +78,7 @@ func reset() async throws {
 
 /// Runs every due analyst job with `count` workers at once; answers the seconds taken.
 func drain(workers count: Int) async throws -> Double {
-    try await time {
+    try await Latency.time {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {
                 let worker = JobWorker(
@@ -118,29 +108,14 @@ for workers in [1, 2] {
 // A 3-month backfill of the five-year user: queueing, then running (one worker).
 try await reset()
 var queued = 0
-let queueTime = try await time { queued = try await recommendations.backfill(userId: userId, months: 3).queued }
+let queueTime = try await Latency.time { queued = try await recommendations.backfill(userId: userId, months: 3).queued }
 let runTime = try await drain(workers: 1)
 print(String(format: "3-month backfill                 %d jobs: queued in %6.1f ms, run in %6.2f s", queued, queueTime * 1000, runTime))
-
-/// `callers` concurrent tasks each making `calls` calls; answers the p50 and p99 latency in ms.
-func latency(callers: Int, calls: Int, _ body: @escaping @Sendable () async throws -> Void) async throws -> (Double, Double) {
-    let samples = try await withThrowingTaskGroup(of: [Double].self) { group in
-        for _ in 0..<callers {
-            group.addTask {
-                var mine: [Double] = []
-                for _ in 0..<calls { mine.append(try await time(body)) }
-                return mine
-            }
-        }
-        return try await group.reduce(into: []) { $0 += $1 }.sorted()
-    }
-    return (samples[samples.count / 2] * 1000, samples[samples.count * 99 / 100] * 1000)
-}
 
 let summaries = recommendations.summaries
 let sample = try await summaries.summary(userId: userId, sections: Set(AnalysisSection.allCases), date: nil, limit: 5)
 for callers in [1, 8, 32] {
-    let (p50, p99) = try await latency(callers: callers, calls: 6400 / callers) {
+    let (p50, p99) = try await Latency.percentiles(callers: callers, calls: 6400 / callers) {
         _ = try await summaries.summary(userId: userId, sections: Set(AnalysisSection.allCases), date: nil, limit: 5)
     }
     print(

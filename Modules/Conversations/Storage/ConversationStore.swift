@@ -46,13 +46,7 @@ struct ConversationStore: Sendable {
     /// The user's conversations, most recently changed first; `cursor` is the previous page's last one.
     func list(userId: String, limit: Int, cursor: String?) async throws -> (items: [ConversationSummary], nextCursor: String?) {
         guard Self.listLimit.contains(limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100") }
-        var after: (updatedAt: Int64, id: String)?
-        if let cursor, !cursor.isEmpty {
-            guard let data = Data(base64URLEncoded: cursor), let text = String(data: data, encoding: .utf8),
-                let bar = text.firstIndex(of: "|"), let updated = Int64(text[..<bar])
-            else { throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this list") }
-            after = (updated, String(text[text.index(after: bar)...]))
-        }
+        let after = try KeysetCursor.parse(cursor, separator: "|").map { (updatedAt: $0.milliseconds, id: $0.id) }
         let rows: [any SQLRow]
         if let after {
             rows = try await database.sql.raw(
@@ -69,7 +63,8 @@ struct ConversationStore: Sendable {
         }
         let items = try rows.prefix(limit).map(Self.summary)
         let next =
-            rows.count > limit ? items.last.map { Data("\($0.updatedAt.millisecondsSince1970)|\($0.id)".utf8).base64URLEncoded() } : nil
+            rows.count > limit
+            ? items.last.map { KeysetCursor(milliseconds: $0.updatedAt.millisecondsSince1970, id: $0.id).encoded(separator: "|") } : nil
         return (items, next)
     }
 

@@ -124,7 +124,7 @@ struct Analyst: Sendable {
     /// `rec-` and 32 hex characters of SHA-256 over the workout and the target: the same analysis of the same
     /// workout names the same recommendation.
     static func recommendationId(workoutId: String, target: String) -> String {
-        "rec-" + SHA256.hash(data: Data("\(workoutId)\u{1F}\(target)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        "rec-" + SHA256.hash(data: Data("\(workoutId)\u{1F}\(target)".utf8)).prefix(16).hexString
     }
 
     // MARK: DAILY_BRIEF and WEEKLY_REVIEW

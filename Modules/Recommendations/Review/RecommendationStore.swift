@@ -89,14 +89,10 @@ struct RecommendationStore: Sendable {
     func list(userId: String, status: RecommendationStatus?, limit: Int, cursor: String?) async throws -> (
         items: [Recommendation], nextCursor: String?
     ) {
-        var after: SQLQueryString = ""
-        if let cursor, !cursor.isEmpty {
-            guard let data = Data(base64URLEncoded: cursor), let text = String(data: data, encoding: .utf8),
-                let dot = text.firstIndex(of: "."), let created = Int64(text[..<dot])
-            else { throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this list") }
-            let id = String(text[text.index(after: dot)...])
-            after = "AND (created_at < \(bind: created) OR (created_at = \(bind: created) AND id < \(bind: id)))"
-        }
+        let after: SQLQueryString =
+            try KeysetCursor.parse(cursor).map {
+                "AND (created_at < \(bind: $0.milliseconds) OR (created_at = \(bind: $0.milliseconds) AND id < \(bind: $0.id)))"
+            } ?? ""
         let filter: SQLQueryString = status.map { "AND status = \(bind: $0.rawValue)" } ?? ""
         let rows = try await database.sql.raw(
             """
@@ -105,8 +101,8 @@ struct RecommendationStore: Sendable {
             """
         ).all()
         let items = try rows.prefix(limit).map(Self.item)
-        let next = rows.count > limit ? items.last.map { "\($0.createdAt.millisecondsSince1970).\($0.id)" } : nil
-        return (items, next.map { Data($0.utf8).base64URLEncoded() })
+        let next = rows.count > limit ? items.last.map { KeysetCursor(milliseconds: $0.createdAt.millisecondsSince1970, id: $0.id) } : nil
+        return (items, next?.encoded())
     }
 
     /// Moves a pending recommendation of the user to `status`, in the caller's transaction. Answers whether it

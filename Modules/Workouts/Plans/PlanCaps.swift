@@ -39,15 +39,10 @@ enum PlanCaps {
         guard (1...maximum).contains(limit) else {
             throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to \(maximum)")
         }
-        var after: SQLQueryString = ""
-        if let cursor, !cursor.isEmpty {
-            guard let data = Data(base64URLEncoded: cursor), let text = String(data: data, encoding: .utf8),
-                let dot = text.firstIndex(of: "."),
-                let created = Int64(text[..<dot])
-            else { throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this list") }
-            let id = String(text[text.index(after: dot)...])
-            after = "AND (created_at > \(bind: created) OR (created_at = \(bind: created) AND id > \(bind: id)))"
-        }
+        let after: SQLQueryString =
+            try KeysetCursor.parse(cursor).map {
+                "AND (created_at > \(bind: $0.milliseconds) OR (created_at = \(bind: $0.milliseconds) AND id > \(bind: $0.id)))"
+            } ?? ""
         let rows = try await sql.raw(
             """
             SELECT id, created_at, document FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId) \(after)
@@ -56,7 +51,8 @@ enum PlanCaps {
         ).all()
         let documents = try rows.prefix(limit).map { try $0.decode(column: "document", as: String.self) }
         guard rows.count > limit, let last = rows.prefix(limit).last else { return (documents, nil) }
-        let key = "\(try last.decode(column: "created_at", as: Int64.self)).\(try last.decode(column: "id", as: String.self))"
-        return (documents, Data(key.utf8).base64URLEncoded())
+        let next = KeysetCursor(
+            milliseconds: try last.decode(column: "created_at", as: Int64.self), id: try last.decode(column: "id", as: String.self))
+        return (documents, next.encoded())
     }
 }

@@ -15,6 +15,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case internalError = "INTERNAL"
     /// A service the request needs (the coach's language model) is not answering; try again in a moment.
     case unavailable = "UNAVAILABLE"
+    /// The path exists but does not take this HTTP method; `details.allowed` (and the `Allow` header) list those it takes.
+    case methodNotAllowed = "METHOD_NOT_ALLOWED"
     case wrongPassword = "WRONG_PASSWORD"
     case invalidCredential = "INVALID_CREDENTIAL"
     case weakPassword = "WEAK_PASSWORD"
@@ -45,6 +47,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
         case .rateLimited: "Too many attempts. Please wait a moment and try again."
         case .internalError: "Something went wrong. Please try again."
         case .unavailable: "This service is not available right now. Please try again in a moment."
+        case .methodNotAllowed: "This endpoint does not accept that HTTP method."
         case .wrongPassword: "Incorrect password. Please try again."
         case .invalidCredential: "The sign-in credentials are invalid. Please try again."
         case .weakPassword: "Password must be at least 6 characters."

@@ -282,6 +282,18 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
         }
     }
 
+    /// A number, string or array is no body of this API, also where the input has no required field (which a
+    /// decoder could otherwise read from nothing): each is refused, as the document's object schemas say.
+    @Test func aBodyThatIsNoObjectIsRefused() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            for body in ["42", " [1, 2]", "\"text\"", "true"] {
+                let error = try decodeError(try await post(client, "/echo", body)).error
+                #expect(error.code == "INVALID_ARGUMENT", "\(body)")
+                #expect(error.message == "The request body must be a JSON object.", "\(body)")
+            }
+        }
+    }
+
     /// A body that is JSON `null` is not an object: the error says so instead of naming an empty field.
     @Test func aNullBodyIsNotAnObject() async throws {
         try await Application(router: fixture.router()).test(.router) { client in

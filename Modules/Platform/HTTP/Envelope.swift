@@ -47,6 +47,8 @@ public enum Envelope {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         // A refusal that ends on its own (RATE_LIMITED, UNAVAILABLE) says when, as HTTP clients and proxies read it.
         if let seconds = error.details["retry_after_seconds"] { headers[.retryAfter] = seconds }
+        // A method the path does not take: the methods it does, as RFC 9110 asks of a 405.
+        if error.code == .methodNotAllowed, let allowed = error.details["allowed"] { headers[.allow] = allowed }
         return Response(
             status: HTTPStatusMapping.status(for: error.code), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -29,6 +29,7 @@ public enum HTTPStatusMapping {
         case .rateLimited: .tooManyRequests
         case .internalError: .internalServerError
         case .unavailable: .serviceUnavailable
+        case .methodNotAllowed: .methodNotAllowed
         }
     }
 }
@@ -59,8 +60,7 @@ public enum ErrorMapper {
             switch error.status {
             case .notFound: return ServiceError(.notFound, "There is no such endpoint.")
             case .methodNotAllowed:
-                return ServiceError(
-                    .invalidArgument, "This endpoint does not accept that HTTP method.", details: ["reason": "method not allowed"])
+                return ServiceError(.methodNotAllowed)
             case .contentTooLarge: return ServiceError(.payloadTooLarge)
             case .unauthorized: return ServiceError(.unauthenticated)
             case .badRequest: return ServiceError(.invalidArgument, error.body ?? ErrorCode.invalidArgument.defaultMessage)
@@ -184,8 +184,8 @@ public struct ErrorEnvelopeMiddleware: RouterMiddleware {
                 methods.count > 1 ? methods.dropLast().joined(separator: ", ") + " or " + methods[methods.count - 1] : methods.joined()
             return Envelope.failure(
                 ServiceError(
-                    .invalidArgument, "This endpoint takes \(listed), not \(request.method.rawValue).",
-                    details: ["reason": "method not allowed", "allowed": methods.joined(separator: ", ")]))
+                    .methodNotAllowed, "This endpoint takes \(listed), not \(request.method.rawValue).",
+                    details: ["allowed": methods.joined(separator: ", ")]))
         } catch {
             return Envelope.failure(ErrorMapper.serviceError(for: error, logger: context.logger))
         }

@@ -9,8 +9,18 @@ enum RequestBody {
     /// turned into a JSON object typed by the endpoint's schema.
     static func json(_ request: Request, context: APIRequestContext, schema: JSONValue?, settings: EndpointSettings) async throws -> Data {
         let data = try await body(request, schema: schema, settings: settings)
+        try refuseNonObject(data)
         try refuseNUL(in: data)
         return data
+    }
+
+    /// Every request body of the API is a JSON object: a number, string, array or `null` (which a decoder of a
+    /// type with no required field could otherwise take as an empty input) is `INVALID_ARGUMENT`.
+    static func refuseNonObject(_ data: Data) throws {
+        let first = data.first { !(($0 == 0x20) || ($0 == 0x0A) || ($0 == 0x0D) || ($0 == 0x09)) }
+        guard first == UInt8(ascii: "{") else {
+            throw ServiceError(.invalidArgument, "The request body must be a JSON object.", details: ["reason": "expected object"])
+        }
     }
 
     private static func body(_ request: Request, schema: JSONValue?, settings: EndpointSettings) async throws -> Data {

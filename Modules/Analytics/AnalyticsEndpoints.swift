@@ -113,8 +113,8 @@ struct AnalyticsEndpoints {
                 "queryTrainingSets", access: .user, tag: tag, readOnly: true,
                 summary: "Logged sets, newest first, by exercise, muscle and day range.",
                 request: Schema.object([
-                    "exercise_id": Schema.string, "muscle": Schema.string, "from": Schema.string(format: "date"),
-                    "to": Schema.string(format: "date"), "limit": Schema.integer(minimum: 1, maximum: 200), "cursor": Schema.string,
+                    "exercise_id": Schema.string, "muscle": Schema.string, "from": Schema.date,
+                    "to": Schema.date, "limit": Schema.integer(minimum: 1, maximum: 200), "cursor": Schema.string,
                 ]),
                 response: AnalyticsSchemas.trainingSets, input: TrainingSetsInput.self
             ) { input, call in

@@ -2,7 +2,7 @@ import Platform
 
 /// OpenAPI schemas of Analytics' answers.
 enum AnalyticsSchemas {
-    static let date = Schema.string(format: "date")
+    static let date = Schema.date
     static let kg = Schema.number
 
     static let exerciseWeek = Schema.object(

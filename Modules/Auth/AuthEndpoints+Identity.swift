@@ -99,6 +99,17 @@ extension AuthEndpoints {
         ["providers": Schema.array(Schema.enumeration(SignInProvider.allCases.map(\.rawValue)))], required: ["providers"])
     static let identityProviderSchema = Schema.enumeration(IdentityProvider.allCases.map(\.rawValue))
 
+    /// `reauthenticate`'s body: the password with provider `password`, the provider's `id_token` otherwise.
+    static func passwordOrToken(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var object) = schema else { return schema }
+        let condition: JSONValue = [
+            "if": ["properties": ["provider": ["const": "password"]], "required": ["provider"]],
+            "then": Schema.sent("password"), "else": Schema.sent("id_token"),
+        ]
+        object["allOf"] = .array((object["allOf"]?.arrayValue ?? []) + [condition])
+        return .object(object)
+    }
+
     /// Google and Apple sign-in, account confirmation, linking and the recent-login operations.
     static func identity(service: AuthService) -> [Endpoint] {
         [
@@ -110,7 +121,7 @@ extension AuthEndpoints {
                         "provider": identityProviderSchema, "id_token": Schema.string(maxLength: 8192),
                         "raw_nonce": Schema.string(maxLength: 512, description: "Apple: required; its SHA-256 (hex) is the token's nonce"),
                         "authorization_code": Schema.string(maxLength: 2048), "name": Schema.string(maxLength: 100),
-                        "time_zone": Schema.string,
+                        "time_zone": Schema.timeZone,
                     ], required: ["provider", "id_token"]),
                 response: Schema.object(
                     [
@@ -128,7 +139,7 @@ extension AuthEndpoints {
             .rpc(
                 "confirmAccountCreation", access: .unconfirmedUser, tag: tag,
                 summary: "Create the account a Google or Apple sign-in started (its profile and original provider).",
-                request: Schema.object(["time_zone": Schema.string]),
+                request: Schema.object(["time_zone": Schema.timeZone]),
                 response: Schema.object(["user": userSchema], required: ["user"]), input: ConfirmRequest.self
             ) { input, call in
                 ["user": try await service.confirmAccountCreation(userId: try call.userId(), timeZone: input.timeZone)]
@@ -194,11 +205,13 @@ extension AuthEndpoints {
             .rpc(
                 "reauthenticate", access: .account, tag: tag,
                 summary: "Sign in again (password, Google or Apple) for a fresh auth_time before a sensitive operation.",
-                request: Schema.object(
-                    [
-                        "provider": Schema.enumeration(SignInProvider.allCases.map(\.rawValue)), "password": Schema.string,
-                        "id_token": Schema.string(maxLength: 8192), "raw_nonce": Schema.string(maxLength: 512),
-                    ], required: ["provider"]),
+                request: Self.passwordOrToken(
+                    Schema.object(
+                        [
+                            "provider": Schema.enumeration(SignInProvider.allCases.map(\.rawValue)),
+                            "password": Schema.string(maxLength: Validation.maximumPasswordLength),
+                            "id_token": Schema.string(maxLength: 8192), "raw_nonce": Schema.string(maxLength: 512),
+                        ], required: ["provider"])),
                 response: Schema.object(["tokens": tokensSchema], required: ["tokens"]), input: ReauthenticateRequest.self
             ) { input, call in
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }

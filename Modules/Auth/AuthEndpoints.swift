@@ -73,6 +73,7 @@ struct UpdateUserRequest: Decodable, Sendable {
             }
             switch (key, value) {
             case ("week_starts_on_monday", .bool(let flag)): changes.weekStartsOnMonday = flag
+            case ("week_starts_on_monday", .null): break  // null is not sent, as for every optional field
             case ("week_starts_on_monday", _):
                 throw ServiceError.invalidArgument(field: key, reason: "expected boolean", message: "The field '\(key)' must be a boolean.")
             case (_, .string(let text)): changes.set(key, .some(text))
@@ -133,7 +134,7 @@ enum AuthEndpoints {
                     [
                         "email": Schema.string(format: "email", maxLength: 254),
                         "password": Schema.string(minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength),
-                        "name": Schema.string(maxLength: 100), "time_zone": Schema.string(description: "IANA time zone, set if none yet"),
+                        "name": Schema.string(maxLength: 100), "time_zone": Schema.timeZone,
                     ], required: ["email", "password"]),
                 response: signInResultSchema, input: SignUpRequest.self
             ) { input, call in
@@ -144,7 +145,7 @@ enum AuthEndpoints {
             .rpc(
                 "signIn", access: .open, tag: tag, summary: "Sign in with email and password.",
                 request: Schema.object(
-                    ["email": Schema.string(format: "email"), "password": Schema.string, "time_zone": Schema.string],
+                    ["email": Schema.string(format: "email"), "password": Schema.string, "time_zone": Schema.timeZone],
                     required: ["email", "password"]),
                 response: signInResultSchema, input: SignInRequest.self
             ) { input, call in
@@ -195,12 +196,14 @@ enum AuthEndpoints {
             .rpc(
                 "updateUser", access: .user, tag: tag,
                 summary: "Change allowed profile fields (name, week_starts_on_monday, time_zone, weight_format, height_format).",
-                request: Schema.object([
-                    "name": Schema.nullable(Schema.string(maxLength: 100)), "week_starts_on_monday": Schema.boolean,
-                    "time_zone": Schema.nullable(Schema.string),
-                    "weight_format": Schema.nullable(Schema.enumeration(ProfileChanges.weightFormats)),
-                    "height_format": Schema.nullable(Schema.enumeration(ProfileChanges.heightFormats)),
-                ]),
+                request: Schema.closed(
+                    Schema.object([
+                        "name": Schema.nullable(Schema.string(maxLength: 100)), "week_starts_on_monday": Schema.boolean,
+                        "time_zone": Schema.timeZone,
+                        "weight_format": Schema.nullable(Schema.enumeration(ProfileChanges.weightFormats)),
+                        "height_format": Schema.nullable(Schema.enumeration(ProfileChanges.heightFormats)),
+                        "userId": Schema.any, "user_id": Schema.any,
+                    ])),
                 response: profileSchema, input: UpdateUserRequest.self
             ) { input, call in
                 try await service.updateProfile(userId: try call.userId(), changes: input.changes)
@@ -210,8 +213,8 @@ enum AuthEndpoints {
                 summary: "Record one of the user's devices. Needs a verified email (FAILED_PRECONDITION, reason email_not_verified).",
                 request: Schema.object(
                     [
-                        "device_id": Schema.string(maxLength: 128), "platform": Schema.enumeration(["ios", "android", "web"]),
-                        "push_token": Schema.string, "app_version": Schema.string(maxLength: 64),
+                        "device_id": Schema.name(maxLength: 128), "platform": Schema.enumeration(["ios", "android", "web"]),
+                        "push_token": Schema.name(maxLength: 4096), "app_version": Schema.name(maxLength: 64),
                     ], required: ["device_id", "platform"]),
                 response: Schema.empty, input: RegisterDeviceRequest.self
             ) { input, call in

@@ -47,6 +47,7 @@ extension AuthService {
         provider rawProvider: String, idToken: String, rawNonce: String?, name rawName: String?, timeZone rawTimeZone: String?,
         authorizationCode: String? = nil, clientAddress: String? = nil
     ) async throws -> IdentitySignInResult {
+        try Validation.identityRequest(idToken: idToken, rawNonce: rawNonce, authorizationCode: authorizationCode)
         let provider = try IdentityProvider.parse(rawProvider)
         let name = try Validation.name(rawName)
         let timeZone = try Validation.timeZone(rawTimeZone)
@@ -267,10 +268,11 @@ extension AuthService {
         principal: Principal, provider rawProvider: String, idToken: String, rawNonce: String?, authorizationCode: String? = nil
     ) async throws -> ProvidersResult {
         let userId = principal.userId
+        try Validation.identityRequest(idToken: idToken, rawNonce: rawNonce, authorizationCode: authorizationCode)
+        let provider = try IdentityProvider.parse(rawProvider)
         // Before the token is looked at: an Apple nonce is not spent, nor an authorization code exchanged.
         try await Self.requireVerifiedEmail(userId: userId, sql: database.sql)
         try requireRecentLogin(principal)
-        let provider = try IdentityProvider.parse(rawProvider)
         let verified = try await verifiedIdentity(provider, idToken: idToken, rawNonce: rawNonce)
         let now = clock.now()
         try await database.transaction { [self] tx in
@@ -404,6 +406,8 @@ extension AuthService {
         principal: Principal, provider: String, password: String?, idToken: String?, rawNonce: String?, clientAddress: String? = nil
     ) async throws -> TokensResult {
         let userId = principal.userId
+        try Validation.identityRequest(idToken: idToken, rawNonce: rawNonce)
+        if let password { try Validation.presentedPassword(password) }
         guard principal.sessionId != nil else { throw ServiceError(.permissionDenied, "Only the user can sign in again.") }
         if let limiter {
             try await limiter.hit(Self.reauthenticatePerAccount, key: userId)

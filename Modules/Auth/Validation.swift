@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Platform
 
 /// Input rules shared by the auth endpoints.
 enum Validation {
@@ -49,16 +50,29 @@ enum Validation {
     static func name(_ name: String?) throws -> String? {
         guard let name else { return nil }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.unicodeScalars.count <= 100 else {
+        guard name.unicodeScalars.count <= 100 else {
             throw ServiceError.invalidArgument(
                 field: "name", reason: "longer than 100 characters", message: "Name must be at most 100 characters.")
         }
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    /// A provider's token, nonce and authorization code within the lengths the document declares, checked before
+    /// anything else (the account's state, the server's configuration) so a malformed request is always
+    /// `INVALID_ARGUMENT`.
+    static func identityRequest(idToken: String?, rawNonce: String?, authorizationCode: String? = nil) throws {
+        for (field, value, limit) in [
+            ("id_token", idToken, 8192), ("raw_nonce", rawNonce, 512), ("authorization_code", authorizationCode, 2048),
+        ] {
+            if let value, value.unicodeScalars.count > limit {
+                throw ServiceError.invalidArgument(field: field, reason: "longer than \(limit) characters")
+            }
+        }
+    }
+
     static func timeZone(_ identifier: String?) throws -> String? {
         guard let identifier else { return nil }
-        guard identifier.unicodeScalars.count <= 64, TimeZone(identifier: identifier) != nil else {
+        guard TimeZoneNames.isKnown(identifier) else {
             throw ServiceError.invalidArgument(
                 field: "time_zone", reason: "not an IANA time zone", message: "Time zone must be an IANA name such as Europe/Berlin.")
         }
@@ -79,7 +93,7 @@ enum Validation {
     /// carry any number of combining marks, and `device_id` stands in a key that PostgreSQL bounds in bytes.
     static func token(_ value: String, field: String, maxLength: Int) throws -> String {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= maxLength else {
+        guard !trimmed.isEmpty, value.unicodeScalars.count <= maxLength else {
             throw ServiceError.invalidArgument(field: field, reason: "must be 1 to \(maxLength) characters")
         }
         return trimmed

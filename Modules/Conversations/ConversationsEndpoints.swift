@@ -22,9 +22,11 @@ struct ConversationsEndpoints {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
+            // Read even when another name is sent, so a canvasId of the wrong type is refused, never ignored.
+            let canvas = try container.decodeIfPresent(String.self, forKey: .canvas)
             conversationId =
                 try container.decodeIfPresent(String.self, forKey: .conversationId, alias: .camel)
-                ?? container.decodeIfPresent(String.self, forKey: .canvas)
+                ?? canvas
             limit = try container.decodeIfPresent(Int.self, forKey: .limit)
             cursor = try container.decodeIfPresent(String.self, forKey: .cursor)
         }
@@ -46,9 +48,11 @@ struct ConversationsEndpoints {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
+            // Read even when another name is sent, so a canvasId of the wrong type is refused, never ignored.
+            let canvas = try container.decodeIfPresent(String.self, forKey: .canvas)
             conversationId =
                 try container.decodeIfPresent(String.self, forKey: .conversationId, alias: .camel)
-                ?? container.decodeIfPresent(String.self, forKey: .canvas)
+                ?? canvas
             message = try container.decode(String.self, forKey: .message)
             workoutId = try container.decodeIfPresent(String.self, forKey: .workoutId, alias: .workoutCamel)
         }
@@ -102,14 +106,22 @@ struct ConversationsEndpoints {
         let store = module.services.store
         let tag = Self.tag
         let conversationField = Schema.string
-        let idOnly = Schema.object([
+        // The conversation, named under any of its three names (`conversationId` and `canvasId` are legacy).
+        let namedConversation = Schema.string(minLength: 1)
+        // Opening or readying a session: an empty id is none.
+        let optionalId = Schema.object([
             "conversation_id": conversationField, "conversationId": conversationField, "canvasId": conversationField,
         ])
+        let idOnly = Schema.requiringOne(
+            of: ["conversation_id", "conversationId", "canvasId"],
+            in: Schema.object([
+                "conversation_id": namedConversation, "conversationId": namedConversation, "canvasId": namedConversation,
+            ]))
         let summary = ConversationsSchemas.summary
         return [
             .rpc(
                 "initializeSession", access: .user, tag: tag,
-                summary: "Opens a conversation (or resumes one, given its id) and answers its session.", request: idOnly,
+                summary: "Opens a conversation (or resumes one, given its id) and answers its session.", request: optionalId,
                 response: Schema.object(
                     ["session_id": Schema.string, "conversation_id": Schema.string], required: ["session_id", "conversation_id"]),
                 input: ConversationInput.self
@@ -125,7 +137,7 @@ struct ConversationsEndpoints {
             },
             .rpc(
                 "prewarmSession", access: .user, tag: tag,
-                summary: "Readies the coach for a conversation: checks it and loads the user's training context.", request: idOnly,
+                summary: "Readies the coach for a conversation: checks it and loads the user's training context.", request: optionalId,
                 response: Schema.object([:]), input: ConversationInput.self
             ) { input, call in
                 let userId = try call.userId()
@@ -166,11 +178,14 @@ struct ConversationsEndpoints {
                 request: Schema.object(
                     [
                         "conversation_id": conversationField, "conversationId": conversationField, "canvasId": conversationField,
-                        "message": Schema.string, "workout_id": Schema.string, "workoutId": Schema.string,
+                        "message": Schema.name(maxLength: CoachStream.maxMessageLength), "workout_id": Schema.string,
+                        "workoutId": Schema.string,
                     ], required: ["message"]),
-                response: Schema.string, input: StreamRequest.self
+                response: ServerSentEvents.eventSchema, input: StreamRequest.self
             ) { input, call in
-                module.stream.events(
+                // Refused before the stream opens: a bad message is the error envelope, not an error event.
+                _ = try CoachStream.check(input.message)
+                return module.stream.events(
                     userId: try call.userId(),
                     input: StreamInput(conversationId: input.conversationId, message: input.message, workoutId: input.workoutId),
                     requestLogger: call.logger)
@@ -184,7 +199,7 @@ struct ConversationsEndpoints {
                 request: Schema.object(
                     [
                         "action": Schema.enumeration(ArtifactActions.Action.allCases.map(\.rawValue)), "artifact_id": Schema.string,
-                        "conversation_id": conversationField, "idempotency_key": Schema.string,
+                        "conversation_id": conversationField, "idempotency_key": Schema.idempotencyKey,
                     ], required: ["action", "artifact_id", "conversation_id"], aliases: ["conversation_id": "conversationId"]),
                 response: Schema.object(
                     ["artifact": ConversationsSchemas.artifact, "result": Schema.any], required: ["artifact", "result"]),

@@ -123,7 +123,7 @@ struct RecommendationsEndpoints {
                     "The training analyst's notes: the newest insights, the daily brief (of `date`, or the newest) and the weekly review.",
                 request: Schema.object([
                     "sections": Schema.array(Schema.enumeration(AnalysisSection.allCases.map(\.rawValue))),
-                    "date": Schema.string(format: "date"), "limit": Schema.integer(minimum: 1, maximum: 20),
+                    "date": Schema.date, "limit": Schema.integer(minimum: 1, maximum: 20),
                 ]),
                 response: RecommendationsSchemas.summary, input: SummaryInput.self
             ) { input, call in

@@ -229,33 +229,66 @@ extension WorkoutsModule {
             "weight_kg": ["type": "number", "minimum": 0, "maximum": 1000],
             "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10), "idempotency_key": key,
         ]
-        let patchOp = Schema.object(
-            [
-                "op": Schema.enumeration(PatchOperation.names),
-                "exercise_instance_id": Schema.string, "set_id": Schema.string,
-                "field": Schema.enumeration(PatchOperation.settableFields + ["weight"]),
-                "value": Schema.nullable(Schema.number), "target_reps": Schema.integer, "target_rir": Schema.integer,
-                "exercise_id": Schema.string,
-                "sets": Schema.integer(minimum: 0, maximum: 30), "order": Schema.array(Schema.string),
-            ], required: ["op"])
+        // One shape per op (`PatchOperation`); `set_field`'s value is ranged by its field, null clearing it.
+        func patchOp(_ op: String, _ properties: [String: JSONValue], required: [String]) -> JSONValue {
+            Schema.object(properties.merging(["op": ["const": .string(op)]]) { old, _ in old }, required: ["op"] + required)
+        }
+        let reps = Schema.integer(minimum: 0, maximum: 1000)
+        let rir = Schema.integer(minimum: 0, maximum: 10)
+        let setField = ["exercise_instance_id", "set_id", "field", "value"]
+        func setFieldOp(_ fields: [String], value: JSONValue) -> JSONValue {
+            patchOp(
+                "set_field",
+                [
+                    "exercise_instance_id": Schema.string, "set_id": Schema.string, "field": Schema.enumeration(fields),
+                    "value": Schema.nullable(value),
+                ], required: setField)
+        }
+        let patchOp: JSONValue = [
+            "oneOf": [
+                setFieldOp(["weight_kg", "weight", "target_weight_kg"], value: ["type": "number", "minimum": 0, "maximum": 1000]),
+                setFieldOp(["reps", "target_reps"], value: reps),
+                setFieldOp(["rir", "target_rir"], value: rir),
+                patchOp(
+                    "add_set", ["exercise_instance_id": Schema.string, "target_reps": reps, "target_rir": rir],
+                    required: ["exercise_instance_id"]),
+                patchOp(
+                    "remove_set", ["exercise_instance_id": Schema.string, "set_id": Schema.string],
+                    required: ["exercise_instance_id", "set_id"]),
+                patchOp(
+                    "add_exercise", ["exercise_id": Schema.string, "sets": Schema.integer(minimum: 0, maximum: 30)],
+                    required: ["exercise_id"]),
+                patchOp("remove_exercise", ["exercise_instance_id": Schema.string], required: ["exercise_instance_id"]),
+                patchOp("reorder_exercises", ["order": Schema.array(Schema.string)], required: ["order"]),
+                patchOp(
+                    "reorder_sets", ["exercise_instance_id": Schema.string, "order": Schema.array(Schema.string)],
+                    required: ["exercise_instance_id", "order"]),
+            ]
+        ]
         // Legacy clients send `weight` (always kilograms) and the seeds' camelCase `workoutId`: either name is read.
         let workoutAlias = ["workout_id": "workoutId"]
         let weightAlias = ["weight_kg": "weight"]
         let workoutAndKey = Schema.object(
             ["workout_id": Schema.string, "idempotency_key": key], required: ["workout_id", "idempotency_key"], aliases: workoutAlias)
         let changes: [String: JSONValue] = [
-            "name": Schema.string(maxLength: 100),
+            "name": Schema.name(maxLength: 100),
             "exercises": Schema.array(
-                Schema.object(
-                    [
-                        "instance_id": Schema.string, "exercise_id": Schema.string,
-                        "sets": Schema.array(
-                            Schema.object(
-                                [
-                                    "id": Schema.string, "weight_kg": setSchema["weight_kg"]!,
-                                    "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10),
-                                ], required: ["weight_kg", "reps"], aliases: weightAlias)),
-                    ], required: ["sets"])),
+                // An exercise of the workout (instance_id) or a new one (exercise_id).
+                Schema.requiringOne(
+                    of: ["instance_id", "exercise_id"],
+                    in: Schema.object(
+                        [
+                            "instance_id": Schema.string, "exercise_id": Schema.string,
+                            "sets": Schema.array(
+                                Schema.object(
+                                    [
+                                        "id": Schema.string, "weight_kg": setSchema["weight_kg"]!,
+                                        "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10),
+                                    ], required: ["weight_kg", "reps"], aliases: weightAlias),
+                                minItems: 1, maxItems: 30),
+                        ], required: ["sets"])),
+                // deleteWorkout removes a workout; a change keeps at least one exercise.
+                minItems: 1),
         ]
         return [
             .rpc(
@@ -263,7 +296,7 @@ extension WorkoutsModule {
                 summary:
                     "Start a workout from a template, from a routine (its next template) or empty. CONFLICT (with workout_id) if one is in progress.",
                 request: Schema.object([
-                    "template_id": Schema.string, "routine_id": Schema.string, "name": Schema.string(maxLength: 100),
+                    "template_id": Schema.string, "routine_id": Schema.string, "name": Schema.name(maxLength: 100),
                     "idempotency_key": key,
                 ]),
                 response: WorkoutsSchemas.activeWorkout, input: StartWorkoutInput.self
@@ -307,7 +340,8 @@ extension WorkoutsModule {
                 summary: "Apply edits (set a field, add/remove/reorder sets, add/remove/reorder exercises) atomically.",
                 request: Schema.object(
                     [
-                        "workout_id": Schema.string, "ops": Schema.array(patchOp), "expected_version": Schema.integer,
+                        "workout_id": Schema.string, "ops": Schema.array(patchOp, minItems: 1, maxItems: 50),
+                        "expected_version": Schema.integer,
                         "idempotency_key": key,
                     ],
                     required: ["workout_id", "ops", "idempotency_key"], aliases: workoutAlias),
@@ -384,11 +418,13 @@ extension WorkoutsModule {
                     Edit a completed workout; analytics are recomputed. `exercises` replaces the list: exercises and sets sent with \
                     their instance_id / id keep them (and a set its targets and time); those without are new. Optional idempotency_key.
                     """,
-                request: Schema.object(
-                    changes.merging(["workout_id": Schema.string, "changes": Schema.object(changes), "idempotency_key": key]) { _, new in
-                        new
-                    },
-                    required: ["workout_id"], aliases: workoutAlias),
+                request: Schema.patch(
+                    Schema.object(
+                        changes.merging(["workout_id": Schema.string, "changes": Schema.object(changes), "idempotency_key": key]) {
+                            _, new in
+                            new
+                        },
+                        required: ["workout_id"], aliases: workoutAlias)),
                 response: WorkoutsSchemas.completedWorkout, input: KeyedInput<UpdateWorkoutInput>.self
             ) { input, call in
                 try await history.update(

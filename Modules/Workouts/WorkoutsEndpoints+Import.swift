@@ -20,7 +20,7 @@ extension WorkoutsModule {
                     [
                         "format": Schema.enumeration(["strong_csv", "hevy_csv"]),
                         "content": Schema.string(maxLength: WorkoutImport.maxContentBytes),
-                        "weight_unit": Schema.enumeration(["kg", "lb"]), "time_zone": Schema.string,
+                        "weight_unit": Schema.enumeration(["kg", "lb", "lbs"]), "time_zone": Schema.timeZone,
                     ], required: ["format", "content"]),
                 response: Schema.object(
                     [

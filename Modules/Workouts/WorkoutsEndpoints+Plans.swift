@@ -164,11 +164,11 @@ extension WorkoutsModule {
         let database = context.database
         let key = WorkoutsSchemas.idempotencyKey
         let templatePatchProperties: [String: JSONValue] = [
-            "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000),
+            "name": Schema.name(maxLength: 100), "description": Schema.string(maxLength: 2000),
             "exercises": Schema.array(WorkoutsSchemas.exerciseDraft),
         ]
         let routineProperties: [String: JSONValue] = [
-            "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000),
+            "name": Schema.name(maxLength: 100), "description": Schema.string(maxLength: 2000),
             "template_ids": Schema.array(Schema.string),
             "frequency": Schema.integer(minimum: 1, maximum: 14),
         ]
@@ -201,7 +201,7 @@ extension WorkoutsModule {
                 "createTemplate", access: .user, tag: tag, summary: "Create a workout template.",
                 request: Schema.object(
                     [
-                        "name": Schema.string(maxLength: 100), "description": Schema.string(maxLength: 2000),
+                        "name": Schema.name(maxLength: 100), "description": Schema.string(maxLength: 2000),
                         "exercises": Schema.array(WorkoutsSchemas.exerciseDraft), "idempotency_key": key,
                     ],
                     required: ["name", "exercises"]),
@@ -230,14 +230,15 @@ extension WorkoutsModule {
                 "patchTemplate", access: .user, tag: tag,
                 summary:
                     "Change a template; with expected_version a concurrent change is CONFLICT. Changes may also be nested in `changes`.",
-                request: Schema.object(
-                    templatePatchProperties.merging(
-                        [
-                            "template_id": Schema.string, "expected_version": Schema.integer,
-                            "changes": Schema.object(templatePatchProperties),
-                            "idempotency_key": key,
-                        ]) { _, new in new },
-                    required: ["template_id"]),
+                request: Schema.patch(
+                    Schema.object(
+                        templatePatchProperties.merging(
+                            [
+                                "template_id": Schema.string, "expected_version": Schema.integer,
+                                "changes": Schema.object(templatePatchProperties),
+                                "idempotency_key": key,
+                            ]) { _, new in new },
+                        required: ["template_id"])),
                 response: WorkoutsSchemas.template, input: KeyedInput<PatchTemplateInput>.self
             ) { input, call in
                 try await templates.patch(
@@ -281,13 +282,14 @@ extension WorkoutsModule {
             .rpc(
                 "patchRoutine", access: .user, tag: tag,
                 summary: "Change a routine; with expected_version a concurrent change is CONFLICT.",
-                request: Schema.object(
-                    routineProperties.merging(
-                        [
-                            "routine_id": Schema.string, "expected_version": Schema.integer,
-                            "changes": Schema.object(routineProperties, aliases: Self.routineAliases), "idempotency_key": key,
-                        ]) { _, new in new },
-                    required: ["routine_id"], aliases: Self.routineAliases),
+                request: Schema.patch(
+                    Schema.object(
+                        routineProperties.merging(
+                            [
+                                "routine_id": Schema.string, "expected_version": Schema.integer,
+                                "changes": Schema.object(routineProperties, aliases: Self.routineAliases), "idempotency_key": key,
+                            ]) { _, new in new },
+                        required: ["routine_id"], aliases: Self.routineAliases)),
                 response: WorkoutsSchemas.routine, input: KeyedInput<PatchRoutineInput>.self
             ) { input, call in
                 try await routines.patch(

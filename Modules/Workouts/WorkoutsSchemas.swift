@@ -2,8 +2,7 @@ import Platform
 
 /// OpenAPI schemas of Workouts' documents.
 enum WorkoutsSchemas {
-    static let idempotencyKey = Schema.string(
-        minLength: 1, maxLength: 128, description: "client-generated; a retry with the same key returns the first answer")
+    static let idempotencyKey = Schema.idempotencyKey
     static let exercise = Schema.object(
         [
             "id": Schema.string, "name": Schema.string, "category": Schema.string, "equipment": Schema.nullable(Schema.string),

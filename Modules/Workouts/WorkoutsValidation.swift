@@ -27,7 +27,7 @@ enum WorkoutsValidation {
     static func name(_ value: String, field: String = "name") throws -> String {
         try refuseNUL(value, field: field)
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= 100 else {
+        guard !trimmed.isEmpty, value.unicodeScalars.count <= 100 else {
             throw ServiceError.invalidArgument(field: field, reason: "must be 1 to 100 characters")
         }
         return trimmed

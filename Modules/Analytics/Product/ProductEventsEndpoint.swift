@@ -11,17 +11,24 @@ struct TrackEventsInput: Decodable, Sendable {
 extension ProductAnalytics {
     static let trackEventsRequest = Schema.object(
         [
+            // An item that is not such an event is rejected alone (listed in `rejected`), so any item is taken.
             "events": Schema.array(
-                Schema.object(
-                    [
-                        "name": Schema.enumeration(
-                            ProductEventTaxonomy.all.filter { $0.sources.contains(.client) }.map(\.name)),
-                        "params": Schema.object([:]),
-                        "occurred_at": Schema.timestamp,
-                        "event_id": Schema.string(maxLength: ProductEventTaxonomy.maxIdLength, description: "a repeated id is stored once"),
-                        "install_id": Schema.string(maxLength: ProductEventTaxonomy.maxIdLength),
-                    ],
-                    required: ["name", "occurred_at"]))
+                [
+                    "anyOf": [
+                        Schema.object(
+                            [
+                                "name": Schema.enumeration(
+                                    ProductEventTaxonomy.all.filter { $0.sources.contains(.client) }.map(\.name)),
+                                "params": Schema.object([:]),
+                                "occurred_at": Schema.timestamp,
+                                "event_id": Schema.string(
+                                    maxLength: ProductEventTaxonomy.maxIdLength, description: "a repeated id is stored once"),
+                                "install_id": Schema.string(maxLength: ProductEventTaxonomy.maxIdLength),
+                            ],
+                            required: ["name", "occurred_at"]), ["description": "anything else: rejected alone, listed in `rejected`"],
+                    ]
+                ],
+                maxItems: ProductEventIngestion.maxBatch)
         ],
         required: ["events"])
 

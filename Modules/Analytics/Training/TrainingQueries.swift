@@ -85,7 +85,7 @@ struct TrainingQueries: TrainingAnalytics {
             conditions.append("(primary_muscles LIKE \(bind: pattern) OR secondary_muscles LIKE \(bind: pattern))")
         }
         for (field, value, comparison) in [("from", query.from, ">="), ("to", query.to, "<=")] {
-            guard let value = value.nonBlank else { continue }
+            guard let value else { continue }
             guard CivilCalendar.day(ofText: value) != nil else {
                 throw ServiceError.invalidArgument(field: field, reason: "must be a date, YYYY-MM-DD")
             }

@@ -148,11 +148,11 @@ struct CoachStream: Sendable {
             ])
     }
 
-    /// A message to answer: 1 to 4,000 characters once trimmed.
+    /// A message to answer: at most 4,000 code points (as the document's `maxLength` counts), not blank.
     static func check(_ message: String) throws -> String {
         let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ServiceError.invalidArgument(field: "message", reason: "must not be empty") }
-        guard trimmed.count <= maxMessageLength, !trimmed.utf8.contains(0) else {
+        guard message.unicodeScalars.count <= maxMessageLength, !trimmed.utf8.contains(0) else {
             throw ServiceError.invalidArgument(field: "message", reason: "must be at most \(maxMessageLength) characters, without NUL")
         }
         return trimmed

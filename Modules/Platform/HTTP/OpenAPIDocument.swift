@@ -23,10 +23,15 @@ public enum OpenAPIDocument {
             ], required: ["success", "error"])
         return [
             "openapi": "3.1.0",
-            "info": ["title": .string(title), "version": .string(version)],
+            "info": [
+                "title": .string(title), "version": .string(version),
+                "description": .string(
+                    "Every request body is a JSON object; an optional field may be sent as null, which reads as not sent (or as a clear, where the operation says so). No string or key of a request may hold the NUL character (U+0000): such a request is INVALID_ARGUMENT. A method a path does not take is 405 METHOD_NOT_ALLOWED with an Allow header."
+                ),
+            ],
             "paths": .object(paths),
             "components": [
-                "schemas": ["Error": errorSchema],
+                "schemas": ["Error": errorSchema, "TimeZone": Schema.enumeration(TimeZoneNames.known)],
                 "securitySchemes": [
                     "bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"],
                     "serviceKey": ["type": "apiKey", "in": "header", "name": "X-API-Key"],
@@ -51,8 +56,17 @@ public enum OpenAPIDocument {
             if method == "GET" {
                 var parameters: [JSONValue] = []
                 if case .object(let properties)? = schema["properties"] {
-                    let required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-                    for (key, property) in properties.sorted(by: { $0.key < $1.key }) {
+                    var required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                    // A field required under one of several names (`allOf` of `anyOf`s): a query names it by its
+                    // first name, which is then required; the other (legacy) names are left out of the query.
+                    var unlisted: Set<String> = []
+                    for condition in schema["allOf"]?.arrayValue ?? [] {
+                        let names = (condition["anyOf"]?.arrayValue ?? []).compactMap { $0["required"]?.arrayValue?.first?.stringValue }
+                        guard let first = names.first else { continue }
+                        required.insert(first)
+                        unlisted.formUnion(names.dropFirst())
+                    }
+                    for (key, property) in properties.sorted(by: { $0.key < $1.key }) where !unlisted.contains(key) {
                         var parameter: [String: JSONValue] = ["name": .string(key), "in": "query", "schema": property]
                         if required.contains(key) { parameter["required"] = true }
                         parameters.append(.object(parameter))
@@ -60,8 +74,10 @@ public enum OpenAPIDocument {
                 }
                 operation["parameters"] = .array(parameters)
             } else {
+                // No body reads as `{}`: it may be left out only when `{}` is a valid input.
+                let needsFields = schema["required"] != nil || schema["allOf"] != nil
                 operation["requestBody"] = [
-                    "required": false, "content": ["application/json": ["schema": schema]],
+                    "required": .bool(needsFields), "content": ["application/json": ["schema": schema]],
                 ]
             }
         }

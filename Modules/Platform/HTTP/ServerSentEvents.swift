@@ -27,6 +27,11 @@ public struct ServerSentEvent: Sendable, Equatable {
 }
 
 public enum ServerSentEvents {
+    /// The schema of one event of a stream, as the OpenAPI document gives it for `text/event-stream` answers:
+    /// `data` is the event's JSON text, `id` its number in the stream.
+    public static let eventSchema = Schema.object(
+        ["data": Schema.string, "event": Schema.string, "id": Schema.string, "retry": Schema.integer], required: ["data"])
+
     /// A `text/event-stream` response that writes each event the moment the sequence produces it. A stream
     /// always ends with `message_end` or `error` (API.md): when the sequence throws, an `error` event
     /// (`{"type":"error","code":…,"message":…}`, numbered after the last one, the error mapped as any other

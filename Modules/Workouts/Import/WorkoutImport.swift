@@ -121,14 +121,14 @@ struct WorkoutImport: Sendable {
             throw ServiceError.invalidArgument(field: "format", reason: "must be strong_csv or hevy_csv")
         }
         let pounds: Bool
-        switch request.weightUnit?.lowercased() {
+        switch request.weightUnit {
         case nil, "kg": pounds = false
         case "lb", "lbs": pounds = true
         default: throw ServiceError.invalidArgument(field: "weight_unit", reason: "must be kg or lb")
         }
         var timeZone = TimeZone(identifier: "UTC")!
         if let name = request.timeZone {
-            guard let zone = TimeZone(identifier: name) else {
+            guard TimeZoneNames.isKnown(name), let zone = TimeZone(identifier: name) else {
                 throw ServiceError.invalidArgument(field: "time_zone", reason: "not a time zone (an IANA name such as Europe/Berlin)")
             }
             timeZone = zone

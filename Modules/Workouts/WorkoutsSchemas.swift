@@ -10,18 +10,26 @@ enum WorkoutsSchemas {
             "primary_muscles": Schema.array(Schema.string), "secondary_muscles": Schema.array(Schema.string),
         ], required: ["id", "name", "category", "primary_muscles", "secondary_muscles"])
     /// A planned set's targets; each may be null (none planned), as answers write it.
+    private static let targetReps = Schema.integer(
+        minimum: WorkoutsValidation.repsRange.lowerBound, maximum: WorkoutsValidation.repsRange.upperBound)
+    private static let targetRIR = Schema.integer(
+        minimum: WorkoutsValidation.rirRange.lowerBound, maximum: WorkoutsValidation.rirRange.upperBound)
+    private static let targetWeight: JSONValue = [
+        "type": "number", "minimum": .double(WorkoutsValidation.weightRange.lowerBound),
+        "maximum": .double(WorkoutsValidation.weightRange.upperBound),
+    ]
     private static let targets: [String: JSONValue] = [
-        "target_reps": Schema.nullable(Schema.integer(minimum: 0, maximum: 1000)),
-        "target_rir": Schema.nullable(Schema.integer(minimum: 0, maximum: 10)),
-        "target_weight_kg": Schema.nullable(["type": "number", "minimum": 0, "maximum": 1000]),
+        "target_reps": Schema.nullable(targetReps), "target_rir": Schema.nullable(targetRIR),
+        "target_weight_kg": Schema.nullable(targetWeight),
     ]
     static let templateSet = Schema.object(targets)
-    /// A planned set as sent: the original templates' `reps`, `rir` and `weight` (kg) are read as the targets.
+    /// A planned set as sent: the original templates' `reps`, `rir` and `weight` (kg) are read as the targets,
+    /// within the same bounds.
     static let templateSetDraft = Schema.object(
         targets.merging([
-            "reps": ["type": "integer", "description": "legacy name of target_reps"],
-            "rir": ["type": "integer", "description": "legacy name of target_rir"],
-            "weight": ["type": "number", "description": "legacy name of target_weight_kg (kilograms)"],
+            "reps": Schema.described(targetReps, "legacy name of target_reps"),
+            "rir": Schema.described(targetRIR, "legacy name of target_rir"),
+            "weight": Schema.described(targetWeight, "legacy name of target_weight_kg (kilograms)"),
         ]) { current, _ in current })
     static let exerciseDraft = Schema.object(
         ["exercise_id": Schema.string, "sets": Schema.array(templateSetDraft)], required: ["exercise_id", "sets"])

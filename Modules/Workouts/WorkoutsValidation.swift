@@ -47,9 +47,14 @@ enum WorkoutsValidation {
     /// Whether a description is blank (empty or whitespace only), and so stored as none.
     static func isBlank(_ description: String) -> Bool { description.allSatisfy(\.isWhitespace) }
 
+    /// The bounds of a set's reps, RIR and weight (kg), as validated here and declared in the schemas.
+    static let repsRange = 0...1000
+    static let rirRange = 0...10
+    static let weightRange = 0.0...1000.0
+
     static func reps(_ value: Int?, field: String) throws -> Int? {
         guard let value else { return nil }
-        guard (0...1000).contains(value) else {
+        guard repsRange.contains(value) else {
             throw ServiceError.invalidArgument(field: field, reason: "must be from 0 to 1000", message: "Reps must be between 0 and 1000.")
         }
         return value
@@ -57,7 +62,7 @@ enum WorkoutsValidation {
 
     static func rir(_ value: Int?, field: String) throws -> Int? {
         guard let value else { return nil }
-        guard (0...10).contains(value) else {
+        guard rirRange.contains(value) else {
             throw ServiceError.invalidArgument(field: field, reason: "must be from 0 to 10", message: "RIR must be between 0 and 10.")
         }
         return value
@@ -71,7 +76,7 @@ enum WorkoutsValidation {
     /// A weight from 0 to 1000 kg. Negative zero is zero: it passes the range check, but would be answered as `-0`
     /// and stored differently by each engine (SQLite keeps a whole REAL as an integer, dropping the sign).
     static func weight(_ value: Double, field: String) throws -> Double {
-        guard value.isFinite, (0...1000).contains(value) else {
+        guard value.isFinite, weightRange.contains(value) else {
             throw ServiceError.invalidArgument(
                 field: field, reason: "must be from 0 to 1000 kg", message: "Weight must be between 0 and 1000 kg.")
         }

@@ -294,6 +294,41 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
         }
     }
 
+    /// A lone UTF-16 surrogate escape is valid JSON syntax that names no character: it is read as U+FFFD
+    /// wherever it is (the decoder refused the whole body as "not valid JSON" before), while a pair is one
+    /// character and an escaped backslash before `ud800` is ordinary text.
+    @Test func loneSurrogateEscapesReadAsTheReplacementCharacter() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let cases: [(String, String)] = [
+                (#"{"name":"a\ud800b","count":1}"#, "a\u{FFFD}b"),
+                (#"{"name":"\uDC00","count":1}"#, "\u{FFFD}"),
+                (#"{"name":"\ud800\ud800\udc00","count":1}"#, "\u{FFFD}\u{10000}"),
+                (#"{"name":"\\ud800","count":1}"#, #"\ud800"#),
+                (#"{"name":"x","count":1,"extra":"\udbff"}"#, "x"),
+            ]
+            for (body, name) in cases {
+                let response = try await post(client, "/echo", body)
+                #expect(response.status == .ok, "\(body): \(String(buffer: response.body))")
+                let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                #expect((json?["data"] as? [String: Any])?["name"] as? String == name, "\(body)")
+            }
+        }
+    }
+
+    /// A NUL is refused even where Foundation cannot read the rest of the body (a number beyond a Double in a
+    /// field the decoder skips), naming the body as a whole then.
+    @Test func aNulBesideAnUnreadableNumberIsStillRefused() async throws {
+        try await Application(router: fixture.router()).test(.router) { client in
+            let named = try decodeError(try await post(client, "/echo", #"{"name":"a\u0000","count":1}"#)).error
+            #expect(named.code == "INVALID_ARGUMENT")
+            #expect(named.details?["field"] == "name")
+            let body = try decodeError(try await post(client, "/echo", #"{"name":"a\u0000","count":1,"extra":1e400}"#)).error
+            #expect(body.code == "INVALID_ARGUMENT")
+            #expect(body.details?["field"] == "body")
+            #expect(body.details?["reason"] == "must not contain the NUL character")
+        }
+    }
+
     /// A body that is JSON `null` is not an object: the error says so instead of naming an empty field.
     @Test func aNullBodyIsNotAnObject() async throws {
         try await Application(router: fixture.router()).test(.router) { client in

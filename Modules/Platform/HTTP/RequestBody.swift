@@ -10,8 +10,7 @@ enum RequestBody {
     static func json(_ request: Request, context: APIRequestContext, schema: JSONValue?, settings: EndpointSettings) async throws -> Data {
         let data = try await body(request, schema: schema, settings: settings)
         try refuseNonObject(data)
-        try refuseNUL(in: data)
-        return data
+        return try checkedStrings(data)
     }
 
     /// Every request body of the API is a JSON object: a number, string, array or `null` (which a decoder of a
@@ -44,21 +43,26 @@ enum RequestBody {
         return Data(buffer.readableBytesView)
     }
 
+    /// The body with its strings made decodable, or `INVALID_ARGUMENT` for a NUL character.
+    ///
     /// No text of the API has a use for the NUL character, and PostgreSQL cannot store it in a text column: a
-    /// string or key holding one (`\u0000`, or a raw 0 byte) is `INVALID_ARGUMENT` naming where it is, on
-    /// every engine, before anything reads the request. Most bodies hold no backslash and no 0 byte at all,
-    /// which two `memchr`s tell.
-    static func refuseNUL(in data: Data) throws {
+    /// string or key holding one (`\u0000`, or a raw 0 byte) is refused naming where it is, on every engine,
+    /// before anything reads the request. A lone surrogate escape is read as U+FFFD (`JSONStringEscapes`). Most
+    /// bodies hold no backslash and no 0 byte at all, which two `memchr`s tell.
+    static func checkedStrings(_ data: Data) throws -> Data {
         let suspect = data.withUnsafeBytes { raw -> Bool in
             guard let base = raw.baseAddress, raw.count > 0 else { return false }
             return memchr(base, 0, raw.count) != nil || memchr(base, Int32(UInt8(ascii: "\\")), raw.count) != nil
         }
-        guard suspect, let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            return  // malformed JSON is the decoder's to report
-        }
-        if let path = pathOfNUL(in: root, at: "") {
-            throw ServiceError.invalidArgument(field: path.isEmpty ? "body" : path, reason: "must not contain the NUL character")
-        }
+        guard suspect else { return data }
+        let scan = JSONStringEscapes.scan(data)
+        let text = scan.repaired ?? data
+        guard scan.holdsNUL else { return text }
+        // Where it is, when Foundation can read the whole text (it refuses numbers beyond a Double, which the
+        // decoder takes in a field it skips); the body as a whole otherwise.
+        let root = try? JSONSerialization.jsonObject(with: text, options: [.fragmentsAllowed])
+        let path = root.flatMap { pathOfNUL(in: $0, at: "") } ?? ""
+        throw ServiceError.invalidArgument(field: path.isEmpty ? "body" : path, reason: "must not contain the NUL character")
     }
 
     /// Where the first string or key holding NUL is (`exercises[0].name`), or nil.

@@ -51,6 +51,13 @@ public enum Schema {
         ["type": "integer", "minimum": .int(minimum), "maximum": .int(maximum)]
     }
 
+    /// The schema with a description (a legacy name's, which keeps its field's constraints).
+    public static func described(_ schema: JSONValue, _ description: String) -> JSONValue {
+        guard case .object(var object) = schema else { return schema }
+        object["description"] = .string(description)
+        return .object(object)
+    }
+
     public static func enumeration(_ values: [String]) -> JSONValue {
         ["type": "string", "enum": .array(values.map(JSONValue.string))]
     }

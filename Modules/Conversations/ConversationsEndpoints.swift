@@ -101,6 +101,19 @@ struct ConversationsEndpoints {
 
     struct Empty: Encodable, Sendable {}
 
+    /// Where the answers lead (OpenAPI links): a conversation opened or listed is one to read, talk in or
+    /// delete; an artifact read is one to act on.
+    static let links: [EndpointLink] =
+        [("initializeSession", "/conversation_id"), ("getConversations", "/items/0/id")].flatMap { source, pointer in
+            ["getConversation", "deleteConversation", "streamAgentNormalized"].map {
+                EndpointLink(from: source, to: $0, ["conversation_id": EndpointLink.answer(pointer)])
+            }
+        } + [
+            EndpointLink(
+                from: "getConversation", to: "artifactAction",
+                ["conversation_id": EndpointLink.answer("/conversation/id"), "artifact_id": EndpointLink.answer("/artifacts/0/id")])
+        ]
+
     var all: [Endpoint] {
         let module = self.module
         let store = module.services.store

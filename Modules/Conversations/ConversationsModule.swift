@@ -54,7 +54,8 @@ public struct ConversationsModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "conversations", migrations: Self.migrations, endpoints: ConversationsEndpoints(module: self).all,
+            name: "conversations", migrations: Self.migrations,
+            endpoints: Endpoint.linking(ConversationsEndpoints(module: self).all, ConversationsEndpoints.links),
             services: [
                 actions.idempotency.purger(name: "conversations_idempotency_purge", logger: Logger(label: "conversations.idempotency"))
             ],

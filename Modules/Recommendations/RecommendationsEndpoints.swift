@@ -113,6 +113,11 @@ struct RecommendationsEndpoints {
 
     struct Empty: Decodable, Sendable {}
 
+    /// Where the answers lead (OpenAPI links): a recommendation listed is one to review.
+    static let links = [
+        EndpointLink(from: "getRecommendations", to: "reviewRecommendation", ["recommendation_id": EndpointLink.answer("/items/0/id")])
+    ]
+
     var all: [Endpoint] {
         let module = self.module
         let tag = Self.tag

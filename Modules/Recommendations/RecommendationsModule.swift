@@ -132,7 +132,8 @@ public struct RecommendationsModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "recommendations", migrations: Self.migrations, endpoints: RecommendationsEndpoints(module: self).all,
+            name: "recommendations", migrations: Self.migrations,
+            endpoints: Endpoint.linking(RecommendationsEndpoints(module: self).all, RecommendationsEndpoints.links),
             eventHandlers: handlers, jobs: jobDefinitions, services: services, eraser: eraser)
     }
 }

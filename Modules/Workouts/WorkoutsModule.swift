@@ -58,7 +58,8 @@ public struct WorkoutsModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "workouts", migrations: Self.migrations, endpoints: planEndpoints() + activeEndpoints() + importEndpoints(),
+            name: "workouts", migrations: Self.migrations,
+            endpoints: Endpoint.linking(planEndpoints() + activeEndpoints() + importEndpoints(), WorkoutsLinks.all),
             services: [idempotencyPurger, endedWorkoutRetention.purger], eraser: eraser, prepare: { [catalog] in await catalog.prepare() })
     }
 }

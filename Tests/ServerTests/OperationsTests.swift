@@ -183,6 +183,90 @@ import Testing
         }
     }
 
+    /// The document's links lead where they say: each names an operation of the document, fills only fields its
+    /// request declares, and reads each from a place the source's answer schema has (a typo there would leave
+    /// the fuzzer's stateful phase guessing ids again, with no error).
+    @Test func linksLeadToDeclaredFieldsFromDeclaredPlaces() async throws {
+        try await TestServer.with(.sqlite) { _, client in
+            let response = try await client.get("/openapi.json")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+            let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+            var operations: [String: [String: Any]] = [:]
+            for (_, methods) in paths {
+                for (_, operation) in methods { operations[operation["operationId"] as? String ?? ""] = operation }
+            }
+            func bodySchema(_ operation: [String: Any]) -> [String: Any]? {
+                let content = (operation["requestBody"] as? [String: Any])?["content"] as? [String: Any]
+                return (content?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
+            }
+            /// The schema at `pointer` below `schema`, through properties, items and alternatives.
+            func resolve(_ schema: [String: Any]?, _ pointer: ArraySlice<Substring>) -> Bool {
+                guard let schema else { return false }
+                guard let step = pointer.first else { return true }
+                let alternatives = ["anyOf", "oneOf", "allOf"].flatMap { schema[$0] as? [[String: Any]] ?? [] }
+                if alternatives.contains(where: { resolve($0, pointer) }) { return true }
+                if Int(step) != nil { return resolve(schema["items"] as? [String: Any], pointer.dropFirst()) }
+                return resolve((schema["properties"] as? [String: Any])?[String(step)] as? [String: Any], pointer.dropFirst())
+            }
+            func expressions(_ value: Any) -> [String] {
+                if let text = value as? String { return text.hasPrefix("$response.body#") ? [text] : [] }
+                if let object = value as? [String: Any] { return object.values.flatMap(expressions) }
+                if let array = value as? [Any] { return array.flatMap(expressions) }
+                return []
+            }
+            var count = 0
+            for (id, operation) in operations.sorted(by: { $0.key < $1.key }) {
+                let success = (operation["responses"] as? [String: Any])?["200"] as? [String: Any]
+                let answer = ((success?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
+                for (name, value) in success?["links"] as? [String: [String: Any]] ?? [:] {
+                    count += 1
+                    let targetID = value["operationId"] as? String ?? ""
+                    let target = try #require(operations[targetID], "\(id) → \(name): no operation \(targetID)")
+                    var declared = Set(((bodySchema(target)?["properties"] as? [String: Any]) ?? [:]).keys)
+                    declared.formUnion(
+                        (target["parameters"] as? [[String: Any]] ?? []).compactMap { "query.\($0["name"] as? String ?? "")" })
+                    let body = (value["requestBody"] as? [String: Any]) ?? (value["parameters"] as? [String: Any]) ?? [:]
+                    #expect(!body.isEmpty && Set(body.keys).isSubset(of: declared), "\(id) → \(targetID) fills \(body.keys.sorted())")
+                    for expression in expressions(body) {
+                        let pointer = expression.dropFirst("$response.body#/".count).split(separator: "/")
+                        #expect(resolve(answer, pointer[...]), "\(id) → \(targetID): \(expression) is not in the answer")
+                    }
+                }
+            }
+            #expect(count >= 60, "links: \(count)")
+        }
+    }
+
+    /// Every number a request may carry has declared bounds, legacy names included: the fuzzer sent a 400-digit
+    /// `reps` (allowed by an unbounded legacy name) and the decoder refused the body, which the document allowed.
+    @Test func everyNumberARequestCarriesIsBounded() async throws {
+        try await TestServer.with(.sqlite) { _, client in
+            let response = try await client.get("/openapi.json")
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+            let paths = try #require(document["paths"] as? [String: [String: Any]])
+            var unbounded: [String] = []
+            func walk(_ value: Any, _ path: String) {
+                if let schema = value as? [String: Any] {
+                    let types = (schema["type"] as? [String]) ?? [(schema["type"] as? String) ?? ""]
+                    if types.contains("number") || types.contains("integer"), schema["minimum"] == nil || schema["maximum"] == nil {
+                        unbounded.append(path)
+                    }
+                    for (key, child) in schema { walk(child, "\(path)/\(key)") }
+                } else if let items = value as? [Any] {
+                    for (index, child) in items.enumerated() { walk(child, "\(path)[\(index)]") }
+                }
+            }
+            for (path, operations) in paths {
+                for (method, operation) in operations {
+                    guard let operation = operation as? [String: Any] else { continue }
+                    walk(operation["requestBody"] ?? [:], "\(method) \(path) body")
+                    walk(operation["parameters"] ?? [], "\(method) \(path) query")
+                }
+            }
+            #expect(unbounded.isEmpty, "unbounded numbers: \(unbounded.sorted())")
+        }
+    }
+
     @Test func healthReadyAndMetrics() async throws {
         try await TestServer.with(.sqlite) { _, client in
             #expect(try await client.get("/health").status == .ok)

@@ -30,6 +30,8 @@ public struct Endpoint: Sendable {
     public var responseSchema: JSONValue
     public var responseContentType: String
     public var enveloped: Bool
+    /// The operations its answer leads to (`EndpointLink`), declared in the OpenAPI document.
+    public var links: [EndpointLink] = []
     public var respond: @Sendable (Request, APIRequestContext, EndpointSettings) async throws -> Response
 
     public init(

@@ -5,10 +5,11 @@ import HTTPTypes
 public enum OpenAPIDocument {
     public static func make(endpoints: [Endpoint], title: String = "Povver Server", version: String = "1.0.0") -> JSONValue {
         var paths: [String: JSONValue] = [:]
+        let served = Dictionary(endpoints.map { ($0.name, $0) }) { first, _ in first }
         for endpoint in endpoints {
             var operations: [String: JSONValue] = [:]
             for method in endpoint.methods {
-                operations[method.rawValue.lowercased()] = operation(endpoint, method: method.rawValue)
+                operations[method.rawValue.lowercased()] = operation(endpoint, method: method.rawValue, served: served)
             }
             paths[endpoint.path] = .object(operations)
         }
@@ -26,7 +27,7 @@ public enum OpenAPIDocument {
             "info": [
                 "title": .string(title), "version": .string(version),
                 "description": .string(
-                    "Every request body is a JSON object; an optional field may be sent as null, which reads as not sent (or as a clear, where the operation says so). No string or key of a request may hold the NUL character (U+0000): such a request is INVALID_ARGUMENT. A method a path does not take is 405 METHOD_NOT_ALLOWED with an Allow header."
+                    "Every request body is a JSON object; an optional field may be sent as null, which reads as not sent (or as a clear, where the operation says so). No string or key of a request may hold the NUL character (U+0000): such a request is INVALID_ARGUMENT. A lone UTF-16 surrogate escape is read as U+FFFD. A method a path does not take is 405 METHOD_NOT_ALLOWED with an Allow header."
                 ),
             ],
             "paths": .object(paths),
@@ -40,10 +41,14 @@ public enum OpenAPIDocument {
         ]
     }
 
-    private static func operation(_ endpoint: Endpoint, method: String) -> JSONValue {
-        let name = endpoint.path.split(separator: "/").last.map(String.init) ?? endpoint.path
+    /// An endpoint's operation id for `method`: its name, suffixed with the method when it takes several.
+    private static func operationID(_ endpoint: Endpoint, method: String) -> String {
+        endpoint.methods.count > 1 ? "\(endpoint.name)_\(method.lowercased())" : endpoint.name
+    }
+
+    private static func operation(_ endpoint: Endpoint, method: String, served: [String: Endpoint]) -> JSONValue {
         var operation: [String: JSONValue] = [
-            "operationId": .string(endpoint.methods.count > 1 ? "\(name)_\(method.lowercased())" : name),
+            "operationId": .string(operationID(endpoint, method: method)),
             "summary": .string(endpoint.summary),
             "tags": [.string(endpoint.tag)],
         ]
@@ -86,8 +91,27 @@ public enum OpenAPIDocument {
             ? Schema.object(
                 ["success": ["type": "boolean", "enum": [true]], "data": endpoint.responseSchema], required: ["success", "data"])
             : endpoint.responseSchema
+        var answer: [String: JSONValue] = [
+            "description": "Success", "content": .object([endpoint.responseContentType: ["schema": success]]),
+        ]
+        // A link to an endpoint this server does not serve (a module left out) is left out with it. A target is
+        // called by POST with the body; one that also reads by GET, by GET with the same fields in the query when
+        // each is a single value.
+        var links: [String: JSONValue] = [:]
+        for link in endpoint.links {
+            guard let target = served[link.target] else { continue }
+            let name = links[link.target] == nil ? link.target : "\(link.target)_\(links.count)"
+            links[name] = ["operationId": .string(operationID(target, method: "POST")), "requestBody": .object(link.body)]
+            if target.methods.contains(.get), link.body.values.allSatisfy({ $0.stringValue != nil }) {
+                links["\(name)_get"] = [
+                    "operationId": .string(operationID(target, method: "GET")),
+                    "parameters": .object(Dictionary(uniqueKeysWithValues: link.body.map { ("query.\($0.key)", $0.value) })),
+                ]
+            }
+        }
+        if !links.isEmpty { answer["links"] = .object(links) }
         operation["responses"] = [
-            "200": ["description": "Success", "content": .object([endpoint.responseContentType: ["schema": success]])],
+            "200": .object(answer),
             "default": [
                 "description": "Failure envelope", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]],
             ],

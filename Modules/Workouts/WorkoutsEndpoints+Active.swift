@@ -62,47 +62,6 @@ struct LogSetInput: Decodable, Sendable, Equatable {
     }
 }
 
-extension LogSetInput: FlatJSONDecodable {
-    /// What `init(from:)` reads, from a flat object; nil for anything else (JSONDecoder then decodes, and
-    /// words the error), a field and its alias with different values included.
-    init?(flat: FlatJSONObject) {
-        guard let id = Self.aliased(flat, "workout_id", "workoutId", read: flat.string),
-            let instance = flat.string("exercise_instance_id"), let set = flat.string("set_id"), let reps = flat.integer("reps"),
-            let key = flat.string("idempotency_key"), let weight = Self.aliased(flat, "weight_kg", "weight", read: flat.double)
-        else { return nil }
-        workoutId = id
-        weightKg = weight
-        switch flat["rir"] {
-        case .null, nil: rir = nil
-        case .number:
-            guard let value = flat.integer("rir") else { return nil }
-            rir = value
-        default: return nil
-        }
-        exerciseInstanceId = instance
-        setId = set
-        self.reps = reps
-        idempotencyKey = key
-    }
-
-    /// A field sent under `key`, `alias` or both (then with the same value), as `decode(_:forKey:alias:)` reads
-    /// it; nil when missing, null under both names, unreadable, or differing.
-    private static func aliased<T: Equatable>(_ flat: FlatJSONObject, _ key: String, _ alias: String, read: (String) -> T?) -> T? {
-        func value(_ name: String) -> T?? {
-            switch flat[name] {
-            case .null, nil: return .some(nil)
-            default: return read(name).map { .some($0) }  // nil: present but unreadable
-            }
-        }
-        guard let first = value(key), let second = value(alias) else { return nil }
-        switch (first, second) {
-        case (let value?, nil), (nil, let value?): return value
-        case (let value?, let other?): return value == other ? value : nil
-        case (nil, nil): return nil
-        }
-    }
-}
-
 struct PatchWorkoutInput: Decodable, Sendable {
     var workoutId: String
     var ops: [PatchOperation]

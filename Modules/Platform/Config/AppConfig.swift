@@ -59,6 +59,12 @@ public struct AppConfig: Sendable {
         config.databasePoolTimeout = .milliseconds(
             try reader.integer("POVVER_DATABASE_POOL_TIMEOUT_MS", default: 10_000, range: 1...60_000))
         config.httpReadTimeout = .seconds(try reader.integer("POVVER_HTTP_READ_TIMEOUT_SECONDS", default: 30, range: 1...3600))
+        // A measurement switch (`LibraryPaths`), read by the pieces themselves; a name that is none stops the start.
+        if let list = reader.value(LibraryPaths.variable), LibraryPaths(parsing: list) == nil {
+            throw EnvironmentReader.invalid(
+                LibraryPaths.variable,
+                "\(LibraryPaths.variable) must list some of \(LibraryPaths.names.map(\.0).joined(separator: ", ")).")
+        }
         return config
     }
 }

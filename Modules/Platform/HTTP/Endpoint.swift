@@ -68,14 +68,7 @@ public struct Endpoint: Sendable {
             var settings = serverSettings
             if let maxBodyBytes { settings.maxBodyBytes = maxBodyBytes }
             let data = try await RequestBody.json(request, context: context, schema: querySchema, settings: settings)
-            let input: Input
-            if let flat = Input.self as? any FlatJSONDecodable.Type, let object = FlatJSONObject(data),
-                let value = flat.init(flat: object) as? Input
-            {
-                input = value
-            } else {
-                input = try JSONCoding.makeDecoder().decode(Input.self, from: data)
-            }
+            let input = try JSONCoding.makeDecoder().decode(Input.self, from: data)
             // The header is only of use (and only read) behind trusted proxies.
             let forwardedFor = settings.trustedProxies.isEmpty ? nil : request.headers[values: .xForwardedFor].joined(separator: ",")
             let call = CallContext(

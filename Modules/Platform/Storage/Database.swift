@@ -24,10 +24,12 @@ public final class Database: Sendable {
 
     private enum Pool: Sendable {
         case sqlite(DirectSQLitePool, temporary: String?)
+        /// Measurement only (`LibraryPaths.sqliteNIO`): SQLiteKit's pool, one writer at a time.
+        case sqliteNIO(EventLoopGroupConnectionPool<LibrarySQLiteSource>, temporary: String?, writer: KeyedExclusion)
         case postgres(EventLoopGroupConnectionPool<PostgresConnectionSource>)
     }
 
-    private init(engine: SQLEngine, sql: any SQLDatabase, pool: Pool, logger: Logger) {
+    private init(engine: SQLEngine, sql: any SQLDatabase, pool: Pool, libraryPaths: LibraryPaths = [], logger: Logger) {
         self.engine = engine
         self.sql = sql
         self.pool = pool
@@ -35,7 +37,8 @@ public final class Database: Sendable {
         let afterCommit = AfterCommitHooks()
         self.afterCommit = afterCommit
         if case .sqlite(let pool, _) = pool {
-            self.writeQueue = SQLiteWriteQueue(pool: pool, logger: logger, onEventsCommitted: { afterCommit.runEventHooks() })
+            self.writeQueue = SQLiteWriteQueue(
+                pool: pool, libraryPaths: libraryPaths, logger: logger, onEventsCommitted: { afterCommit.runEventHooks() })
         } else {
             self.writeQueue = nil
         }
@@ -59,10 +62,12 @@ public final class Database: Sendable {
     }
 
     /// `walRestartFrames`: the WAL length (in frames) at which SQLite's writer lets it start over;
-    /// `checkpointInterval`: how long a small WAL growth waits for its checkpoint (tests set both).
+    /// `checkpointInterval`: how long a small WAL growth waits for its checkpoint (tests set both);
+    /// `libraryPaths`: the pieces measured on their library path (`LibraryPaths`; the process's own by default).
     static func open(
         _ location: DatabaseLocation, maxConnectionsPerEventLoop: Int, eventLoopGroup: any EventLoopGroup, walRestartFrames: Int,
-        checkpointInterval: TimeAmount = .seconds(1), poolTimeout: TimeAmount = .seconds(10), logger: Logger
+        checkpointInterval: TimeAmount = .seconds(1), poolTimeout: TimeAmount = .seconds(10), libraryPaths: LibraryPaths = .current,
+        logger: Logger
     ) async throws -> Database {
         switch location {
         case .sqliteFile, .sqliteMemory:
@@ -77,13 +82,28 @@ public final class Database: Sendable {
                 path = FileManager.default.temporaryDirectory.appendingPathComponent("povver-\(UUID().uuidString).sqlite").path
                 temporary = path
             }
+            if libraryPaths.contains(.sqliteNIO) {
+                let pool = EventLoopGroupConnectionPool(
+                    source: LibrarySQLiteSource(path: path), maxConnectionsPerEventLoop: maxConnectionsPerEventLoop,
+                    requestTimeout: poolTimeout, pruneInterval: nil, logger: logger, on: eventLoopGroup)
+                let db = Database(
+                    engine: .sqlite, sql: PooledSQLiteDatabase(pool: pool, logger: logger),
+                    pool: .sqliteNIO(pool, temporary: temporary, writer: KeyedExclusion()), logger: logger)
+                do {
+                    try await db.sql.raw("PRAGMA journal_mode = WAL").run()
+                } catch {
+                    await db.shutdown()
+                    throw error
+                }
+                return db
+            }
             let pool = DirectSQLitePool(
                 path: path, limit: maxConnectionsPerEventLoop * 2, walRestartFrames: walRestartFrames,
                 checkpointInterval: checkpointInterval,
                 logger: logger)
             let db = Database(
                 engine: .sqlite, sql: DirectSQLiteDatabase(pool: pool, session: nil, logger: logger),
-                pool: .sqlite(pool, temporary: temporary),
+                pool: .sqlite(pool, temporary: temporary), libraryPaths: libraryPaths,
                 logger: logger)
             do {
                 try await db.sql.raw("PRAGMA journal_mode = WAL").run()
@@ -122,6 +142,11 @@ public final class Database: Sendable {
                 if let temporary {
                     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
                 }
+            case .sqliteNIO(let pool, let temporary, _):
+                try await pool.shutdownAsync()
+                if let temporary {
+                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+                }
             case .postgres(let pool): try await pool.shutdownAsync()
             }
         } catch {
@@ -141,8 +166,18 @@ public final class Database: Sendable {
         batchable: Bool = false, _ body: @escaping @Sendable (Transaction) async throws -> R
     ) async throws -> R {
         if let writeQueue { return try await writeQueue.write(batchable: batchable, body) }
+        if case .sqliteNIO(_, _, let writer) = pool {
+            return try await writer.run("write") { try await self.transactionOnOneConnection(begin: "BEGIN IMMEDIATE", body) }
+        }
+        return try await transactionOnOneConnection(begin: "BEGIN", body)
+    }
+
+    /// `body` in a transaction of one pooled connection, begun with `begin`.
+    private func transactionOnOneConnection<R: Sendable>(
+        begin: String, _ body: @escaping @Sendable (Transaction) async throws -> R
+    ) async throws -> R {
         let (result, published) = try await sql.withSession { session in
-            try await session.raw("BEGIN").run()
+            try await session.raw("\(unsafeRaw: begin)").run()
             let transaction = Transaction(sql: session, engine: self.engine)
             do {
                 let result = try await body(transaction)

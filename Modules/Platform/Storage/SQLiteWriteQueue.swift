@@ -34,6 +34,9 @@ final class SQLiteWriteQueue: Sendable {
 
     /// The most writes one transaction takes (bounds the wait of the first of them).
     let maxBatch: Int
+    /// Measurement only (`LibraryPaths.noWALSyncer`): commits sync the WAL themselves (`synchronous = FULL`)
+    /// and their writes are answered at once, without `walSync`.
+    private let syncsInCommit: Bool
     /// The writes waiting for the writer task, which parks while there are none.
     private let queue = SingleConsumerQueue<Waiting>()
     private let writer = Mutex<Task<Void, Never>?>(nil)
@@ -49,8 +52,13 @@ final class SQLiteWriteQueue: Sendable {
     /// Keeps the WAL short; the writer lets it finish between two transactions when the WAL is long.
     private let checkpointer: SQLiteCheckpointer
 
-    init(pool: DirectSQLitePool, maxBatch: Int = 64, logger: Logger, onEventsCommitted: @escaping @Sendable () -> Void) {
-        self.maxBatch = max(1, maxBatch)
+    /// `libraryPaths`: group commit or the WAL syncer switched off, for a measurement (`LibraryPaths`).
+    init(
+        pool: DirectSQLitePool, maxBatch: Int = 64, libraryPaths: LibraryPaths = .current, logger: Logger,
+        onEventsCommitted: @escaping @Sendable () -> Void
+    ) {
+        self.maxBatch = libraryPaths.contains(.noGroupCommit) ? 1 : max(1, maxBatch)
+        self.syncsInCommit = libraryPaths.contains(.noWALSyncer)
         self.pool = pool
         let checkpointer = pool.checkpointer
         self.checkpointer = checkpointer
@@ -95,6 +103,7 @@ final class SQLiteWriteQueue: Sendable {
     /// `walSync` makes each commit durable before its writes are answered.
     private func openConnection() throws -> DirectSQLiteConnection {
         let connection = try DirectSQLiteConnection(path: pool.path, checkpointer: checkpointer)
+        if syncsInCommit { return connection }
         do {
             try connection.execute("PRAGMA synchronous = NORMAL", binds: []) { _, _ in }
         } catch {
@@ -131,7 +140,7 @@ final class SQLiteWriteQueue: Sendable {
                 logger.error("the writer cannot open its connection", metadata: ["error": "\(error)"])
                 for waiting in batch { waiting.write.fail(error) }
             }
-            walSync.answer { [onEventsCommitted, committed] failure in
+            let answer: @Sendable ((any Error)?) -> Void = { [onEventsCommitted, committed] failure in
                 // What follows a commit (waking the mail sender, a cache, a log line) waits until it is on disk:
                 // a commit whose sync failed may be gone after a restart, and its writes are answered as failed.
                 if failure == nil {
@@ -140,6 +149,7 @@ final class SQLiteWriteQueue: Sendable {
                 for waiting in batch { waiting.continuation.resume(returning: failure) }
                 if failure == nil, committed.contains(where: \.publishedEvents) { onEventsCommitted() }
             }
+            if syncsInCommit { answer(nil) } else { walSync.answer(answer) }
             let frames = checkpointer.frames.load(ordering: .relaxed)
             if frames < checkpointer.restartFrames { restartAt = checkpointer.restartFrames }  // the WAL started over
             if frames >= restartAt {

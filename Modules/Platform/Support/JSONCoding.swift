@@ -69,7 +69,7 @@ public enum JSONCoding {
 
     /// The same bytes as `encode`, written by `JSONWriter` when the value can write itself.
     public static func bytes(_ value: some Encodable) throws -> [UInt8] {
-        if let writable = value as? any JSONWritable { return writable.jsonBytes }
+        if !LibraryPaths.current.contains(.foundationEncoder), let writable = value as? any JSONWritable { return writable.jsonBytes }
         return Array(try encode(value))
     }
 

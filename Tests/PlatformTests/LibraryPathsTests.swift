@@ -14,7 +14,7 @@ import Testing
     @Test func aListNamesTheSwitchesAndAnUnknownNameStopsTheStart() throws {
         #expect(LibraryPaths(parsing: "") == [])
         #expect(LibraryPaths(parsing: "sqlite-nio") == .sqliteNIO)
-        #expect(LibraryPaths(parsing: " no-group-commit, no-wal-syncer ,") == [.noGroupCommit, .noWALSyncer])
+        #expect(LibraryPaths(parsing: " no-group-commit, sqlite-nio ,") == [.noGroupCommit, .sqliteNIO])
         #expect(LibraryPaths(parsing: "foundation-encoder,sqlite-nio") == [.foundationEncoder, .sqliteNIO])
         #expect(LibraryPaths(parsing: "foundation-decoder") == nil, "FlatJSON is gone, and its switch with it")
         #expect(LibraryPaths(parsing: "sqlite-nio,fast") == nil)
@@ -24,13 +24,13 @@ import Testing
         } catch let error as ServiceError {
             #expect(error.details["field"] == LibraryPaths.variable)
         }
-        _ = try AppConfig.fromEnvironment([LibraryPaths.variable: "no-wal-syncer"])
+        #expect(LibraryPaths(parsing: "no-wal-syncer") == nil, "the WAL syncer is gone, and its switch with it")
+        _ = try AppConfig.fromEnvironment([LibraryPaths.variable: "no-group-commit"])
     }
 
     /// On every SQLite path, concurrent writes are all stored and answered once stored, a write that throws
-    /// leaves nothing, and reads see the writes; without group commit each write has a transaction of its own,
-    /// and without the WAL syncer no sync is left to it.
-    @Test(arguments: [LibraryPaths(), .sqliteNIO, .noGroupCommit, .noWALSyncer, [.noGroupCommit, .noWALSyncer]])
+    /// leaves nothing, and reads see the writes; without group commit each write has a transaction of its own.
+    @Test(arguments: [LibraryPaths(), .sqliteNIO, .noGroupCommit, [.noGroupCommit, .foundationEncoder]])
     func everySQLitePathStoresWhatItAnswers(paths: LibraryPaths) async throws {
         let location = try await TestDatabases.makeLocation(.sqlite)
         let db = try await Database.open(
@@ -60,11 +60,6 @@ import Testing
         #expect(try rows.first?.decode(column: "top", as: Int.self) == writes - 1)
         if paths.contains(.noGroupCommit) {
             #expect(db.sqliteTransactionsBegun == writes + 2, "one transaction per write, the table's and the failed one's")
-        }
-        if paths.contains(.noWALSyncer) {
-            #expect(db.sqliteWALSync?.syncCount == 0, "commits sync themselves")
-        } else if !paths.contains(.sqliteNIO) {
-            #expect((db.sqliteWALSync?.syncCount ?? 0) > 0)
         }
         await db.shutdown()
         if case .sqliteFile(let path) = location {

@@ -273,132 +273,73 @@ import Testing
         try await TestDatabases.dispose(location)
     }
 
-    /// Pool connections commit with `synchronous = FULL` (2); the writer commits with NORMAL (1) and its writes
-    /// are answered only once `SQLiteWALSync` synced the WAL after their commit.
+    /// Every connection commits with `synchronous = FULL` (2), the writer's included: a commit is on disk when it
+    /// returns, and its writes are answered after it.
     @Test func anAnsweredWriteIsOnDisk() async throws {
         try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
-            let sync = try #require(db.sqliteWALSync)
             #expect(try await db.sql.raw("PRAGMA synchronous").first(decodingColumn: "synchronous", as: Int.self) == 2)
             let inWriter = try await db.transaction { tx in
                 try await tx.sql.raw("PRAGMA synchronous").first(decodingColumn: "synchronous", as: Int.self)
             }
-            #expect(inWriter == 1)
-            let syncsBefore = sync.syncCount
-            for index in 0..<10 {
-                try await db.transaction(batchable: true) { tx in
-                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "n\(index)"), 'x')").run()
-                }
-                let progress = sync.progress
-                #expect(progress.synced == progress.committed, "write \(index) was answered before its commit was synced")
-            }
-            #expect(sync.syncCount - syncsBefore == 10)
+            #expect(inWriter == 2)
         }
     }
 
-    /// A commit made while a sync runs is not answered by that sync (it may have begun before the commit's
-    /// frames were written) but by the next one; meanwhile it is committed and visible, only not answered.
-    @Test func aWriteIsAnsweredByASyncBegunAfterItsCommit() async throws {
-        try await TestDatabases.with(.sqlite, migrate: [("test", Self.notes)]) { db in
-            let sync = try #require(db.sqliteWALSync)
-            let base = sync.progress.committed
-            let latch = Latch()
-            defer { latch.open() }  // a failed expectation must not leave the syncer held
-            let log = Mutex<[String]>([])
-            sync.beforeEachSync {
-                let count = log.withLock { log in
-                    log.append("sync")
-                    return log.filter { $0 == "sync" }.count
-                }
-                if count == 1 { await latch.wait() }
-            }
-            let insert: @Sendable (String) async throws -> Void = { id in
-                try await db.transaction(batchable: true) { tx in
-                    try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: id), 'x')").run()
-                }
-                log.withLock { $0.append("\(id) answered") }
-            }
-            let first = Task { try await insert("n1") }
-            try await Self.waitUntil { log.withLock { $0 } == ["sync"] }
-            let second = Task { try await insert("n2") }
-            try await Self.waitUntil { sync.progress.committed == base + 2 }
-            #expect(try await Self.ids(db) == ["n1", "n2"])
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(log.withLock { $0 } == ["sync"], "nothing is answered while the sync after its commit runs")
-            latch.open()
-            try await first.value
-            try await second.value
-            let events = log.withLock { $0 }
-            #expect(events.filter { $0 == "sync" }.count == 2)
-            let secondSync = try #require(events.lastIndex(of: "sync"))
-            let secondAnswer = try #require(events.firstIndex(of: "n2 answered"))
-            #expect(secondAnswer > secondSync, "n2 committed during the first sync and waits for the second")
-            #expect(events.contains("n1 answered"))
-            sync.beforeEachSync(nil)
-        }
-    }
-
-    /// What follows a commit (`afterCommit`: waking the mail sender, a log line) waits until the commit is on disk,
-    /// still before the write is answered, and never comes for a commit whose sync failed.
-    @Test func commitHooksWaitForTheSync() async throws {
+    /// What follows a commit (`afterCommit`: waking the mail sender, a log line) runs once the commit is done,
+    /// before the write is answered, and never for a commit that failed.
+    @Test func commitHooksFollowTheCommit() async throws {
         let location = try await TestDatabases.makeLocation(.sqlite)
         let db = try await Database.open(location, logger: TestDatabases.logger)
         try await db.transaction { tx in try await tx.sql.raw("CREATE TABLE test_notes (id TEXT PRIMARY KEY, body TEXT)").run() }
-        let sync = try #require(db.sqliteWALSync)
-        let latch = Latch()
-        defer { latch.open() }  // a failed expectation must not leave the syncer held
+        let writer = try #require(db.sqliteWriter)
         let log = Events()
-        sync.beforeEachSync { await latch.wait() }
-        let base = sync.progress.committed
-        let write = Task {
-            try await db.transaction(batchable: true) { tx in
-                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n1', 'x')").run()
-                tx.afterCommit { log.add("hook") }
-            }
-            log.add("answered")
+        try await db.transaction(batchable: true) { tx in
+            try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n1', 'x')").run()
+            tx.afterCommit { log.add("hook") }
         }
-        try await Self.waitUntil { sync.progress.committed == base + 1 }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(log.all.isEmpty, "committed, not yet on disk: no hook")
-        latch.open()
-        try await write.value
+        log.add("answered")
         #expect(log.all == ["hook", "answered"])
-
-        sync.beforeEachSync { throw ServiceError(.internalError, "disk gone") }
+        writer.beforeEachCommit { throw SQLiteError(code: 1034, message: "disk I/O error") }  // SQLITE_IOERR_FSYNC
         await #expect(throws: SQLiteError.self) {
             try await db.transaction(batchable: true) { tx in
                 try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n2', 'x')").run()
-                tx.afterCommit { log.add("hook after a failed sync") }
+                tx.afterCommit { log.add("hook after a failed commit") }
             }
         }
         #expect(log.all == ["hook", "answered"])
-        sync.beforeEachSync(nil)
+        writer.beforeEachCommit(nil)
         await db.shutdown()
         try await TestDatabases.dispose(location)
     }
 
-    /// A sync that fails fails the writes waiting for it (committed, but not known to be on disk: the client
-    /// retries, and an idempotent write then answers its stored result). The failure is final: Linux may have
-    /// dropped the failed pages, so a later sync proves nothing. Later writes fail without running and the
-    /// database no longer accepts writes (`/ready` fails) until it is opened again.
-    @Test func aFailedSyncFailsEveryWriteUntilTheDatabaseIsOpenedAgain() async throws {
+    /// A commit that fails on the disk fails its writes, and the failure is final: Linux may have dropped the
+    /// failed pages, so a later sync proves nothing. Later writes fail without running and the database no
+    /// longer accepts writes (`/ready` fails) until it is opened again; the WAL is left for SQLite's recovery.
+    /// A commit refused for another reason (a constraint) ends nothing.
+    @Test func aCommitThatFailsOnTheDiskFailsEveryWriteUntilTheDatabaseIsOpenedAgain() async throws {
         let location = try await TestDatabases.makeLocation(.sqlite)
         let db = try await Database.open(location, logger: TestDatabases.logger)
         try await db.transaction { tx in try await tx.sql.raw("CREATE TABLE test_notes (id TEXT PRIMARY KEY, body TEXT)").run() }
-        let sync = try #require(db.sqliteWALSync)
-        #expect(db.acceptsWrites)
+        let writer = try #require(db.sqliteWriter)
+        writer.beforeEachCommit { throw SQLiteError(code: 19, message: "constraint failed") }  // SQLITE_CONSTRAINT
+        await #expect(throws: SQLiteError.self) {
+            try await db.transaction(batchable: true) { tx in
+                try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n0', 'x')").run()
+            }
+        }
+        #expect(db.acceptsWrites, "not a disk failure")
         let failing = Counter()
-        sync.beforeEachSync {
+        writer.beforeEachCommit {
             failing.add()
-            throw ServiceError(.internalError, "disk gone")
+            throw SQLiteError(code: 1034, message: "disk I/O error")  // SQLITE_IOERR_FSYNC
         }
         await #expect(throws: SQLiteError.self) {
             try await db.transaction(batchable: true) { tx in
                 try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n1', 'x')").run()
             }
         }
-        #expect(sync.progress.synced < sync.progress.committed)
         #expect(!db.acceptsWrites)
-        sync.beforeEachSync(nil)
+        writer.beforeEachCommit(nil)
         let transactions = db.sqliteTransactionsBegun
         for batchable in [true, false] {
             await #expect(throws: SQLiteError.self, "batchable: \(batchable)") {
@@ -408,15 +349,12 @@ import Testing
             }
         }
         #expect(db.sqliteTransactionsBegun == transactions, "refused writes do not run")
-        #expect(failing.count == 1, "no sync is tried again")
-        #expect(try await Self.ids(db) == ["n1"], "reads go on")
-        // The WAL is left for the recovery at the next start: nothing more of it is copied into the database file,
-        // and closing does not checkpoint it (which would delete it).
+        #expect(failing.count == 1, "no commit is tried again")
+        #expect(try await Self.ids(db) == [], "reads go on")
         let runs = db.sqliteCheckpointRuns
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(db.sqliteCheckpointRuns == runs)
         guard case .sqliteFile(let path) = location else { throw ServiceError(.internalError, "a file database") }
         await db.shutdown()
+        #expect(db.sqliteCheckpointRuns == runs, "nothing of the WAL is copied any more")
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "closing left the WAL as it was")
 
         let reopened = try await Database.open(location, logger: TestDatabases.logger)
@@ -424,89 +362,9 @@ import Testing
         try await reopened.transaction(batchable: true) { tx in
             try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('n2', 'x')").run()
         }
-        let synced = try #require(reopened.sqliteWALSync).progress
-        #expect(synced.synced == synced.committed)
-        #expect(try await Self.ids(reopened) == ["n1", "n2"])
+        #expect(try await Self.ids(reopened) == ["n2"])
         await reopened.shutdown()
         try await TestDatabases.dispose(location)
-    }
-
-    /// Shutting down waits for the sync of the last commits and answers their writes.
-    @Test func shutdownAnswersTheWritesWaitingForASync() async throws {
-        let location = try await TestDatabases.makeLocation(.sqlite)
-        let db = try await Database.open(location, logger: TestDatabases.logger)
-        try await db.transaction { tx in try await tx.sql.raw("CREATE TABLE t (id TEXT)").run() }
-        let sync = try #require(db.sqliteWALSync)
-        let latch = Latch()
-        defer { latch.open() }  // a failed expectation must not leave the syncer held
-        let held = Counter()
-        sync.beforeEachSync {
-            held.add()
-            await latch.wait()
-        }
-        let write = Task {
-            try await db.transaction(batchable: true) { tx in try await tx.sql.raw("INSERT INTO t VALUES ('x')").run() }
-        }
-        try await Self.waitUntil { held.count == 1 }
-        let shutdown = Task { await db.shutdown() }
-        try await Task.sleep(for: .milliseconds(20))
-        latch.open()
-        try await write.value
-        await shutdown.value
-        #expect(sync.progress.synced == sync.progress.committed)
-        try await TestDatabases.dispose(location)
-    }
-
-    /// The syncer's own descriptor of the WAL follows the file should SQLite replace it, which it can only do
-    /// while the writer has no connection open: the path is looked up again once the writer opens one.
-    @Test func theWALFileIsOpenedAgainWhenReplaced() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("walfile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("db.sqlite-wal").path
-        try Data("one".utf8).write(to: URL(fileURLWithPath: path))
-        let file = WALFile(path: path)
-        try file.sync()
-        try file.sync()
-        #expect(file.opens == 1)
-        try FileManager.default.removeItem(atPath: path)
-        try Data("two".utf8).write(to: URL(fileURLWithPath: path))
-        try file.sync()
-        #expect(file.opens == 1)  // not looked up before every sync
-        file.mayHaveBeenReplaced()
-        try file.sync()
-        #expect(file.opens == 2)
-        try file.sync()
-        #expect(file.opens == 2)
-        try FileManager.default.removeItem(atPath: path)
-        file.mayHaveBeenReplaced()
-        #expect(throws: WALFile.LookupFailure.self) { try file.sync() }
-        #expect(throws: WALFile.LookupFailure.self) { try file.sync() }  // a failed look-up is tried again
-        try Data("three".utf8).write(to: URL(fileURLWithPath: path))
-        try file.sync()
-        #expect(file.opens == 3)
-        file.close()
-    }
-
-    /// A WAL that cannot be opened (descriptors run out, the file is briefly missing) fails the writes waiting
-    /// for that sync, but does not end the database's writes as a failed `fdatasync` does: no written data was
-    /// given up, and the next sync opens it.
-    @Test func aFailedLookUpOfTheWALIsNotFinal() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("walsync-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("db.sqlite-wal").path
-        let sync = SQLiteWALSync(path: path, logger: TestDatabases.logger)
-        func commitAndWait() async -> (any Error)? {
-            sync.committed()
-            return await withCheckedContinuation { continuation in sync.answer { continuation.resume(returning: $0) } }
-        }
-        #expect(await commitAndWait() != nil, "no file to sync: this write is not answered as durable")
-        #expect(sync.failure == nil)
-        try Data("frames".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(await commitAndWait() == nil)
-        #expect(sync.progress.synced == sync.progress.committed)
-        await sync.close()
     }
 
     @Test func aWriteThatIsNotBatchableRunsAlone() async throws {

@@ -11,7 +11,7 @@ import Testing
 
 /// What a client and an operator see once SQLite could not make a write durable.
 @Suite struct DurabilityFailureTests {
-    /// After a failed sync of the WAL no write is answered as done: the logSet waiting for it and every later
+    /// After a commit failed on the disk no write is answered as done: the logSet waiting for it and every later
     /// one are `INTERNAL` (the client keeps its set and retries once the server is back), reads go on, and
     /// `/ready` fails so the orchestrator restarts the process.
     @Test func aFailedSyncStopsWritesAndFailsReadiness() async throws {
@@ -28,8 +28,8 @@ import Testing
             let instanceId = try #require((added.data["exercises"] as? [[String: Any]])?.first?["instance_id"] as? String)
             #expect(try await client.get("/ready").status == .ok)
 
-            let sync = try #require(server.database.sqliteWALSync)
-            sync.beforeEachSync { throw ServiceError(.internalError, "disk gone") }
+            let writer = try #require(server.database.sqliteWriter)
+            writer.beforeEachCommit { throw SQLiteError(code: 1034, message: "disk I/O error") }  // SQLITE_IOERR_FSYNC
             func logSet(_ setId: String, key: String) async throws -> Reply {
                 try await client.call(
                     "logSet",
@@ -41,7 +41,7 @@ import Testing
             }
             let failed = try await logSet(sets[0], key: "l1")
             #expect(failed.errorCode == "INTERNAL", "\(failed.json)")
-            sync.beforeEachSync(nil)
+            writer.beforeEachCommit(nil)
             let refused = try await logSet(sets[1], key: "l2")
             #expect(refused.errorCode == "INTERNAL", "a later write is refused too: \(refused.json)")
             let ready = try await client.get("/ready")

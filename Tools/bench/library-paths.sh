@@ -4,7 +4,7 @@
 # built and one with a piece switched back, set up alike (Tools/bench/setup_workouts.py: 32 users with a 60-set
 # workout each), measured in alternating 5-second wrk runs (the shared cores drift between runs a minute apart),
 # and the median of the per-pair ratios reported. Also the driver alone: SQLiteNIO against the direct driver with
-# group commit and the WAL syncer both off, since the SQLiteNIO path has neither.
+# group commit off, since the SQLiteNIO path has none.
 # Usage: Tools/bench/library-paths.sh [pairs] [connections]. Results: docs/performance.md. Loopback only; stops
 # its servers on exit.
 set -euo pipefail
@@ -65,7 +65,6 @@ compare() {
 
 echo "logSet at c=$connections, $pairs alternating pairs of 5-second runs per piece"
 compare "group commit" "" no-group-commit
-compare "WAL syncer" "" no-wal-syncer
 compare "JSONWriter (answer and fingerprint encoding)" "" foundation-encoder
 compare "direct driver + group commit + WAL syncer" "" sqlite-nio
-compare "direct driver alone" "no-group-commit,no-wal-syncer" sqlite-nio
+compare "direct driver alone" "no-group-commit" sqlite-nio

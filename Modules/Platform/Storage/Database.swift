@@ -204,12 +204,12 @@ public final class Database: Sendable {
     /// SQLite write transactions begun so far (0 on PostgreSQL).
     var sqliteTransactionsBegun: Int { writeQueue?.transactionsBegun ?? 0 }
 
-    /// What makes SQLite's commits durable before their writes are answered (nil on PostgreSQL).
-    var sqliteWALSync: SQLiteWALSync? { writeQueue?.walSync }
+    /// SQLite's writer (nil on PostgreSQL, and on the measured library path).
+    var sqliteWriter: SQLiteWriteQueue? { writeQueue }
 
-    /// False once writes can no longer be made durable (SQLite: a sync of the WAL failed); the process must be
+    /// False once writes can no longer be made durable (SQLite: a commit failed on the disk); the process must be
     /// restarted. `/ready` reports it.
-    public var acceptsWrites: Bool { sqliteWALSync?.failure == nil }
+    public var acceptsWrites: Bool { writeQueue?.failure == nil }
 
     /// WAL checkpoints run so far by SQLite's checkpointer, periodic and drains (0 on PostgreSQL).
     var sqliteCheckpointRuns: Int {

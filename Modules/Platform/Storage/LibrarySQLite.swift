@@ -9,8 +9,7 @@ import SQLiteKit
 // is `DirectSQLite`; docs/performance.md compares the two on logSet.
 
 /// SQLiteKit's connections with the durability of the server's: wait for the writer instead of failing, and
-/// sync each commit (`synchronous = FULL`: with no WAL syncer beside it, the commit itself must be on disk
-/// before its write is answered).
+/// sync each commit (`synchronous = FULL`) before its write is answered.
 struct LibrarySQLiteSource: ConnectionPoolSource {
     let base: SQLiteConnectionSource
 

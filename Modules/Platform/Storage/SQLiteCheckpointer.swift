@@ -33,7 +33,7 @@ final class SQLiteCheckpointer: Sendable {
     /// Periodic looks so far (whether or not they found a run called for).
     var lookCount: Int { looks.load(ordering: .relaxed) }
     private let looks = Atomic<Int>(0)
-    /// Set once the WAL could not be synced (`SQLiteWALSync`): from then on nothing of the WAL is copied into the
+    /// Set once a commit failed on the disk (`SQLiteWriteQueue.failure`): from then on nothing of the WAL is copied into the
     /// database file, and no connection is closed (the last one to close would checkpoint and delete the WAL).
     /// Linux may have dropped the failed pages, so the WAL may hold stale blocks where frames were written; left
     /// alone, SQLite's recovery at the next start checks every frame's checksum and stops at the first bad one.

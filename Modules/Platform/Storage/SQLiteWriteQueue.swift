@@ -7,10 +7,10 @@ import VaporCSQLite
 ///
 /// Writers queue in arrival order and wait. One writer task, on a thread of its own, takes the writes waiting
 /// in the queue, runs them one after another on its own connection in one SQLite transaction (a write that
-/// throws leaves the others untouched, see `run`) and commits once. Under load a commit (the WAL append and its
-/// system calls) is shared by many writes instead of paid by each, and the writes never wait in the shared
-/// concurrency pool behind request handling for their turn. The writer then hands the batch's answers to
-/// `SQLiteWALSync` and goes on with the next batch: a write is answered only once its commit is on disk.
+/// throws leaves the others untouched, see `run`) and commits once, with `synchronous = FULL`: the commit is on
+/// disk when it returns, and only then are its writes answered. Under load a commit (the WAL append and its
+/// sync) is shared by the writes that queued while the one before it ran, instead of paid by each, and the
+/// writes never wait in the shared concurrency pool behind request handling for their turn.
 ///
 /// Only writes that asked for it (`batchable`) share a transaction: such a body reads and writes through its
 /// `Transaction` only, so seeing the uncommitted rows of the writes before it in the batch is exactly what it
@@ -19,7 +19,8 @@ import VaporCSQLite
 /// If the shared transaction itself fails (the commit, or an error that made SQLite abandon the transaction),
 /// nothing of the batch was written, and each write runs again on its own, except one that failed by itself
 /// before any write of the batch had changed a row (its failure did not rest on rows now given up). A
-/// transaction that could not begin ran nothing: every write of the batch gets that error.
+/// transaction that could not begin ran nothing: every write of the batch gets that error. A commit that fails
+/// on the disk ends the writes for good (`failure`).
 final class SQLiteWriteQueue: Sendable {
     private struct Waiting {
         let write: any QueuedWrite
@@ -34,17 +35,16 @@ final class SQLiteWriteQueue: Sendable {
 
     /// The most writes one transaction takes (bounds the wait of the first of them).
     let maxBatch: Int
-    /// Measurement only (`LibraryPaths.noWALSyncer`): commits sync the WAL themselves (`synchronous = FULL`)
-    /// and their writes are answered at once, without `walSync`.
-    private let syncsInCommit: Bool
     /// The writes waiting for the writer task, which parks while there are none.
     private let queue = SingleConsumerQueue<Waiting>()
     private let writer = Mutex<Task<Void, Never>?>(nil)
     /// Where the writer opens its connection, and the database the writes' transactions belong to.
     private let pool: DirectSQLitePool
     private let executor: ThreadTaskExecutor
-    /// Makes the commits durable and answers their writes.
-    let walSync: SQLiteWALSync
+    /// The error of the first commit that failed on the disk; set once, never cleared (see `failure`).
+    private let broken = Mutex<SQLiteError?>(nil)
+    /// Runs before each COMMIT; one that throws fails the commit (tests fail commits with it, as a disk would).
+    private let beforeCommit = Mutex<(@Sendable () throws -> Void)?>(nil)
     private let logger: Logger
     /// Called once per durable batch in which a write published domain events.
     private let onEventsCommitted: @Sendable () -> Void
@@ -52,17 +52,15 @@ final class SQLiteWriteQueue: Sendable {
     /// Keeps the WAL short; the writer lets it finish between two transactions when the WAL is long.
     private let checkpointer: SQLiteCheckpointer
 
-    /// `libraryPaths`: group commit or the WAL syncer switched off, for a measurement (`LibraryPaths`).
+    /// `libraryPaths`: group commit switched off, for a measurement (`LibraryPaths`).
     init(
         pool: DirectSQLitePool, maxBatch: Int = 64, libraryPaths: LibraryPaths = .current, logger: Logger,
         onEventsCommitted: @escaping @Sendable () -> Void
     ) {
         self.maxBatch = libraryPaths.contains(.noGroupCommit) ? 1 : max(1, maxBatch)
-        self.syncsInCommit = libraryPaths.contains(.noWALSyncer)
         self.pool = pool
         let checkpointer = pool.checkpointer
         self.checkpointer = checkpointer
-        self.walSync = SQLiteWALSync(path: pool.path + "-wal", logger: logger) { checkpointer.halt() }
         self.executor = ThreadTaskExecutor()
         self.logger = logger
         self.onEventsCommitted = onEventsCommitted
@@ -91,7 +89,7 @@ final class SQLiteWriteQueue: Sendable {
     var transactionsBegun: Int { begun.load(ordering: .relaxed) }
     private let begun = Atomic<Int>(0)
 
-    /// Runs what is queued and answers it, then stops the writer, the syncer and their threads. Writes submitted
+    /// Runs what is queued and answers it, then stops the writer and its thread. Writes submitted
     /// afterwards fail.
     func close() async {
         queue.close()
@@ -99,19 +97,19 @@ final class SQLiteWriteQueue: Sendable {
         await executor.shutdown()
     }
 
-    /// Opens the writer's connection. It commits without waiting for the disk (`synchronous = NORMAL`):
-    /// `walSync` makes each commit durable before its writes are answered.
-    private func openConnection() throws -> DirectSQLiteConnection {
-        let connection = try DirectSQLiteConnection(path: pool.path, checkpointer: checkpointer)
-        if syncsInCommit { return connection }
-        do {
-            try connection.execute("PRAGMA synchronous = NORMAL", binds: []) { _, _ in }
-        } catch {
-            connection.close()
-            throw error
-        }
-        walSync.connectionOpened()
-        return connection
+    /// Why writes can no longer be made durable, or nil.
+    ///
+    /// A commit that fails on the disk (an I/O error: the sync of the WAL, or the write of its frames) is final,
+    /// as in PostgreSQL: Linux may drop the failed pages' dirty state, so a later sync can succeed without them
+    /// ever reaching the disk, and WAL frames are checksummed in a chain, so recovery after a crash would drop
+    /// every commit after the hole, answered ones included. From then on no write runs (each fails with this
+    /// error), `/ready` fails and the checkpointer copies nothing more, until the process is restarted and SQLite
+    /// recovers the database from what the disk holds.
+    var failure: SQLiteError? { broken.withLock { $0 } }
+
+    /// Runs `hook` before each COMMIT from now on; a hook that throws fails the commit with its error.
+    func beforeEachCommit(_ hook: (@Sendable () throws -> Void)?) {
+        beforeCommit.withLock { $0 = hook }
     }
 
     private func writeLoop() async {
@@ -119,13 +117,13 @@ final class SQLiteWriteQueue: Sendable {
         var connection: DirectSQLiteConnection?
         while let batch = await nextBatch() {
             var committed: [Transaction] = []
-            if let broken = walSync.failure {
-                // Nothing more goes into a WAL that could not be synced (see `SQLiteWALSync`).
+            if let broken = failure {
+                // Nothing more goes into a WAL that could not be made durable (see `failure`).
                 for waiting in batch { waiting.continuation.resume(returning: broken) }
                 continue
             }
             do {
-                let open = try connection ?? openConnection()
+                let open = try connection ?? DirectSQLiteConnection(path: pool.path, checkpointer: checkpointer)
                 connection = open
                 committed = await run(batch.map(\.write), on: DirectSQLiteDatabase(pool: pool, session: open, logger: logger))
                 if open.isInTransaction {
@@ -140,16 +138,11 @@ final class SQLiteWriteQueue: Sendable {
                 logger.error("the writer cannot open its connection", metadata: ["error": "\(error)"])
                 for waiting in batch { waiting.write.fail(error) }
             }
-            let answer: @Sendable ((any Error)?) -> Void = { [onEventsCommitted, committed] failure in
-                // What follows a commit (waking the mail sender, a cache, a log line) waits until it is on disk:
-                // a commit whose sync failed may be gone after a restart, and its writes are answered as failed.
-                if failure == nil {
-                    for transaction in committed { transaction.runCommitHooks() }
-                }
-                for waiting in batch { waiting.continuation.resume(returning: failure) }
-                if failure == nil, committed.contains(where: \.publishedEvents) { onEventsCommitted() }
-            }
-            if syncsInCommit { answer(nil) } else { walSync.answer(answer) }
+            // The commit is on disk: what follows it (waking the mail sender, a cache, a log line) runs, then its
+            // writes are answered (each with its own outcome).
+            for transaction in committed { transaction.runCommitHooks() }
+            for waiting in batch { waiting.continuation.resume(returning: nil) }
+            if committed.contains(where: \.publishedEvents) { onEventsCommitted() }
             let frames = checkpointer.frames.load(ordering: .relaxed)
             if frames < checkpointer.restartFrames { restartAt = checkpointer.restartFrames }  // the WAL started over
             if frames >= restartAt {
@@ -158,9 +151,6 @@ final class SQLiteWriteQueue: Sendable {
                 restartAt = await checkpointer.drain() ? checkpointer.restartFrames : frames + checkpointer.restartFrames
             }
         }
-        // The last answers wait for their sync with the connection still open: were it the last one, closing
-        // it would copy the WAL into the database file and delete it.
-        await walSync.close()
         connection?.close()
     }
 
@@ -199,6 +189,8 @@ final class SQLiteWriteQueue: Sendable {
         // busy timeout) ran no write, and running each write again alone would only wait that timeout once more
         // per write.
         let began = Atomic<Bool>(false)
+        // Whether the error (if any) came from the COMMIT itself.
+        let committing = Atomic<Bool>(false)
         let committed: [(write: any QueuedWrite, transaction: Transaction)]
         do {
             committed = try await database.withSession { session in
@@ -233,8 +225,10 @@ final class SQLiteWriteQueue: Sendable {
                     if ran.isEmpty {
                         try await session.run(Self.rollback())
                     } else {
+                        committing.store(true, ordering: .relaxed)
+                        try self.beforeCommit.withLock({ $0 })?()
                         try await session.run(Self.commit())
-                        self.walSync.committed()
+                        committing.store(false, ordering: .relaxed)
                     }
                     for transaction in failed { transaction.runRollbackHooks() }
                     return ran
@@ -252,6 +246,19 @@ final class SQLiteWriteQueue: Sendable {
             // Nothing of this transaction was committed. A lone write gets the error; in a shared one, every
             // write that had not failed by itself gets a transaction of its own.
             for transaction in started.withLock({ $0 }) { transaction.runRollbackHooks() }
+            if committing.load(ordering: .relaxed), let disk = error as? SQLiteError, disk.code & 0xFF == SQLITE_IOERR {
+                let final = SQLiteError(
+                    code: disk.code,
+                    message:
+                        "the database cannot make writes durable since a commit failed on the disk (\(disk.message)); restart the server")
+                logger.critical(
+                    "a commit failed on the disk: its writes fail, and every later write too until the server is restarted",
+                    metadata: ["error": "\(disk)"])
+                broken.withLock { $0 = $0 ?? final }
+                checkpointer.halt()
+                for write in writes { write.fail(final) }
+                return []
+            }
             guard shared, began.load(ordering: .relaxed) else {
                 for write in writes { write.fail(error) }
                 return []

@@ -2,8 +2,7 @@ import Synchronization
 
 /// A queue drained by one consumer task: producers append and wake the consumer if it is parked; the consumer
 /// takes what it chooses, or parks until something comes. Closing wakes it, and it drains what is left before
-/// it is told to stop. `SQLiteWriteQueue` (writes for the writer) and `SQLiteWALSync` (answers waiting for a
-/// sync) are built on it.
+/// it is told to stop. `SQLiteWriteQueue` (writes for the writer) is built on it.
 final class SingleConsumerQueue<Element: Sendable>: Sendable {
     private struct State {
         var items: [Element] = []

@@ -20,7 +20,7 @@ public final class Transaction: Sendable {
     var publishedEvents: Bool { published.withLock { $0 } }
 
     /// Runs `hook` once this transaction has committed (never if it rolls back): for caches of what it wrote, or
-    /// to wake a worker for it. On SQLite the hook waits until the commit is on disk (`SQLiteWALSync`), and it
+    /// to wake a worker for it. On SQLite the hook runs once the commit is on disk (`synchronous = FULL`), and it
     /// never runs if that fails; it still runs before the write is answered.
     public func afterCommit(_ hook: @escaping @Sendable () -> Void) {
         commitHooks.withLock { $0.append(hook) }

@@ -10,18 +10,15 @@ public struct LibraryPaths: OptionSet, Sendable, Hashable {
 
     /// `sqlite-nio`: SQLite through SQLiteNIO and SQLiteKit's connection pool (a thread hop per statement, no
     /// statement cache), one writer at a time committing with `synchronous = FULL`; in place of the direct
-    /// driver, its write queue and its WAL syncer.
+    /// driver and its write queue.
     public static let sqliteNIO = LibraryPaths(rawValue: 1 << 0)
     /// `no-group-commit`: every SQLite write in a transaction and commit of its own.
     public static let noGroupCommit = LibraryPaths(rawValue: 1 << 1)
-    /// `no-wal-syncer`: the writer commits with `synchronous = FULL` (SQLite syncs the WAL inside each commit,
-    /// the writer waiting) and answers at once, in place of `SQLiteWALSync`.
-    public static let noWALSyncer = LibraryPaths(rawValue: 1 << 2)
     /// `foundation-encoder`: answers and fingerprints through `JSONEncoder` only, never `JSONWriter`.
     public static let foundationEncoder = LibraryPaths(rawValue: 1 << 4)
 
     public static let names: [(String, LibraryPaths)] = [
-        ("sqlite-nio", .sqliteNIO), ("no-group-commit", .noGroupCommit), ("no-wal-syncer", .noWALSyncer),
+        ("sqlite-nio", .sqliteNIO), ("no-group-commit", .noGroupCommit),
         ("foundation-encoder", .foundationEncoder),
     ]
 

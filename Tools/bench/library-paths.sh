@@ -66,5 +66,5 @@ compare() {
 echo "logSet at c=$connections, $pairs alternating pairs of 5-second runs per piece"
 compare "group commit" "" no-group-commit
 compare "JSONWriter (answer and fingerprint encoding)" "" foundation-encoder
-compare "direct driver + group commit + WAL syncer" "" sqlite-nio
+compare "direct driver + group commit" "" sqlite-nio
 compare "direct driver alone" "no-group-commit" sqlite-nio

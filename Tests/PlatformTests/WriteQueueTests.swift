@@ -415,14 +415,15 @@ import Testing
 @Suite struct CheckpointTests {
     /// A SQLite file with the notes table, its WAL restarting at `walRestartFrames`; shut down and removed after.
     static func withNotes(
-        walRestartFrames: Int, checkpointInterval: TimeAmount = .seconds(1), _ body: (Database, String) async throws -> Void
+        walRestartFrames: Int, checkpointInterval: Duration = .seconds(1), clock: any Clock<Duration> = ContinuousClock(),
+        _ body: (Database, String) async throws -> Void
     ) async throws {
         let location = try await TestDatabases.makeLocation(.sqlite)
         guard case .sqliteFile(let path) = location else { return }
         let db = try await Database.open(
             location, maxConnectionsPerEventLoop: 4, eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             walRestartFrames: walRestartFrames,
-            checkpointInterval: checkpointInterval, logger: TestDatabases.logger)
+            checkpointInterval: checkpointInterval, checkpointClock: clock, logger: TestDatabases.logger)
         do {
             try await Migrator(database: db, logger: TestDatabases.logger).migrate([
                 Migrator.platformMigrations, ("test", DatabaseTests.notes),
@@ -464,61 +465,78 @@ import Testing
         }
     }
 
-    /// Once a run copied the whole WAL the checkpointer waits for the next commit instead of looking every
-    /// 20 ms (an idle server is not woken for nothing); a commit brings the looks back, and its run.
+    /// Waits until the checkpointer is asleep (a look scheduled) or parked, and says which: true when asleep.
+    static func settles(_ db: Database, _ clock: ManualClock) async throws -> Bool {
+        try await eventually("the checkpointer sleeps or parks") { !clock.sleepers.isEmpty || db.sqliteCheckpointerParked }
+        return !clock.sleepers.isEmpty
+    }
+
+    /// One look: the checkpointer asleep, the clock moved by its poll (20 ms), and the look taken (with its run
+    /// if one was due) until it sleeps or parks again.
+    static func look(_ db: Database, _ clock: ManualClock) async throws {
+        #expect(try await settles(db, clock), "a look is scheduled")
+        let looks = db.sqliteCheckpointLooks
+        clock.advance(by: .milliseconds(20))
+        try await eventually("the look was taken") { db.sqliteCheckpointLooks > looks }
+        _ = try await settles(db, clock)
+    }
+
+    /// Once a run copied the whole WAL the checkpointer parks until the next commit instead of looking every
+    /// 20 ms (an idle server is not woken for nothing); a commit brings the looks back, and its run comes once
+    /// the interval since the last run has passed.
     @Test func anIdleCheckpointerWaitsForACommit() async throws {
-        try await Self.withNotes(walRestartFrames: 2_000, checkpointInterval: .milliseconds(100)) { db, _ in
-            // The migrations' commits are copied within the interval; then the looks stop.
-            let deadline = ContinuousClock.now + .seconds(10)
-            var looks = db.sqliteCheckpointLooks
-            while true {
-                try await Task.sleep(for: .milliseconds(200))
-                if db.sqliteCheckpointLooks == looks { break }
-                looks = db.sqliteCheckpointLooks
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("the checkpointer kept looking with nothing committed")
+        let clock = ManualClock()
+        try await Self.withNotes(walRestartFrames: 2_000, checkpointInterval: .milliseconds(100), clock: clock) { db, _ in
+            // The migrations' commits are copied at the latest on the look that finds the interval passed (the
+            // fifth); then the thread parks.
+            var taken = 0
+            while try await Self.settles(db, clock) {
+                try await Self.look(db, clock)
+                taken += 1
+                guard taken <= 5 else {
+                    Issue.record("the checkpointer kept looking past the interval")
                     return
                 }
             }
+            #expect(db.sqliteCheckpointRuns >= 1)
+            let looks = db.sqliteCheckpointLooks
             let runs = db.sqliteCheckpointRuns
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(db.sqliteCheckpointLooks == looks)
-            #expect(db.sqliteCheckpointRuns == runs)
+            #expect(clock.sleepers.isEmpty, "parked: no look is scheduled")
+            clock.advance(by: .seconds(10))
+            #expect(db.sqliteCheckpointLooks == looks && db.sqliteCheckpointRuns == runs)
             try await db.transaction { tx in try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES ('idle', 'x')").run() }
-            let copied = ContinuousClock.now + .seconds(10)
-            while db.sqliteCheckpointRuns == runs, ContinuousClock.now < copied { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(try await Self.settles(db, clock), "the commit woke it")
+            // Ten seconds since the last run: the first look runs, and the thread parks again.
+            try await Self.look(db, clock)
             #expect(db.sqliteCheckpointRuns == runs + 1)
-            #expect(db.sqliteCheckpointLooks > looks)
+            #expect(db.sqliteCheckpointLooks == looks + 1)
+            #expect(db.sqliteCheckpointerParked)
         }
     }
 
-    /// Checkpoints (each ends with an fsync) follow the WAL's growth: none while nothing is written, none for a
-    /// few small commits before the interval (a long one here), one soon after the WAL grew by a tenth of its
-    /// restart length.
+    /// Checkpoints (each ends with an fsync) follow the WAL's growth: none for a few small commits before the
+    /// interval (a long one here), one on the first look after the WAL grew by a tenth of its restart length.
     @Test func checkpointsFollowTheWALsGrowth() async throws {
-        try await Self.withNotes(walRestartFrames: 2_000, checkpointInterval: .seconds(60)) { db, _ in
-            try await Task.sleep(for: .milliseconds(300))
-            let settled = db.sqliteCheckpointRuns
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(db.sqliteCheckpointRuns == settled)
-            // A few one-page commits: well under the 200 frames that call for a run.
+        let clock = ManualClock()
+        try await Self.withNotes(walRestartFrames: 2_000, checkpointInterval: .seconds(60), clock: clock) { db, _ in
+            // A few one-page commits: well under the 200 frames that call for a run. Ten looks (200 ms) run nothing.
             for index in 0..<3 {
                 try await db.transaction { tx in
                     try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "s\(index)"), 'x')").run()
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            let settled = db.sqliteCheckpointRuns
+            for _ in 0..<10 { try await Self.look(db, clock) }
             #expect(db.sqliteCheckpointRuns == settled)
-            // 300 commits of a fresh 3 KB row each (a page of its own): over 200 frames.
+            // 300 commits of a fresh 3 KB row each (a page of its own): over 200 frames. The next look runs.
             let body = String(repeating: "y", count: 3_000)
             for index in 0..<300 {
                 try await db.transaction { tx in
                     try await tx.sql.raw("INSERT INTO test_notes (id, body) VALUES (\(bind: "b\(index)"), \(bind: body))").run()
                 }
             }
-            let deadline = ContinuousClock.now + .seconds(5)
-            while db.sqliteCheckpointRuns == settled, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(db.sqliteCheckpointRuns > settled)
+            try await Self.look(db, clock)
+            #expect(db.sqliteCheckpointRuns == settled + 1)
         }
     }
 }

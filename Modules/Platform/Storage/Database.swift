@@ -62,12 +62,13 @@ public final class Database: Sendable {
     }
 
     /// `walRestartFrames`: the WAL length (in frames) at which SQLite's writer lets it start over;
-    /// `checkpointInterval`: how long a small WAL growth waits for its checkpoint (tests set both);
+    /// `checkpointInterval`: how long a small WAL growth waits for its checkpoint (tests set both), on
+    /// `checkpointClock` (tests drive it);
     /// `libraryPaths`: the pieces measured on their library path (`LibraryPaths`; the process's own by default).
     static func open(
         _ location: DatabaseLocation, maxConnectionsPerEventLoop: Int, eventLoopGroup: any EventLoopGroup, walRestartFrames: Int,
-        checkpointInterval: TimeAmount = .seconds(1), poolTimeout: TimeAmount = .seconds(10), libraryPaths: LibraryPaths = .current,
-        logger: Logger
+        checkpointInterval: Duration = .seconds(1), checkpointClock: any Clock<Duration> = ContinuousClock(),
+        poolTimeout: TimeAmount = .seconds(10), libraryPaths: LibraryPaths = .current, logger: Logger
     ) async throws -> Database {
         switch location {
         case .sqliteFile, .sqliteMemory:
@@ -99,7 +100,7 @@ public final class Database: Sendable {
             }
             let pool = DirectSQLitePool(
                 path: path, limit: maxConnectionsPerEventLoop * 2, walRestartFrames: walRestartFrames,
-                checkpointInterval: checkpointInterval,
+                checkpointInterval: checkpointInterval, checkpointClock: checkpointClock,
                 logger: logger)
             let db = Database(
                 engine: .sqlite, sql: DirectSQLiteDatabase(pool: pool, session: nil, logger: logger),
@@ -221,6 +222,13 @@ public final class Database: Sendable {
     var sqliteCheckpointLooks: Int {
         if case .sqlite(let pool, _) = pool { return pool.checkpointer.lookCount }
         return 0
+    }
+
+    /// Whether SQLite's checkpointer is parked until the next commit, nothing being left to copy (false on
+    /// PostgreSQL).
+    var sqliteCheckpointerParked: Bool {
+        if case .sqlite(let pool, _) = pool { return pool.checkpointer.isParked }
+        return false
     }
 
     /// Runs `body`'s reads on one connection in one read-only snapshot, so rows read by several statements

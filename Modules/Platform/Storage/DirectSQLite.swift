@@ -235,10 +235,14 @@ final class DirectSQLitePool: Sendable {
     /// Told the WAL's length by every connection, and runs the checkpoints (it outlives the connections).
     let checkpointer: SQLiteCheckpointer
 
-    init(path: String, limit: Int, walRestartFrames: Int, checkpointInterval: TimeAmount, logger: Logger) {
+    init(
+        path: String, limit: Int, walRestartFrames: Int, checkpointInterval: Duration,
+        checkpointClock: any Clock<Duration> = ContinuousClock(), logger: Logger
+    ) {
         self.path = path
         self.limit = max(1, limit)
-        self.checkpointer = SQLiteCheckpointer(path: path, interval: checkpointInterval, restartFrames: walRestartFrames, logger: logger)
+        self.checkpointer = SQLiteCheckpointer(
+            path: path, interval: checkpointInterval, restartFrames: walRestartFrames, clock: checkpointClock, logger: logger)
     }
 
     func checkout() async throws -> DirectSQLiteConnection {

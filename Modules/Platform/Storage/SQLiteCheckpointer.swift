@@ -1,6 +1,4 @@
 import Logging
-import NIOCore
-import NIOPosix
 import Synchronization
 import VaporCSQLite
 
@@ -45,146 +43,169 @@ final class SQLiteCheckpointer: Sendable {
         isHalted.store(true, ordering: .sequentiallyConsistent)
     }
 
-    /// Set while nothing is left to copy and the thread waits for a commit instead of looking every `poll`;
-    /// the commit that finds it set clears it and schedules the next look.
-    private let idle = Atomic<Bool>(false)
-    private let poll: TimeAmount
-    private let interval: TimeAmount
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    private let loop: any EventLoop
+    /// Set while the thread is parked (nothing left to copy) or about to be; the commit that finds it set wakes it.
+    private let parkedFlag = Atomic<Bool>(false)
+    private let poll: Duration
+    private let interval: Duration
+    /// The clock the looks are waited out on and the interval is read from (tests drive it).
+    private let clock: any Clock<Duration>
+    private let stopwatch: Stopwatch
+    private let executor = ThreadTaskExecutor()
+    private let loopTask = Mutex<Task<Void, Never>?>(nil)
     private let path: String
     private let logger: Logger
     private struct State {
-        var connection: DirectSQLiteConnection?
-        var next: Scheduled<Void>?
         var stopped = false
-        var failures = 0
+        /// The thread, parked until a commit while nothing is left to copy.
+        var parked: CheckedContinuation<Void, Never>?
         /// `commits` when a run last copied the whole WAL.
         var copiedUpTo = 0
-        /// `frames` and the time at the last run.
+        /// `frames` and the time (`stopwatch`) at the last run.
         var framesAtRun = 0
-        var lastRun = NIODeadline.now()
+        var lastRun: Duration = .zero
     }
     private let state = Mutex(State())
+    /// The checkpoint connection, used by one run at a time (the thread's, or the writer's drain).
+    private struct Runner {
+        var connection: DirectSQLiteConnection?
+        var failures = 0
+    }
+    private let runner = Mutex(Runner())
 
     init(
-        path: String, poll: TimeAmount = .milliseconds(20), interval: TimeAmount = .seconds(1), restartFrames: Int = 10_000,
-        logger: Logger
+        path: String, poll: Duration = .milliseconds(20), interval: Duration = .seconds(1), restartFrames: Int = 10_000,
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger
     ) {
         self.path = path
         self.poll = poll
         self.interval = interval
+        self.clock = clock
+        self.stopwatch = Stopwatch(clock)
         self.restartFrames = restartFrames
         self.step = max(1, restartFrames / 10)
         self.logger = logger
-        loop = group.next()
-        loop.execute { self.scheduleNext() }
+        let task = Task(executorPreference: executor) { [self] in await self.lookLoop() }
+        loopTask.withLock { $0 = task }
     }
 
     /// A connection committed, leaving `frames` in the WAL (SQLite's WAL hook, on the committing thread).
     func committed(frames: Int) {
         self.frames.store(frames, ordering: .relaxed)
         commits.add(1, ordering: .sequentiallyConsistent)
-        // A stopped checkpointer takes no more looks (there are no commits after the last write, but a stray one
-        // must not reach a stopped thread).
-        if idle.load(ordering: .sequentiallyConsistent),
-            idle.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged,
-            !state.withLock({ $0.stopped })
-        {
-            loop.execute { self.scheduleNext() }
+        // The thread sets the flag before it reads `commits` to decide to park; this commit counted itself before
+        // reading the flag: one of the two sees the other (both sequentially consistent).
+        guard parkedFlag.load(ordering: .sequentiallyConsistent) else { return }
+        let parked = state.withLock { state in
+            parkedFlag.store(false, ordering: .sequentiallyConsistent)
+            defer { state.parked = nil }
+            return state.parked
+        }
+        parked?.resume()
+    }
+
+    /// Whether the thread is parked, waiting for a commit (tests wait for it).
+    var isParked: Bool { state.withLock { $0.parked != nil } }
+
+    /// The thread: looks every `poll` (5 ms near the restart length) and runs when one is due; parks while a run
+    /// copied the whole WAL and nothing was committed since.
+    private func lookLoop() async {
+        while await parkWhileAllCopied() {
+            let wait = frames.load(ordering: .relaxed) >= restartFrames * 3 / 4 ? Duration.milliseconds(5) : poll
+            do {
+                try await clock.sleep(for: wait)
+            } catch {
+                return  // stopped
+            }
+            guard !state.withLock({ $0.stopped }) else { return }
+            looks.add(1, ordering: .relaxed)
+            if due() { _ = checkpoint() }
         }
     }
 
-    /// Whether a run copied the whole WAL and nothing was committed since.
-    private func allCopied() -> Bool {
-        let commits = commits.load(ordering: .sequentiallyConsistent)
-        return state.withLock { $0.copiedUpTo == commits }
-    }
-
-    /// On the checkpointer's thread: the next look, or none until a commit while nothing is left to copy.
-    private func scheduleNext() {
-        if allCopied() {
-            idle.store(true, ordering: .sequentiallyConsistent)
-            // A commit counted before `idle` was set did not see it: look again, and go on unless such a commit
-            // came (then take the idle flag back, unless that commit already did and scheduled the next look).
-            guard !allCopied(), idle.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged else {
-                return
+    /// Returns at once when something is left to copy, else once a commit comes; false once stopped.
+    private func parkWhileAllCopied() async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let goOn = state.withLock { state -> Bool in
+                if state.stopped { return true }
+                parkedFlag.store(true, ordering: .sequentiallyConsistent)
+                guard state.copiedUpTo == commits.load(ordering: .sequentiallyConsistent) else {
+                    parkedFlag.store(false, ordering: .sequentiallyConsistent)
+                    return true
+                }
+                state.parked = continuation
+                return false
             }
+            if goOn { continuation.resume() }
         }
-        let nearRestart = frames.load(ordering: .relaxed) >= restartFrames * 3 / 4
-        state.withLock { state in
-            guard !state.stopped else { return }
-            state.next = loop.scheduleTask(in: nearRestart ? .milliseconds(5) : poll) {
-                self.looks.add(1, ordering: .relaxed)
-                if self.due() { _ = self.checkpoint() }
-                self.scheduleNext()
-            }
-        }
+        return !state.withLock { $0.stopped }
     }
 
     /// Whether the periodic look finds a run called for.
     private func due() -> Bool {
         let commits = commits.load(ordering: .relaxed)
         let frames = frames.load(ordering: .relaxed)
+        let now = stopwatch.elapsed
         return state.withLock { state in
             guard state.copiedUpTo != commits else { return false }  // nothing committed since a complete run
             // A WAL that started over counts from its beginning. Near the restart length the runs come ten
             // times as often, so that the writer's drain finds little left to copy (its wait is a commit's).
             let grown = frames >= state.framesAtRun ? frames - state.framesAtRun : frames
             let nearRestart = frames >= restartFrames * 3 / 4
-            return grown >= (nearRestart ? max(1, step / 10) : step) || NIODeadline.now() - state.lastRun >= interval
+            return grown >= (nearRestart ? max(1, step / 10) : step) || now - state.lastRun >= interval
         }
     }
 
     /// Copies every frame it can back into the database file and waits for it; true when the WAL is then
-    /// entirely in the database file (the next write transaction starts it over).
+    /// entirely in the database file (the next write transaction starts it over). Runs on the caller's thread
+    /// (the writer's), after any run of the checkpointer's own.
     func drain() async -> Bool {
-        (try? await loop.submit { self.checkpoint() }.get()) ?? false
+        checkpoint()
     }
 
     /// Stops the thread and closes its connection. Call once, after the last write.
     func stop() async {
-        _ = try? await loop.submit {
-            self.state.withLock { state in
-                state.stopped = true
-                state.next?.cancel()
-                if !self.halted { state.connection?.close() }
-                state.connection = nil
-            }
-        }.get()
-        try? await group.shutdownGracefully()
+        let parked = state.withLock { state in
+            state.stopped = true
+            defer { state.parked = nil }
+            return state.parked
+        }
+        parked?.resume()
+        let task = loopTask.withLock { $0 }
+        task?.cancel()
+        await task?.value
+        runner.withLock { runner in
+            if !halted { runner.connection?.close() }
+            runner.connection = nil
+        }
+        await executor.shutdown()
     }
 
-    /// Runs on the checkpointer's thread only.
+    /// One run, on the calling thread; runs never overlap.
     private func checkpoint() -> Bool {
         guard !halted else { return false }
-        runs.add(1, ordering: .relaxed)
-        do {
-            let connection = try state.withLock { state -> DirectSQLiteConnection in
-                if let connection = state.connection { return connection }
-                let connection = try DirectSQLiteConnection(path: path, checkpointer: nil)
-                state.connection = connection
-                return connection
+        return runner.withLock { runner in
+            guard !halted else { return false }
+            runs.add(1, ordering: .relaxed)
+            do {
+                let connection = try runner.connection ?? DirectSQLiteConnection(path: path, checkpointer: nil)
+                runner.connection = connection
+                let commits = commits.load(ordering: .relaxed)
+                let frames = frames.load(ordering: .relaxed)
+                let (log, copied) = try connection.checkpoint()
+                let complete = copied >= log
+                runner.failures = 0
+                state.withLock { state in
+                    state.framesAtRun = frames
+                    state.lastRun = stopwatch.elapsed
+                    if complete { state.copiedUpTo = commits }
+                }
+                return complete
+            } catch {
+                runner.failures += 1
+                // Logged once per run of failures (the WAL only grows meanwhile; reads and writes go on).
+                if runner.failures == 1 { logger.warning("WAL checkpoint failed; retrying", metadata: ["error": "\(error)"]) }
+                return false
             }
-            let commits = commits.load(ordering: .relaxed)
-            let frames = frames.load(ordering: .relaxed)
-            let (log, copied) = try connection.checkpoint()
-            let complete = copied >= log
-            state.withLock { state in
-                state.failures = 0
-                state.framesAtRun = frames
-                state.lastRun = .now()
-                if complete { state.copiedUpTo = commits }
-            }
-            return complete
-        } catch {
-            let failures = state.withLock { state in
-                state.failures += 1
-                return state.failures
-            }
-            // Logged once per run of failures (the WAL only grows meanwhile; reads and writes go on).
-            if failures == 1 { logger.warning("WAL checkpoint failed; retrying", metadata: ["error": "\(error)"]) }
-            return false
         }
     }
 }

@@ -90,13 +90,7 @@ public final class Database: Sendable {
                 let db = Database(
                     engine: .sqlite, sql: PooledSQLiteDatabase(pool: pool, logger: logger),
                     pool: .sqliteNIO(pool, temporary: temporary, writer: KeyedExclusion()), logger: logger)
-                do {
-                    try await db.sql.raw("PRAGMA journal_mode = WAL").run()
-                } catch {
-                    await db.shutdown()
-                    throw error
-                }
-                return db
+                return try await db.opened(by: "PRAGMA journal_mode = WAL")
             }
             let pool = DirectSQLitePool(
                 path: path, limit: maxConnectionsPerEventLoop * 2, walRestartFrames: walRestartFrames,
@@ -106,13 +100,7 @@ public final class Database: Sendable {
                 engine: .sqlite, sql: DirectSQLiteDatabase(pool: pool, session: nil, logger: logger),
                 pool: .sqlite(pool, temporary: temporary), libraryPaths: libraryPaths,
                 logger: logger)
-            do {
-                try await db.sql.raw("PRAGMA journal_mode = WAL").run()
-            } catch {
-                await db.shutdown()
-                throw error
-            }
-            return db
+            return try await db.opened(by: "PRAGMA journal_mode = WAL")
         case .postgres(let url, let schema):
             var configuration = try SQLPostgresConfiguration(url: url)
             if let schema { configuration.searchPath = [schema] }
@@ -122,14 +110,25 @@ public final class Database: Sendable {
                 on: eventLoopGroup)
             let db = Database(
                 engine: .postgres, sql: pool.database(logger: logger).sql(), pool: .postgres(pool), logger: logger)
-            do {
-                try await db.sql.raw("SELECT 1").run()
-            } catch {
-                await db.shutdown()
-                throw error
-            }
-            return db
+            return try await db.opened(by: "SELECT 1")
         }
+    }
+
+    /// The database once `statement` (its first, which needs a working connection) ran; shut down if it failed.
+    private func opened(by statement: SQLQueryString) async throws -> Database {
+        do {
+            try await sql.raw(statement).run()
+        } catch {
+            await shutdown()
+            throw error
+        }
+        return self
+    }
+
+    /// Removes a temporary SQLite file (`sqlite::memory:`) and its WAL and index.
+    private static func remove(temporary: String?) {
+        guard let temporary else { return }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
     }
 
     /// Closes every connection. Call once, after the last query.
@@ -140,14 +139,10 @@ public final class Database: Sendable {
                 await writeQueue?.close()
                 pool.shutdown()
                 await pool.checkpointer.stop()
-                if let temporary {
-                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
-                }
+                Self.remove(temporary: temporary)
             case .sqliteNIO(let pool, let temporary, _):
                 try await pool.shutdownAsync()
-                if let temporary {
-                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
-                }
+                Self.remove(temporary: temporary)
             case .postgres(let pool): try await pool.shutdownAsync()
             }
         } catch {

@@ -92,7 +92,8 @@ public struct WorkoutsTool: Sendable {
         var text = "\(summary.imported) workouts imported (\(summary.sets) sets)\n"
         if !summary.skipped.isEmpty {
             text +=
-                "\(summary.skipped.count) rows skipped:\n"
+                "\(summary.skippedTotal) rows skipped"
+                + (summary.skippedTotal > summary.skipped.count ? " (the first \(summary.skipped.count) listed)" : "") + ":\n"
                 + TextTable.render(["row", "reason"], summary.skipped.map { ["\($0.row)", $0.reason] })
         }
         if !summary.unmatched.isEmpty {

@@ -52,7 +52,7 @@ import Testing
             #expect(result.sets == 5, "warm-up, two bench sets, the press, one squat")
             #expect(
                 result.skipped == [
-                    SkippedRow(row: 10, reason: "5000 reps is not possible (1 to 1000)"),
+                    SkippedRow(row: 10, reason: "'5000' reps is not possible (1 to 1000)"),
                     SkippedRow(row: 11, reason: "no reps (timed and distance sets are not imported)"),
                     SkippedRow(row: 12, reason: "'2024-13-06 07:00:00' is not a date and time (YYYY-MM-DD HH:MM:SS)"),
                 ], "\(result.skipped)")
@@ -126,6 +126,41 @@ import Testing
             }
             let stored = try await db.sql.raw("SELECT COUNT(*) AS n FROM workouts_history").first(decodingColumn: "n", as: Int.self)
             #expect(stored == 0, "nothing half-imported")
+        }
+    }
+
+    /// A Strong row whose Duration no 64-bit millisecond count can hold once added to its start (`1e16` seconds,
+    /// `inf`, `1e16h`) once stopped the process. Every duration that is not finite or is longer than a day is
+    /// refused with its row, and the rest of the file imports.
+    @Test(arguments: TestDatabases.engines)
+    func durationsBeyondADayAreRefusedRowByRow(engine: SQLEngine) async throws {
+        try await Self.with(engine) { module, _ in
+            let header = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"
+            let durations = ["1e16", "inf", "1e16h", "nan", "-inf", "1e308m", "25h", "-5", "86401", "24h", "1h 5m"]
+            let rows = durations.enumerated().map { index, duration in
+                "2024-03-0\(index % 9 + 1) 1\(index % 10):00:00,Day \(index),\(duration),Squat (Barbell),1,100,5,0,0,,,"
+            }
+            let result = try await module.importer.base.run(
+                userId: "u", request: .init(format: "strong_csv", content: ([header] + rows).joined(separator: "\n")))
+            #expect(result.skipped.map(\.row) == Array(2...10), "\(result.skipped)")
+            #expect(result.skipped.allSatisfy { $0.reason.hasSuffix("is not possible (up to 24 hours)") }, "\(result.skipped)")
+            #expect(result.imported == 2)
+            var lengths: [TimeInterval] = []
+            for id in result.workoutIds {
+                let workout = try await module.history.get(userId: "u", id: id)
+                lengths.append(workout.endTime.timeIntervalSince(workout.startTime))
+            }
+            #expect(lengths == [86_400, 3900])
+
+            let hevyHeader =
+                #""title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_kg","reps","distance_km","duration_seconds","rpe""#
+            let hevy = try await module.importer.base.run(
+                userId: "u",
+                request: .init(
+                    format: "hevy_csv",
+                    content: hevyHeader + "\n"
+                        + #""Long","1 Jan 2024, 10:00","3 Jan 2024, 10:00","","Deadlift (Barbell)",,"",0,"normal",100,5,,,"#))
+            #expect(hevy.imported == 0 && hevy.skipped.map(\.row) == [2], "\(hevy.skipped)")
         }
     }
 }

@@ -31,6 +31,14 @@ struct ExportReading: Sendable {
 
 /// Parsing helpers shared by the export formats.
 enum ExportFields {
+    /// A workout's title or an exercise's name from the file, trimmed; nil when blank. Longer than the API takes
+    /// (`ImportCaps`) is refused.
+    static func name(_ text: String, what: String, limit: Int) throws(ImportRowError) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count <= limit else { throw ImportRowError("\(what) longer than \(limit) characters") }
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     /// Columns by their header name, case and surrounding spaces aside.
     static func columns(_ header: [String]) -> [String: Int] {
         var columns: [String: Int] = [:]
@@ -43,7 +51,7 @@ enum ExportFields {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return nil }
         let normalized = separator == UInt8(ascii: ";") ? trimmed.replacingOccurrences(of: ",", with: ".") : trimmed
-        guard let value = Double(normalized), value.isFinite else { throw ImportRowError("'\(trimmed)' is not a number") }
+        guard let value = Double(normalized), value.isFinite else { throw ImportRowError("\(ImportCaps.quoted(trimmed)) is not a number") }
         return value
     }
 
@@ -65,15 +73,17 @@ enum ExportFields {
         guard !trimmed.isEmpty, let value = Double(trimmed), value > 0 else {
             throw ImportRowError("no reps (timed and distance sets are not imported)")
         }
-        guard value == value.rounded(), value <= 1000 else { throw ImportRowError("\(trimmed) reps is not possible (1 to 1000)") }
+        guard value == value.rounded(), value <= 1000 else {
+            throw ImportRowError("\(ImportCaps.quoted(trimmed)) reps is not possible (1 to 1000)")
+        }
         return Int(value)
     }
 
     /// RPE 1…10 as RIR (10 − RPE, to the nearest whole rep); nil when blank.
     static func rir(fromRPE text: String, separator: UInt8) throws(ImportRowError) -> Int? {
         guard let rpe = try decimal(text, separator: separator) else { return nil }
-        guard (1...10).contains(rpe) else { throw ImportRowError("an RPE of \(text) is not possible (1 to 10)") }
-        return Int((10 - rpe).rounded())
+        guard (1...10).contains(rpe) else { throw ImportRowError("an RPE of \(ImportCaps.quoted(text)) is not possible (1 to 10)") }
+        return Int(saturating: (10 - rpe).rounded())
     }
 
     /// A local date and time written `YYYY-MM-DD HH:MM[:SS]` (or with a `T`), in `timeZone`.
@@ -118,20 +128,30 @@ enum ExportFields {
         return date
     }
 
-    /// Strong's durations: `1h 5m`, `45m`, `1h`, `50s`, or plain seconds.
-    static func duration(_ text: String) -> TimeInterval? {
+    /// The longest workout an export may hold: a duration (or an end time) further from its start is refused.
+    static let maxWorkoutDuration: TimeInterval = 24 * 3600
+
+    /// Strong's durations: `1h 5m`, `45m`, `1h`, `50s`, or plain seconds; nil when blank or unreadable (the
+    /// workout then ends where it starts). Not finite, negative or longer than a day is refused.
+    static func duration(_ text: String) throws(ImportRowError) -> TimeInterval? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         if trimmed.isEmpty { return nil }
-        if let seconds = Double(trimmed) { return seconds }
-        var total = 0.0
-        for token in trimmed.split(separator: " ") {
-            guard let unit = token.last, let value = Double(token.dropLast()) else { return nil }
-            switch unit {
-            case "h": total += value * 3600
-            case "m": total += value * 60
-            case "s": total += value
-            default: return nil
+        var total: Double? = Double(trimmed)
+        if total == nil {
+            var sum = 0.0
+            for token in trimmed.split(separator: " ") {
+                guard let unit = token.last, let value = Double(token.dropLast()) else { return nil }
+                switch unit {
+                case "h": sum += value * 3600
+                case "m": sum += value * 60
+                case "s": sum += value
+                default: return nil
+                }
             }
+            total = sum
+        }
+        guard let total, total.isFinite, (0...maxWorkoutDuration).contains(total) else {
+            throw ImportRowError("a duration of \(ImportCaps.quoted(trimmed)) is not possible (up to 24 hours)")
         }
         return total
     }

@@ -30,25 +30,28 @@ enum HevyExport {
                 func time(_ column: String) throws(ImportRowError) -> Date {
                     let text = field(column)
                     guard let date = times[text] ?? ExportFields.hevyDateTime(text, timeZone: timeZone) else {
-                        throw ImportRowError("'\(text)' is not a date and time (as '15 Jan 2023, 10:30')")
+                        throw ImportRowError("\(ImportCaps.quoted(text)) is not a date and time (as '15 Jan 2023, 10:30')")
                     }
                     times[text] = date
                     return date
                 }
                 let start = try time("start_time")
-                let end = (try? time("end_time")) ?? start
-                let name = field("exercise_title").trimmingCharacters(in: .whitespaces)
-                guard !name.isEmpty else { throw ImportRowError("no exercise title") }
+                let end = max(start, (try? time("end_time")) ?? start)
+                guard end.timeIntervalSince(start) <= ExportFields.maxWorkoutDuration else {
+                    throw ImportRowError("\(ImportCaps.quoted(field("end_time"))) is more than 24 hours after the start")
+                }
+                guard let name = try ExportFields.name(field("exercise_title"), what: "an exercise title", limit: ImportCaps.nameLength)
+                else { throw ImportRowError("no exercise title") }
                 let weight = try ExportFields.kilograms(
                     try ExportFields.decimal(field(weightColumn), separator: csv.separator), pounds: weightColumn == "weight_lbs")
                 let reps = try ExportFields.reps(field("reps"))
                 let rir = try ExportFields.rir(fromRPE: field("rpe"), separator: csv.separator)
-                let title = field("title").trimmingCharacters(in: .whitespaces)
+                let title = try ExportFields.name(field("title"), what: "a workout title", limit: ImportCaps.titleLength)
                 reading.sets.append(
                     ExportedSet(
-                        row: record.number, workoutKey: "\(field("start_time"))|\(title)", workoutName: title.isEmpty ? nil : title,
+                        row: record.number, workoutKey: "\(field("start_time"))|\(title ?? "")", workoutName: title,
                         start: start,
-                        end: max(start, end), exerciseName: name, weightKg: weight, reps: reps, rir: rir))
+                        end: end, exerciseName: name, weightKg: weight, reps: reps, rir: rir))
             } catch {
                 reading.skipped.append(SkippedRow(row: record.number, reason: error.reason))
             }

@@ -32,27 +32,27 @@ enum StrongExport {
             if order.lowercased() == "rest timer" { continue }
             do throws(ImportRowError) {
                 guard ["w", "d", "f"].contains(order.lowercased()) || Int(order) != nil else {
-                    throw ImportRowError("'\(order)' is not a set order (a number, W, D or F)")
+                    throw ImportRowError("\(ImportCaps.quoted(order)) is not a set order (a number, W, D or F)")
                 }
                 let dateText = field("date")
                 guard let start = starts[dateText] ?? ExportFields.localDateTime(dateText, timeZone: timeZone) else {
-                    throw ImportRowError("'\(dateText)' is not a date and time (YYYY-MM-DD HH:MM:SS)")
+                    throw ImportRowError("\(ImportCaps.quoted(dateText)) is not a date and time (YYYY-MM-DD HH:MM:SS)")
                 }
                 starts[dateText] = start
-                let name = field("exercise name").trimmingCharacters(in: .whitespaces)
-                guard !name.isEmpty else { throw ImportRowError("no exercise name") }
+                guard let name = try ExportFields.name(field("exercise name"), what: "an exercise name", limit: ImportCaps.nameLength)
+                else { throw ImportRowError("no exercise name") }
                 let unit = field("weight unit").trimmingCharacters(in: .whitespaces).lowercased()
                 let rowPounds = unit.isEmpty ? (pounds ?? defaultPounds) : unit.hasPrefix("lb")
                 let weight = try ExportFields.kilograms(
                     try ExportFields.decimal(field(weightColumn), separator: csv.separator), pounds: rowPounds)
                 let reps = try ExportFields.reps(field("reps"))
                 let rir = try ExportFields.rir(fromRPE: field("rpe"), separator: csv.separator)
-                let workoutName = field("workout name").trimmingCharacters(in: .whitespaces)
-                let duration = ExportFields.duration(field("duration")) ?? 0
+                let workoutName = try ExportFields.name(field("workout name"), what: "a workout name", limit: ImportCaps.titleLength)
+                let duration = try ExportFields.duration(field("duration")) ?? 0
                 reading.sets.append(
                     ExportedSet(
-                        row: record.number, workoutKey: "\(dateText)|\(workoutName)", workoutName: workoutName.isEmpty ? nil : workoutName,
-                        start: start, end: start.addingTimeInterval(max(0, duration)), exerciseName: name, weightKg: weight, reps: reps,
+                        row: record.number, workoutKey: "\(dateText)|\(workoutName ?? "")", workoutName: workoutName,
+                        start: start, end: start.addingTimeInterval(duration), exerciseName: name, weightKg: weight, reps: reps,
                         rir: rir))
             } catch {
                 reading.skipped.append(SkippedRow(row: record.number, reason: error.reason))

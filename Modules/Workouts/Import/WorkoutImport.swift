@@ -5,16 +5,22 @@ import Platform
 import SQLKit
 
 /// Imports a history exported from Strong or Hevy as completed workouts, each with its own dates, archived and
-/// announced (`WorkoutCompleted`) like any other, all in one transaction: a file is imported whole or not at all.
+/// announced (`WorkoutCompleted`) like any other.
 ///
 /// A workout's id comes from the user, the format and the workout's start and title in the file, so importing the
 /// same file again — or a later export that repeats older workouts — adds only what is new. Rows that are not sets
 /// or cannot be read are reported with their row and reason; exercise names are matched to the catalog (`resolve`),
-/// and names it cannot match are reported with their row count, never guessed.
+/// and names it cannot match are reported with their row count, never guessed. A file is bounded by `ImportCaps`
+/// and written `batchSize` workouts to a transaction, so no other user's write waits behind a large import for
+/// longer than one batch; an import cut short leaves the batches it wrote, and sending the file again adds the rest.
 struct WorkoutImport: Sendable {
     let context: WorkoutsContext
     /// The catalog id an exported exercise name stands for, or nil.
     let resolve: @Sendable (String) async throws -> String?
+    /// Workouts written in one transaction.
+    var batchSize = 50
+    /// Runs after each batch is committed with the workouts written so far (tests cut an import short here).
+    var afterBatch: @Sendable (Int) async throws -> Void = { _ in }
 
     /// The largest `content` taken (the endpoint's body limit is the same).
     static let maxContentBytes = 16 * 1024 * 1024
@@ -40,12 +46,15 @@ struct WorkoutImport: Sendable {
     struct Result: Codable, Sendable, Equatable {
         var imported: Int
         var sets: Int
+        /// The first `ImportCaps.skippedListed` rows left out; `skippedTotal` counts them all.
         var skipped: [SkippedRow]
+        var skippedTotal: Int
         var unmatchedExercises: [UnmatchedExercise]
         var workoutIds: [String]
 
         enum CodingKeys: String, CodingKey {
             case imported, sets, skipped
+            case skippedTotal = "skipped_total"
             case unmatchedExercises = "unmatched_exercises"
             case workoutIds = "workout_ids"
         }
@@ -54,13 +63,14 @@ struct WorkoutImport: Sendable {
     /// Imports `request.content` for the user. `progress` hears (workouts written, workouts in the file).
     func run(userId: String, request: Request, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> Result {
         let reading = try Self.read(request)
+        try ImportCaps.checkFile(reading)
         // Names are matched once each, in the file's order.
         var ids: [String: String] = [:]
         var unmatched: [String: Int] = [:]
         var unmatchedOrder: [String] = []
         for set in reading.sets where ids[set.exerciseName] == nil {
-            if unmatched[set.exerciseName] != nil {
-                unmatched[set.exerciseName]! += 1
+            if let rows = unmatched[set.exerciseName] {
+                unmatched[set.exerciseName] = rows + 1
                 continue
             }
             if let id = try await resolve(set.exerciseName) {
@@ -71,21 +81,34 @@ struct WorkoutImport: Sendable {
             }
         }
         let catalog = try await context.catalog.exercises(ids: Array(Set(ids.values)))
-        let workouts = Self.workouts(
+        let (workouts, overCaps) = Self.workouts(
             from: reading.sets.filter { ids[$0.exerciseName] != nil }, userId: userId, format: request.format, ids: ids, catalog: catalog)
         progress(0, workouts.count)
 
+        var written: [CompletedWorkout] = []
+        for batch in workouts.chunked(batchSize) {
+            written += try await write(Array(batch), userId: userId)
+            progress(written.count, workouts.count)
+            try await afterBatch(written.count)
+        }
+        let skipped = (reading.skipped + overCaps).sorted { $0.row < $1.row }
+        return Result(
+            imported: written.count, sets: written.reduce(0) { $0 + $1.exercises.reduce(0) { $0 + $1.sets.count } },
+            skipped: Array(skipped.prefix(ImportCaps.skippedListed)), skippedTotal: skipped.count,
+            unmatchedExercises: unmatchedOrder.map { UnmatchedExercise(name: $0, rows: unmatched[$0] ?? 0) },
+            workoutIds: written.map(\.id))
+    }
+
+    /// Archives the workouts of one batch that are not archived yet, in one transaction; answers those it wrote.
+    private func write(_ batch: [CompletedWorkout], userId: String) async throws -> [CompletedWorkout] {
         let now = context.clock.now()
-        let written = try await context.database.transaction { tx -> [CompletedWorkout] in
-            var existing = Set<String>()
-            for batch in workouts.chunked(500) {
-                let rows = try await tx.sql.raw(
+        return try await context.database.transaction { tx -> [CompletedWorkout] in
+            let existing = Set(
+                try await tx.sql.raw(
                     "SELECT id FROM workouts_history WHERE user_id = \(bind: userId) AND id IN (\(binds: batch.map(\.id)))"
-                ).all(decodingColumn: "id", as: String.self)
-                existing.formUnion(rows)
-            }
+                ).all(decodingColumn: "id", as: String.self))
             var written: [CompletedWorkout] = []
-            for workout in workouts where !existing.contains(workout.id) {
+            for workout in batch where !existing.contains(workout.id) {
                 var workout = workout
                 workout.createdAt = now
                 workout.updatedAt = now
@@ -103,16 +126,9 @@ struct WorkoutImport: Sendable {
                         setCount: workout.analytics.totals.sets, imported: true),
                     id: "workout-completed:\(workout.id)", occurredAt: now)
                 written.append(workout)
-                if written.count % 100 == 0 { progress(written.count, workouts.count) }
             }
             return written
         }
-        progress(workouts.count, workouts.count)
-        return Result(
-            imported: written.count, sets: written.reduce(0) { $0 + $1.exercises.reduce(0) { $0 + $1.sets.count } },
-            skipped: reading.skipped,
-            unmatchedExercises: unmatchedOrder.map { UnmatchedExercise(name: $0, rows: unmatched[$0] ?? 0) },
-            workoutIds: written.map(\.id))
     }
 
     /// Checks the request and reads its rows.
@@ -126,7 +142,7 @@ struct WorkoutImport: Sendable {
         case "lb", "lbs": pounds = true
         default: throw ServiceError.invalidArgument(field: "weight_unit", reason: "must be kg or lb")
         }
-        var timeZone = TimeZone(identifier: "UTC")!
+        var timeZone = TimeZone.gmt
         if let name = request.timeZone {
             guard TimeZoneNames.isKnown(name), let zone = TimeZone(identifier: name) else {
                 throw ServiceError.invalidArgument(field: "time_zone", reason: "not a time zone (an IANA name such as Europe/Berlin)")
@@ -153,33 +169,46 @@ struct WorkoutImport: Sendable {
             ? try StrongExport.read(csv, pounds: pounds, timeZone: timeZone) : try HevyExport.read(csv, timeZone: timeZone)
     }
 
-    /// The file's workouts in the order they first appear; each exercise an entry per run of consecutive rows.
+    /// The file's workouts in the order they first appear; each exercise an entry per run of consecutive rows. Rows
+    /// beyond a workout's caps (`ImportCaps`: exercises, sets of an exercise) are left out, and answered as skipped.
     static func workouts(
         from sets: [ExportedSet], userId: String, format: String, ids: [String: String], catalog: [String: Exercise]
-    ) -> [CompletedWorkout] {
+    ) -> (workouts: [CompletedWorkout], skipped: [SkippedRow]) {
         var order: [String] = []
         var grouped: [String: [ExportedSet]] = [:]
         for set in sets {
             if grouped[set.workoutKey] == nil { order.append(set.workoutKey) }
             grouped[set.workoutKey, default: []].append(set)
         }
-        return order.map { key in
-            let rows = grouped[key]!
+        var skipped: [SkippedRow] = []
+        let workouts = order.compactMap { key -> CompletedWorkout? in
+            guard let rows = grouped[key], let first = rows.first else { return nil }
             var exercises: [WorkoutExercise] = []
+            var full = false
             for row in rows {
-                let id = ids[row.exerciseName]!
-                if exercises.last?.exerciseId != id || exercises.last?.name != (catalog[id]?.name ?? row.exerciseName) {
-                    exercises.append(
-                        WorkoutExercise(
-                            instanceId: "e\(exercises.count)", exerciseId: id, name: catalog[id]?.name ?? row.exerciseName, sets: []))
+                guard let id = ids[row.exerciseName] else { continue }
+                let name = catalog[id]?.name ?? row.exerciseName
+                if full || exercises.last?.exerciseId != id || exercises.last?.name != name {
+                    // Once full, every later row goes: none may join an earlier exercise it did not follow.
+                    full = exercises.count >= ImportCaps.exercisesPerWorkout
+                    guard !full else {
+                        skipped.append(
+                            SkippedRow(row: row.row, reason: "a workout holds at most \(ImportCaps.exercisesPerWorkout) exercises"))
+                        continue
+                    }
+                    exercises.append(WorkoutExercise(instanceId: "e\(exercises.count)", exerciseId: id, name: name, sets: []))
                 }
                 let index = exercises[exercises.count - 1].sets.count
+                guard index < ImportCaps.setsPerExercise else {
+                    skipped.append(
+                        SkippedRow(row: row.row, reason: "an exercise holds at most \(ImportCaps.setsPerExercise) sets in a row"))
+                    continue
+                }
                 exercises[exercises.count - 1].sets.append(
                     WorkoutSet(
                         id: "s\(index)", setIndex: index, weightKg: row.weightKg, reps: row.reps, rir: row.rir.map { min(10, max(0, $0)) },
                         completedAt: row.end))
             }
-            let first = rows[0]
             var digest = SHA256()
             digest.update(data: Array("\(userId)\n\(format)\n\(key)".utf8))
             let id = "imp-" + String(Data(digest.finalize()).hexString.prefix(28))
@@ -189,6 +218,7 @@ struct WorkoutImport: Sendable {
                 createdAt: first.end,
                 updatedAt: first.end)
         }
+        return (workouts, skipped)
     }
 }
 
@@ -200,9 +230,10 @@ public struct WorkoutImporter: Sendable {
     public struct Summary: Sendable {
         public var imported: Int
         public var sets: Int
+        /// The first skipped rows (`ImportCaps.skippedListed`); `skippedTotal` counts them all.
         public var skipped: [(row: Int, reason: String)]
+        public var skippedTotal: Int
         public var unmatched: [(name: String, rows: Int)]
-
     }
 
     /// Imports `content` (`strong_csv` or `hevy_csv`) for the user; `progress` hears (written, total).
@@ -215,6 +246,6 @@ public struct WorkoutImporter: Sendable {
         )
         return Summary(
             imported: result.imported, sets: result.sets, skipped: result.skipped.map { ($0.row, $0.reason) },
-            unmatched: result.unmatchedExercises.map { ($0.name, $0.rows) })
+            skippedTotal: result.skippedTotal, unmatched: result.unmatchedExercises.map { ($0.name, $0.rows) })
     }
 }

@@ -72,7 +72,7 @@ public struct AnalyticsTool: Sendable {
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { throw ServiceError.invalidArgument(field: field, reason: "must be a day as YYYY-MM-DD") }
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone.gmt
         let components = DateComponents(year: year, month: month, day: day)
         guard components.isValidDate(in: calendar), let date = calendar.date(from: components) else {
             throw ServiceError.invalidArgument(field: field, reason: "must be a day as YYYY-MM-DD")

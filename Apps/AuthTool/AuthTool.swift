@@ -89,7 +89,7 @@ public struct AuthTool: Sendable {
         }
         switch job?.status {
         case .done?:
-            let minutes = Int(AuthService.deletionSecondPassDelay / 60)
+            let minutes = Int(saturating: AuthService.deletionSecondPassDelay / 60)
             return "account \(userId) deleted from every module; in \(minutes) minutes a running server erases again whatever "
                 + "a request under way at the time wrote\n"
         case let status?:

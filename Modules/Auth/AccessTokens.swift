@@ -1,6 +1,7 @@
 import Contracts
 import Foundation
 import JWTKit
+import Platform
 import Synchronization
 
 /// The claims of a Povver access token.
@@ -51,7 +52,7 @@ public final class AccessTokens: Sendable {
         let claims = AccessClaims(
             sub: .init(value: userId), iss: .init(value: Self.issuer), aud: .init(value: [Self.audience]),
             iat: .init(value: now), exp: .init(value: now.addingTimeInterval(lifetime)),
-            authTime: Int(authTime.timeIntervalSince1970), sid: sessionId, jti: .init(value: ids.makeID()))
+            authTime: Int(saturating: authTime.timeIntervalSince1970), sid: sessionId, jti: .init(value: ids.makeID()))
         let token = try await keys.sign(claims, kid: JWKIdentifier(string: signingKey.keyID))
         return (token, Int(lifetime))
     }

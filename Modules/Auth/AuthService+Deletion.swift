@@ -153,7 +153,7 @@ extension AuthService {
         let userId = try row.decode(column: "user_id", as: String.self)
         if let erasedAt = try row.decode(column: "erased_at", as: Int64?.self) {
             // The first pass is done; a retry of its job before the second pass is due leaves it to that job.
-            guard clock.now().millisecondsSince1970 >= erasedAt + Int64(Self.deletionSecondPassDelay * 1000) else { return }
+            guard clock.now().millisecondsSince1970 >= erasedAt + Int64(saturating: Self.deletionSecondPassDelay * 1000) else { return }
             for eraser in Self.deletionOrder(erasers) {
                 try await eraser.eraseUserData(userId: userId)
             }

@@ -30,7 +30,7 @@ public struct RandomIDGenerator: IDGenerator {
             let digits: StaticString = "0123456789abcdef"
             for (offset, word) in [high, low].enumerated() {
                 for nibble in 0..<16 {
-                    let value = Int((word >> (60 - 4 * UInt64(nibble))) & 0xF)
+                    let value = Int((word >> (60 - 4 * UInt64(nibble))) & 0xF)  // cannot trap: a nibble of the id's bits
                     buffer[offset * 16 + nibble] = digits.utf8Start[value]
                 }
             }

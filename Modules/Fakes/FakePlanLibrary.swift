@@ -228,7 +228,9 @@ public actor FakePlanLibrary: PlanLibrary {
             throw ServiceError.invalidArgument(field: "exercises[\(index)].exercise_id", reason: "unknown exercise")
         }
         return try planned.enumerated().map { index, exercise in
-            let known = catalog[exercise.exerciseId]!
+            guard let known = catalog[exercise.exerciseId] else {
+                throw ServiceError.invalidArgument(field: "exercises[\(index)].exercise_id", reason: "unknown exercise")
+            }
             guard exercise.sets.count <= 30 else {
                 throw ServiceError.invalidArgument(field: "exercises[\(index)].sets", reason: "at most 30 sets")
             }
@@ -263,6 +265,6 @@ public actor FakePlanLibrary: PlanLibrary {
         }
         let muscles = setsPerMuscle.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
         return TemplateAnalytics(
-            estimatedDurationMinutes: sets == 0 ? 0 : 5 + Int((Double(sets) * 2.5).rounded(.up)), totalSets: sets, muscles: muscles)
+            estimatedDurationMinutes: sets == 0 ? 0 : 5 + (sets * 5 + 1) / 2, totalSets: sets, muscles: muscles)
     }
 }

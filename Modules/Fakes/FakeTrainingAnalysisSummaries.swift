@@ -38,7 +38,7 @@ public actor FakeTrainingAnalysisSummaries: TrainingAnalysisSummaries {
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return false }
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone.gmt
         guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else { return false }
         let back = calendar.dateComponents([.year, .month, .day], from: date)
         return back.year == year && back.month == month && back.day == day

@@ -241,6 +241,7 @@ extension WorkoutsModule {
                             "sets": Schema.array(
                                 Schema.object(
                                     [
+                                        // cannot trap: built at start from the set schema above, which has the key
                                         "id": Schema.string, "weight_kg": setSchema["weight_kg"]!,
                                         "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 10),
                                     ], required: ["weight_kg", "reps"], aliases: weightAlias),

@@ -57,7 +57,7 @@ enum TrainingFacts {
         let endedAt = workout.endTime.millisecondsSince1970
         let fact = WorkoutFact(
             workoutId: workout.id, day: day, weekStart: week, endedAt: endedAt,
-            durationSeconds: max(0, Int(workout.endTime.timeIntervalSince(workout.startTime).rounded())))
+            durationSeconds: max(0, Int(saturating: workout.endTime.timeIntervalSince(workout.startTime).rounded())))
         var sets: [SetFact] = []
         var position = 0
         for exercise in workout.exercises {

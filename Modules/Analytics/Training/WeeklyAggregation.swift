@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Platform
 
 /// The weekly rows of some weeks, computed from those weeks' facts alone. Pure, and summed in one fixed order
 /// (workout id, then position), so rows from the incremental path and from a rebuild are equal to the bit.
@@ -97,7 +98,7 @@ struct WeeklyAggregates: Sendable, Equatable {
             result.stats.append(
                 WeeklyStats(
                     weekStart: weekStart, workouts: value.workouts, sets: value.sets, reps: value.reps, volumeKg: value.volume,
-                    durationMin: Int((Double(value.seconds) / 60).rounded()),
+                    durationMin: Int(saturating: (Double(value.seconds) / 60).rounded()),
                     setsByMuscle: (perMuscle[weekStart] ?? [:]).mapValues(\.sets)))
         }
         return result

@@ -194,7 +194,7 @@ struct ProviderTokenVerifier: Sendable {
             try await tx.sql.raw("DELETE FROM auth_used_nonces WHERE expires_at < \(bind: now)").run()
             return try await tx.sql.raw(
                 """
-                INSERT INTO auth_used_nonces (nonce_hash, expires_at) VALUES (\(bind: digest), \(bind: Int64(expiry * 1000)))
+                INSERT INTO auth_used_nonces (nonce_hash, expires_at) VALUES (\(bind: digest), \(bind: Int64(saturating: expiry * 1000)))
                 ON CONFLICT (nonce_hash) DO NOTHING RETURNING nonce_hash
                 """
             ).all()

@@ -89,7 +89,7 @@ public struct MailOutbox: Sendable {
                 let row = try await tx.sql.raw(
                     """
                     UPDATE auth_mail_outbox
-                    SET status = 'sending', attempts = attempts + 1, lease_expires_at = \(bind: now + Int64(Self.lease * 1000))
+                    SET status = 'sending', attempts = attempts + 1, lease_expires_at = \(bind: now + Int64(saturating: Self.lease * 1000))
                     WHERE id = (
                         SELECT id FROM auth_mail_outbox
                         WHERE (status = 'pending' AND next_attempt_at <= \(bind: now)) OR (status = 'sending' AND lease_expires_at < \(bind: now))

@@ -49,7 +49,7 @@ public enum ArtifactText {
     static func number(_ value: JSONValue) -> String? {
         switch value {
         case .int(let number): "\(number)"
-        case .double(let number): number == number.rounded() ? "\(Int(number))" : "\(number)"
+        case .double(let number): Int(exactly: number).map { "\($0)" } ?? "\(number)"
         default: nil
         }
     }

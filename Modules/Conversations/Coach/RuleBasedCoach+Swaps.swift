@@ -83,7 +83,7 @@ extension RuleBasedCoach {
             return
         }
         let names = alternatives.exercises.map(\.name)
-        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
         try await say(
             "Instead of \(exercise.name), try \(list)\(Self.because(alternatives.spared)). "
                 + "Ask me to build a routine, or say it during a workout, and I will make the swap for you.")

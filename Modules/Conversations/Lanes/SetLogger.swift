@@ -87,7 +87,7 @@ struct WorkoutBrief {
         }
 
         static func kilograms(_ value: Double) -> String {
-            value == value.rounded() ? "\(Int(value)) kg" : String(format: "%.1f kg", value)
+            Int(exactly: value).map { "\($0) kg" } ?? String(format: "%.1f kg", value)
         }
     }
 

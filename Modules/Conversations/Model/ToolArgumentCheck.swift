@@ -75,6 +75,6 @@ enum ToolArgumentCheck {
     }
 
     private static func format(_ number: Double) -> String {
-        number == number.rounded() ? "\(Int(number))" : "\(number)"
+        Int(exactly: number).map { "\($0)" } ?? "\(number)"
     }
 }

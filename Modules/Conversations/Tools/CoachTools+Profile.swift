@@ -30,7 +30,7 @@ extension CoachTools {
             guard let account = try await services.accounts.account(userId: box.userId) else {
                 throw ServiceError(.notFound, "This account does not exist any more.")
             }
-            let days = Int(services.clock.now().timeIntervalSince(account.createdAt) / 86_400)
+            let days = Int(saturating: services.clock.now().timeIntervalSince(account.createdAt) / 86_400)
             return [
                 "name": account.name.map(JSONValue.string) ?? .null, "time_zone": .string(account.timeZone ?? "UTC"),
                 "week_starts_on": .string(account.weekStartsOnMonday ? "monday" : "sunday"),

@@ -47,7 +47,7 @@ enum JobAttemptEnded: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .leaseLost: "the lease was lost"
-        case .timedOut(let limit): "ran past its time limit of \(limit.rounded() == limit ? "\(Int(limit))" : "\(limit)") s"
+        case .timedOut(let limit): "ran past its time limit of \(Int(exactly: limit).map { "\($0)" } ?? "\(limit)") s"
         }
     }
 }
@@ -171,7 +171,7 @@ public final class JobWorker: Service, Sendable {
             } catch {
                 logger.error("job watchdog error", metadata: ["event": "job_watchdog_error", "error": "\(error)"])
             }
-            await watchdogBell.wait(upTo: .milliseconds(Int64(max(watchdogInterval, 0.01) * 1000)))
+            await watchdogBell.wait(upTo: .milliseconds(Int64(saturating: max(watchdogInterval, 0.01) * 1000)))
         }
     }
 
@@ -212,11 +212,11 @@ public final class JobWorker: Service, Sendable {
     private func holdLease<C: Clock<Duration>>(
         _ job: LeasedJob, _ definition: JobDefinition, handler: Task<Void, any Error>, ended: AttemptEnd, clock: C
     ) async -> Bool {
-        let deadline = clock.now.advanced(by: .milliseconds(Int64(definition.timeout * 1000)))
-        let grace = Duration.milliseconds(Int64(stuckGrace * 1000))
+        let deadline = clock.now.advanced(by: .milliseconds(Int64(saturating: definition.timeout * 1000)))
+        let grace = Duration.milliseconds(Int64(saturating: stuckGrace * 1000))
         var givenUp = deadline.advanced(by: grace)
         let beatSeconds = max(definition.lease / 3, 0.01)
-        let beat = Duration.milliseconds(Int64(beatSeconds * 1000))
+        let beat = Duration.milliseconds(Int64(saturating: beatSeconds * 1000))
         var heldUntil = job.leaseExpiresAt
         var renewing = true
         while true {
@@ -298,7 +298,7 @@ public final class JobWorker: Service, Sendable {
             waiting?.resume(returning: result)
         }
         let timer = Task {
-            try? await clock.sleep(for: .milliseconds(Int64(max(seconds, 0) * 1000)))
+            try? await clock.sleep(for: .milliseconds(Int64(saturating: max(seconds, 0) * 1000)))
             settle(.late)
         }
         Task { settle(.answered(await renewal.result)) }  // ends with the renewal

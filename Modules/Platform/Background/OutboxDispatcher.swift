@@ -132,7 +132,7 @@ public final class OutboxDispatcher: Service, Sendable {
     /// that claims their kind; one re-queued by hand (`status = 'queued'`) runs if the handler comes back.
     public func registerHandlers() async throws {
         let now = queue.clock.now().millisecondsSince1970
-        let cutoff = now - Int64(Self.registrationLifetime * 1000)
+        let cutoff = now - Int64(saturating: Self.registrationLifetime * 1000)
         let handlers = self.handlers
         let retired = try await database.transaction { tx in
             for handler in handlers {
@@ -190,7 +190,7 @@ public final class OutboxDispatcher: Service, Sendable {
             // This process's handlers, and those other replicas registered lately.
             var subscribers = handlersByType
             if !rows.isEmpty {
-                let cutoff = now - Int64(Self.registrationLifetime * 1000)
+                let cutoff = now - Int64(saturating: Self.registrationLifetime * 1000)
                 for registered in try await tx.sql.raw(
                     "SELECT name, event_type FROM platform_event_handlers WHERE seen_at > \(bind: cutoff)"
                 ).all() {

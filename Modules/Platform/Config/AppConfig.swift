@@ -38,7 +38,7 @@ public struct AppConfig: Sendable {
         let reader = EnvironmentReader(env)
         let logFormat: LogFormat =
             if reader.value("POVVER_LOG_FORMAT") == nil { stdoutIsTerminal ? .text : .json } else {
-                LogFormat(rawValue: try reader.choice("POVVER_LOG_FORMAT", default: "json", allowed: ["json", "text"]))!
+                LogFormat(rawValue: try reader.choice("POVVER_LOG_FORMAT", default: "json", allowed: ["json", "text"])) ?? .json
             }
         let mail = try reader.choice("POVVER_MAIL_TRANSPORT", default: "log", allowed: ["log", "smtp"])
         let modules = reader.list("POVVER_MODULES").map { $0.lowercased() }
@@ -75,8 +75,9 @@ extension SMTPSettings {
         guard let host = reader.value("POVVER_SMTP_HOST") else {
             throw EnvironmentReader.invalid("POVVER_SMTP_HOST", "POVVER_SMTP_HOST is required when POVVER_MAIL_TRANSPORT is smtp.")
         }
-        let security = SMTPSecurity(
-            rawValue: try reader.choice("POVVER_SMTP_SECURITY", default: "starttls", allowed: ["starttls", "tls", "none"]))!
+        let security =
+            SMTPSecurity(
+                rawValue: try reader.choice("POVVER_SMTP_SECURITY", default: "starttls", allowed: ["starttls", "tls", "none"])) ?? .startTLS
         let defaultPort = security == .tls ? 465 : (security == .startTLS ? 587 : 25)
         let username = reader.value("POVVER_SMTP_USERNAME")
         let password = reader.value("POVVER_SMTP_PASSWORD")

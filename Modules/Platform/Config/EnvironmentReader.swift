@@ -36,7 +36,8 @@ public struct EnvironmentReader: Sendable {
         let raw = value(name) ?? fallback
         guard allowed.contains(raw) else {
             let options =
-                allowed.count == 2 ? "\(allowed[0]) or \(allowed[1])" : allowed.dropLast().joined(separator: ", ") + " or \(allowed.last!)"
+                allowed.count == 2
+                ? "\(allowed[0]) or \(allowed[1])" : allowed.dropLast().joined(separator: ", ") + " or \(allowed.last ?? "")"
             throw Self.invalid(name, "\(name) must be \(options).")
         }
         return raw

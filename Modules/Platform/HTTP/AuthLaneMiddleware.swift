@@ -34,6 +34,7 @@ public struct ServiceKeySet: Sendable {
 /// (`X-API-Key` + `X-User-Id`, the coach agent acting for an existing user).
 public struct AuthLaneMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext
+    // cannot trap: header names spelled here are valid tokens
     static let apiKeyHeader = HTTPField.Name("X-API-Key")!
     static let userIDHeader = HTTPField.Name("X-User-Id")!
 

@@ -50,8 +50,9 @@ enum JSONStringEscapes {
                     continue
                 }
                 if (0xD800...0xDFFF).contains(unit) {
-                    if repaired == nil { repaired = Array(bytes) }
-                    for (offset, character) in "fffd".utf8.enumerated() { repaired![index + 2 + offset] = character }
+                    var copy = repaired ?? Array(bytes)
+                    for (offset, character) in "fffd".utf8.enumerated() { copy[index + 2 + offset] = character }
+                    repaired = copy
                 }
                 index += 6
             }

@@ -13,6 +13,7 @@ import Synchronization
 /// shares the balancer's address and its rate limits.
 public struct ObservabilityMiddleware: RouterMiddleware {
     public typealias Context = APIRequestContext
+    // cannot trap: a header name spelled here is a valid token
     static let requestIDHeader = HTTPField.Name("X-Request-Id")!
 
     let metrics: ServerMetrics

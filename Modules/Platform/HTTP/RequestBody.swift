@@ -71,10 +71,10 @@ enum RequestBody {
         case let text as String:
             return text.utf8.contains(0) ? path : nil
         case let object as [String: Any]:
-            for key in object.keys.sorted() {
+            for (key, item) in object.sorted(by: { $0.key < $1.key }) {
                 let child = path.isEmpty ? key : "\(path).\(key)"
                 if key.utf8.contains(0) { return child }
-                if let found = pathOfNUL(in: object[key]!, at: child) { return found }
+                if let found = pathOfNUL(in: item, at: child) { return found }
             }
             return nil
         case let array as [Any]:
@@ -99,7 +99,7 @@ enum RequestBody {
                 }
                 object[name] = .int(number)
             case "number":
-                guard let number = Double(text) else {
+                guard let number = Double(text), number.isFinite else {
                     throw ServiceError.invalidArgument(field: name, reason: "expected a number")
                 }
                 object[name] = .double(number)

@@ -114,6 +114,7 @@ public enum Schema {
                 either.append(["anyOf": [sent(name), sent(alias)]])
             }
         }
+        // cannot trap: schemas are built at start from the declarations of the code
         guard case .object(var schema) = object(properties, required: plain) else { preconditionFailure("an object schema") }
         if !either.isEmpty { schema["allOf"] = .array(either) }
         return .object(schema)
@@ -128,6 +129,7 @@ public enum Schema {
 
     /// `schema` (an object) with at least one of `names` sent, not null.
     public static func requiringOne(of names: [String], in schema: JSONValue) -> JSONValue {
+        // cannot trap: schemas are built at start from the declarations of the code
         guard case .object(var object) = schema else { preconditionFailure("an object schema") }
         object["allOf"] = .array((object["allOf"]?.arrayValue ?? []) + [["anyOf": .array(names.map(sent))]])
         return .object(object)
@@ -136,6 +138,7 @@ public enum Schema {
     /// A patch's body (`object` with the fields to change both at the top level and inside a `changes` object):
     /// the changes come one way or the other, never both, and name at least one field (null is not sent).
     public static func patch(_ schema: JSONValue) -> JSONValue {
+        // cannot trap: schemas are built at start from the declarations of the code
         guard case .object(var object) = schema, case .object(var properties)? = object["properties"],
             case .object(var nested)? = properties["changes"], case .object(let fields)? = nested["properties"]
         else { preconditionFailure("a patch schema has a changes object") }

@@ -43,6 +43,7 @@ public enum ServerSentEvents {
             status: .ok,
             headers: [
                 .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache",
+                // cannot trap: a header name spelled here is a valid token
                 HTTPField.Name("X-Accel-Buffering")!: "no",
             ],
             body: ResponseBody { writer in

@@ -10,6 +10,7 @@ extension IdempotencyStore {
     ///         ["CREATE TABLE coach_actions (…)"] + IdempotencyStore.tableStatements("coach_idempotency", engine: engine)
     ///     }
     public static func tableStatements(_ table: String, engine: SQLEngine) -> [String] {
+        // cannot trap: table names are constants of the code
         precondition(isPlainName(table), "An idempotency table is named with lower-case letters, digits and _: \(table)")
         let create = """
             CREATE TABLE \(table) (

@@ -32,6 +32,7 @@ public struct IdempotencyStore: Sendable {
     /// `table`: a table created with `tableStatements` (lower-case letters, digits and `_`, prefixed with the
     /// module's name). `lockClass`: a number no other advisory lock of the server uses.
     public init(table: String, lockClass: Int32, database: Database, clock: any WallClock) {
+        // cannot trap: table names are constants of the code
         precondition(Self.isPlainName(table), "An idempotency table is named with lower-case letters, digits and _: \(table)")
         self.table = table
         self.lockClass = lockClass

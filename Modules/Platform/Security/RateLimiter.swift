@@ -37,10 +37,10 @@ public struct RateLimiter: Sendable {
     /// the window's count.
     @discardableResult
     public func record(_ rule: RateLimit, key: String) async throws -> Int {
-        let window = Int64(clock.now().timeIntervalSince1970 / rule.window)
+        let window = Int64(saturating: clock.now().timeIntervalSince1970 / rule.window)
         let bucket = Self.bucket(rule, key: key)
         // When the window ends, in milliseconds: the counter is of no use after it (`BackgroundRetention` purges it).
-        let expiresAt = Int64((Double(window + 1) * rule.window * 1000).rounded(.up))
+        let expiresAt = Int64(saturating: (Double(window + 1) * rule.window * 1000).rounded(.up))
         return try await database.transaction { tx in
             try await tx.sql.raw(
                 """
@@ -57,7 +57,7 @@ public struct RateLimiter: Sendable {
 
     /// The attempts counted for `key` in `rule`'s current window, counting none.
     public func count(_ rule: RateLimit, key: String) async throws -> Int {
-        let window = Int64(clock.now().timeIntervalSince1970 / rule.window)
+        let window = Int64(saturating: clock.now().timeIntervalSince1970 / rule.window)
         let row = try await database.sql.raw(
             "SELECT window_start, hits FROM platform_rate_limits WHERE bucket = \(bind: Self.bucket(rule, key: key))"
         ).first()
@@ -69,7 +69,7 @@ public struct RateLimiter: Sendable {
     public func refusal(_ rule: RateLimit) -> ServiceError {
         let now = clock.now().timeIntervalSince1970
         let window = (now / rule.window).rounded(.down)
-        let retryAfter = Int(((window + 1) * rule.window - now).rounded(.up))
+        let retryAfter = Int(saturating: ((window + 1) * rule.window - now).rounded(.up))
         return ServiceError(
             .rateLimited, "Too many attempts. Please wait \(Self.describe(seconds: retryAfter)) and try again.",
             details: ["retry_after_seconds": "\(max(1, retryAfter))"])

@@ -78,6 +78,7 @@ final class DirectSQLiteConnection: @unchecked Sendable {
             sqlite_nio_sqlite3_wal_hook(
                 handle,
                 { context, _, _, frames in
+                    // cannot trap: SQLite passes back the context registered below, never nil
                     let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context!).takeUnretainedValue()
                     checkpointer.committed(frames: Int(frames))
                     return SQLITE_OK
@@ -373,6 +374,7 @@ struct DirectSQLiteRow: SQLRow {
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         let decoder = SQLiteValueDecoder(value: try value(column), column: column)
         // The column types every query reads, without a trip through `Decoder` (the same conversions).
+        // cannot trap: each cast is to the type just compared
         if D.self == String.self { return try decoder.decode(String.self) as! D }
         if D.self == Int.self { return try decoder.decode(Int.self) as! D }
         if D.self == Int64.self { return try decoder.decode(Int64.self) as! D }
@@ -439,21 +441,27 @@ private struct SQLiteValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode(_ type: Int64.Type) throws -> Int64 {
         switch value {
         case .integer(let number): return number
-        case .double(let number) where number.rounded() == number: return Int64(number)
+        case .double(let number): if let whole = Int64(exactly: number) { return whole } else { throw mismatch(type) }
         default: throw mismatch(type)
         }
     }
-    func decode(_ type: Int.Type) throws -> Int { Int(try decode(Int64.self)) }
-    func decode(_ type: Int8.Type) throws -> Int8 { Int8(try decode(Int64.self)) }
-    func decode(_ type: Int16.Type) throws -> Int16 { Int16(try decode(Int64.self)) }
-    func decode(_ type: Int32.Type) throws -> Int32 { Int32(try decode(Int64.self)) }
-    func decode(_ type: UInt.Type) throws -> UInt { UInt(try decode(Int64.self)) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { UInt8(try decode(Int64.self)) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { UInt16(try decode(Int64.self)) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { UInt32(try decode(Int64.self)) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { UInt64(try decode(Int64.self)) }
+    /// A stored integer as a narrower type; one outside the type's range is a mismatch, not a trap.
+    private func decodeInteger<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        guard let value = I(exactly: try decode(Int64.self)) else { throw mismatch(type) }
+        return value
+    }
+    func decode(_ type: Int.Type) throws -> Int { try decodeInteger(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decodeInteger(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decodeInteger(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decodeInteger(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decodeInteger(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeInteger(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeInteger(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeInteger(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if case .blob(let bytes) = value {
+            // cannot trap: each cast is to the type just compared
             if T.self == [UInt8].self { return bytes as! T }
             if T.self == Data.self { return Data(bytes) as! T }
         }

@@ -194,6 +194,7 @@ final class SQLiteWriteQueue: Sendable {
         let committed: [(write: any QueuedWrite, transaction: Transaction)]
         do {
             committed = try await database.withSession { session in
+                // cannot trap: withSession has just set the session it runs in
                 let connection = database.session!
                 var ran: [(write: any QueuedWrite, transaction: Transaction)] = []
                 var failed: [Transaction] = []
@@ -356,6 +357,7 @@ final class PendingWrite<R: Sendable>: QueuedWrite {
         switch outcome.withLock({ $0 }) {
         case .committed(let result): return result
         case .threw(let error), .failed(let error): throw error
+        // cannot trap: the writer answers a write only after its transaction ended
         case .waiting, .produced: preconditionFailure("a write was answered before its transaction ended")
         }
     }

@@ -8,14 +8,14 @@ public struct CivilCalendar: Sendable {
 
     /// An unknown or missing time zone is UTC (the account may predate time zones, or hold one the system lost).
     public init(timeZoneIdentifier: String?, weekStartsOnMonday: Bool) {
-        self.timeZone = timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        self.timeZone = timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) ?? TimeZone.gmt
         self.weekStartsOnMonday = weekStartsOnMonday
     }
 
     /// The moment's civil day, as days since 1970-01-01.
     public func dayNumber(of date: Date) -> Int {
         let offset = timeZone.secondsFromGMT(for: date)
-        return Int(((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down))
+        return Int(saturating: ((date.timeIntervalSince1970 + Double(offset)) / 86_400).rounded(.down))
     }
 
     /// The first day of the week holding `day` (days since 1970-01-01, a Thursday).

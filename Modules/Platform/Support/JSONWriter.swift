@@ -94,10 +94,13 @@ public struct JSONWriter: Sendable {
     }
 
     /// As the encoder writes a `Double`: its shortest description, a whole number without `.0`.
-    /// Not-finite values are not JSON; callers validate numbers before they get here.
+    /// Not-finite values are not JSON: they are written `null`, as a JavaScript engine writes them, never a trap.
     public mutating func double(_ value: Double) {
         separate()
-        precondition(value.isFinite, "JSON has no representation for \(value)")
+        guard value.isFinite else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
         // A whole number below 2^53 (weights, volumes) is written as its digits, as its description would be
         // without the ".0"; minus zero keeps its sign, as the encoder writes it ("-0").
         if value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992, !(value == 0 && value.sign == .minus) {
@@ -152,7 +155,7 @@ public struct JSONWriter: Sendable {
         for _ in 1..<width { divisor *= 10 }
         var rest = value
         while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))  // cannot trap: one decimal digit
             rest %= divisor
             divisor /= 10
         }

@@ -48,7 +48,7 @@ public final class KeyedExclusion: Sendable {
                     lanes[key] = Lane()
                     return true
                 }
-                lanes[key]!.waiters.append(continuation)
+                lanes[key]?.waiters.append(continuation)
                 return false
             }
             if runNow { continuation.resume() }

@@ -54,14 +54,14 @@ public final class ProgressReport: Sendable {
         let rate = seconds > 0 ? Double(done) / seconds : 0
         var parts = [label]
         if bar {
-            let filled = Int((fraction * 20).rounded(.down))
+            let filled = Int(saturating: (fraction * 20).rounded(.down))
             parts.append("[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled) + "]")
         }
-        parts.append("\(Int((fraction * 100).rounded(.down)))%")
+        parts.append("\(Int(saturating: (fraction * 100).rounded(.down)))%")
         parts.append("\(done)/\(total) \(unit)")
         if rate > 0 {
             parts.append(String(format: "%.0f/s", rate))
-            if done < total { parts.append("ETA \(Int((Double(total - done) / rate).rounded(.up)))s") }
+            if done < total { parts.append("ETA \(Int(saturating: (Double(total - done) / rate).rounded(.up)))s") }
         }
         return parts.joined(separator: " ")
     }

@@ -1,8 +1,9 @@
 import Foundation
 
 extension Date {
-    /// Milliseconds since 1970: how every timestamp column stores time (portable across both engines).
-    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    /// Milliseconds since 1970: how every timestamp column stores time (portable across both engines). A date
+    /// beyond what 64 bits of milliseconds hold (about 292 million years) is clamped, never a trap.
+    public var millisecondsSince1970: Int64 { Int64(saturating: (timeIntervalSince1970 * 1000).rounded()) }
 
     public init(millisecondsSince1970 ms: Int64) {
         self.init(timeIntervalSince1970: TimeInterval(ms) / 1000)

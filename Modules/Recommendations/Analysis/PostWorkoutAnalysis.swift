@@ -55,7 +55,7 @@ struct PostWorkoutAnalysis {
             if !previous.isEmpty {
                 let average = previous.map(\.volumeKg).reduce(0, +) / 4
                 if average > 0 {
-                    let change = Int(((week.volumeKg / average - 1) * 100).rounded())
+                    let change = Int(saturating: ((week.volumeKg / average - 1) * 100).rounded())
                     let direction = change >= 0 ? "above" : "below"
                     findings.append(
                         "This week's volume is \(Self.kg(week.volumeKg)), \(abs(change))% \(direction) the weekly average of the 4 weeks before."
@@ -97,6 +97,6 @@ struct PostWorkoutAnalysis {
     /// One decimal, without a trailing `.0`.
     static func one(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
+        return Int(exactly: rounded).map { "\($0)" } ?? "\(rounded)"
     }
 }

@@ -40,7 +40,7 @@ struct WeeklyReviewAnalysis {
         if let routine = try await plans.activeRoutine(userId: userId) {
             let planned = routine.frequency ?? routine.templateIds.count
             if planned > 0 {
-                let percent = min(100, Int((Double(done) / Double(planned) * 100).rounded()))
+                let percent = min(100, Int(saturating: (Double(done) / Double(planned) * 100).rounded()))
                 findings.append("Adherence to \(routine.name): \(done) of \(planned) planned workouts (\(percent)%).")
                 headline += " of \(planned) planned"
             }
@@ -49,7 +49,7 @@ struct WeeklyReviewAnalysis {
         if let week, !earlier.isEmpty {
             let average = earlier.map(\.volumeKg).reduce(0, +) / Double(earlier.count)
             if average > 0 {
-                let change = Int(((week.volumeKg / average - 1) * 100).rounded())
+                let change = Int(saturating: ((week.volumeKg / average - 1) * 100).rounded())
                 findings.append(
                     "Volume \(PostWorkoutAnalysis.kg(week.volumeKg)), \(abs(change))% \(change >= 0 ? "above" : "below") the weeks before.")
             }

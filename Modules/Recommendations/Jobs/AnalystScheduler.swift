@@ -18,7 +18,7 @@ struct AnalystScheduler: Sendable {
     /// Queues this slot's pass (a no-op when some replica queued it already). Answers whether it was new.
     @discardableResult
     func tick() async throws -> Bool {
-        let seconds = Int64(clock.now().timeIntervalSince1970)
+        let seconds = Int64(saturating: clock.now().timeIntervalSince1970)
         let slotLength = max(60, Int64(settings.schedulerInterval.components.seconds))
         let slot = Date(timeIntervalSince1970: Double(seconds - seconds % slotLength)).rfc3339
         return try await jobs.enqueue(NewJob(id: AnalystJobs.scheduleId(slot: slot), kind: AnalystJobs.schedule, maxAttempts: 1))
@@ -48,7 +48,8 @@ struct AnalystScheduler: Sendable {
         let now = clock.now()
         let today = calendar.dayNumber(of: now)
         let hour = Int(
-            (now.timeIntervalSince1970 + Double(calendar.timeZone.secondsFromGMT(for: now))).truncatingRemainder(dividingBy: 86_400) / 3600)
+            saturating: (now.timeIntervalSince1970 + Double(calendar.timeZone.secondsFromGMT(for: now))).truncatingRemainder(
+                dividingBy: 86_400) / 3600)
         var queued = 0
         if hour >= settings.dailyBriefHour {
             let brief = AnalystJobs.DailyBrief(userId: userId, day: CivilCalendar.text(ofDay: today))

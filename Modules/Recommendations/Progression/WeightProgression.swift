@@ -1,3 +1,5 @@
+import Platform
+
 /// The seed's progression rules (003 "Progression Rules"), computed in whole grams so no rounding of binary
 /// fractions can move a result off its grid:
 ///
@@ -53,5 +55,5 @@ public enum WeightProgression {
     /// The next grid weight strictly below `grams` (not below 0).
     static func snappedDown(_ grams: Int, grid: Int) -> Int { max(0, ((grams - 1) / grid) * grid) }
 
-    static func grams(_ kilograms: Double) -> Int { Int((kilograms * 1000).rounded()) }
+    static func grams(_ kilograms: Double) -> Int { Int(saturating: (kilograms * 1000).rounded()) }
 }

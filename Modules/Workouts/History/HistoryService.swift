@@ -258,7 +258,9 @@ struct HistoryService: Sendable {
                 }
                 existing = found
             }
-            let exerciseId = change.exerciseId ?? existing!.exerciseId
+            guard let exerciseId = change.exerciseId ?? existing?.exerciseId else {
+                throw ServiceError.invalidArgument(field: "\(field).exercise_id", reason: "is required for an exercise without instance_id")
+            }
             // Changed to another exercise, kept sets keep their target reps and RIR but not the planned weight,
             // which was for the other exercise (as `swapExercise` does).
             let sameExercise = existing?.exerciseId == exerciseId

@@ -209,7 +209,7 @@ enum TemplateAnalyzer {
             for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] { setsPerMuscle[muscle, default: 0] += exercise.sets.count }
         }
         let muscles = setsPerMuscle.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
-        let minutes = totalSets == 0 ? 0 : 5 + Int((Double(totalSets) * 2.5).rounded(.up))
+        let minutes = totalSets == 0 ? 0 : 5 + Int(saturating: (Double(totalSets) * 2.5).rounded(.up))
         return TemplateAnalytics(estimatedDurationMinutes: minutes, totalSets: totalSets, muscles: muscles)
     }
 }

@@ -1,3 +1,5 @@
+import Platform
+
 /// The facets of a planning request, each read on its own from the text: days a week, split, equipment, goal,
 /// session length and body areas to spare. The grammar they follow is on `PlanRequestReader` and in
 /// `docs/coach-planning.md`.
@@ -132,7 +134,7 @@ extension PlanRequestReader {
                 minutes = amount * 60 + (andAHalf ? 30 : 0)
             }
             if let minutes {
-                let whole = Int(minutes.rounded())
+                let whole = Int(saturating: minutes.rounded())
                 return (10...240).contains(whole) ? whole : nil
             }
         }

@@ -57,4 +57,37 @@ import Testing
         loop.advanceTime(by: .seconds(31))
         #expect(!channel.isActive)
     }
+
+    /// `GET /health` sent with `Content-Length: 1` is answered from its headers; the byte sent after the answer ends
+    /// the request, whose answer is already written: the deadline keeps running from the answer, and the connection
+    /// still closes 30 s after it. A request after it is read and answered as usual.
+    @Test func aBodySentAfterItsAnswerCannotHoldTheConnection() async throws {
+        let (channel, loop) = try await Self.channel()
+        let health = HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/health", headerFields: [.contentLength: "1"])
+        try channel.writeInbound(HTTPRequestPart.head(health))
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        loop.advanceTime(by: .seconds(10))
+        try channel.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "x")))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        loop.advanceTime(by: .seconds(19))
+        #expect(channel.isActive, "29 s after the answer")
+        loop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive, "30 s after the answer, the late byte notwithstanding")
+
+        let (next, nextLoop) = try await Self.channel()
+        try next.writeInbound(HTTPRequestPart.head(health))
+        try next.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try next.writeOutbound(HTTPResponsePart.end(nil))
+        try next.writeInbound(HTTPRequestPart.body(ByteBuffer(string: "x")))
+        try next.writeInbound(HTTPRequestPart.end(nil))
+        try next.writeInbound(Self.head)
+        try next.writeInbound(HTTPRequestPart.end(nil))
+        nextLoop.advanceTime(by: .seconds(120))
+        #expect(next.isActive, "the second request is being answered")
+        try next.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        try next.writeOutbound(HTTPResponsePart.end(nil))
+        nextLoop.advanceTime(by: .seconds(31))
+        #expect(!next.isActive)
+    }
 }

@@ -7,6 +7,10 @@ import NIOHTTPTypes
 /// answered (a long SSE stream included) is never cut. Requests sent ahead of their answers (pipelining) are
 /// counted, so the next deadline starts only once every request read so far is answered.
 ///
+/// An answer may end before its request does (`GET /health` sent with a body: the router answers from the headers):
+/// the request's end, read later, then finds its answer written and the deadline keeps running, so a body sent
+/// after its answer cannot hold the connection open.
+///
 /// Its waits are the channel's event loop's, so tests drive it with an `EmbeddedEventLoop`'s `advanceTime`.
 public final class RequestReadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     public typealias InboundIn = HTTPRequestPart
@@ -16,7 +20,8 @@ public final class RequestReadDeadline: ChannelDuplexHandler, RemovableChannelHa
 
     let timeout: TimeAmount
     private var deadline: Scheduled<Void>?
-    /// Requests read whole and not answered yet.
+    /// Requests read whole less answers written whole. Below zero while answers ended before their requests did
+    /// (their bodies are still to be read); above zero while requests read whole wait for their answers.
     private var unanswered = 0
 
     public init(timeout: TimeAmount) {
@@ -44,7 +49,11 @@ public final class RequestReadDeadline: ChannelDuplexHandler, RemovableChannelHa
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .end = unwrapInboundIn(data) {
             unanswered += 1
-            disarm()
+            if unanswered > 0 {
+                disarm()
+            } else if deadline == nil {
+                arm(context)
+            }
         }
         context.fireChannelRead(data)
     }
@@ -53,8 +62,8 @@ public final class RequestReadDeadline: ChannelDuplexHandler, RemovableChannelHa
         let isEnd = if case .end = unwrapOutboundIn(data) { true } else { false }
         context.write(data, promise: promise)
         if isEnd {
-            unanswered = max(0, unanswered - 1)
-            if unanswered == 0 { arm(context) }
+            unanswered -= 1
+            if unanswered <= 0 { arm(context) }
         }
     }
 

@@ -92,12 +92,17 @@ public struct PovverServer: Sendable {
     }
 
     /// The HTTP application with the background services in its service group: the database closes last,
-    /// after the server stopped taking requests and the workers drained.
+    /// after the server stopped taking requests and the workers drained. Each connection gets its read and write
+    /// deadlines (`RequestReadDeadline`, `ResponseWriteDeadline`).
     public func application() -> some ApplicationProtocol {
-        let readTimeout = TimeAmount.seconds(Int64(config.httpReadTimeout.components.seconds))
+        let readTimeout = TimeAmount(config.httpReadTimeout)
+        let writeTimeout = TimeAmount(config.httpWriteTimeout)
         return Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestReadDeadline(timeout: readTimeout)])),
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [
+                    RequestReadDeadline(timeout: readTimeout), ResponseWriteDeadline(timeout: writeTimeout),
+                ])),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "povver"),
             services: [DatabaseCloser(database: database), dispatcher, worker, retention.purger] + composition.services,
             onServerRunning: { [logger, config, plugins] channel in

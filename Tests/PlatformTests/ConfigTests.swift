@@ -13,7 +13,9 @@ import Testing
         #expect(config.mailTransport == "log")
         #expect(config.logFormat == .json)
         #expect(config.modules == nil, "every module")
+        #expect(config.httpReadTimeout == .seconds(30) && config.httpWriteTimeout == .seconds(60))
         #expect(try AppConfig.fromEnvironment([:], stdoutIsTerminal: true).logFormat == .text)
+        #expect(try AppConfig.fromEnvironment(["POVVER_HTTP_WRITE_TIMEOUT_SECONDS": "5"]).httpWriteTimeout == .seconds(5))
     }
 
     @Test func variablesAreRead() throws {
@@ -34,7 +36,7 @@ import Testing
     @Test func badValuesNameTheVariable() {
         for (name, value) in [
             ("POVVER_PORT", "eighty"), ("POVVER_PORT", "70000"), ("POVVER_LOG_FORMAT", "xml"), ("POVVER_MAIL_TRANSPORT", "pigeon"),
-            ("POVVER_MAX_BODY_BYTES", "12"),
+            ("POVVER_MAX_BODY_BYTES", "12"), ("POVVER_HTTP_WRITE_TIMEOUT_SECONDS", "0"), ("POVVER_HTTP_WRITE_TIMEOUT_SECONDS", "3601"),
         ] {
             #expect(
                 performing: { try AppConfig.fromEnvironment([name: value]) },

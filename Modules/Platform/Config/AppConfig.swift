@@ -32,6 +32,9 @@ public struct AppConfig: Sendable {
     /// How long a connection may take to deliver its next whole request, from when it opens or its last answer was
     /// written (`POVVER_HTTP_READ_TIMEOUT_SECONDS`): idle keep-alive connections and trickled requests are closed.
     public var httpReadTimeout: Duration = .seconds(30)
+    /// How long something written may wait for a client that stopped reading before its connection is closed
+    /// (`POVVER_HTTP_WRITE_TIMEOUT_SECONDS`; `ResponseWriteDeadline`), an SSE stream's included.
+    public var httpWriteTimeout: Duration = .seconds(60)
 
     /// Reads the configuration. Throws `INVALID_ARGUMENT` naming the variable when a value is unusable.
     public static func fromEnvironment(_ env: [String: String], stdoutIsTerminal: Bool = false) throws -> AppConfig {
@@ -59,6 +62,7 @@ public struct AppConfig: Sendable {
         config.databasePoolTimeout = .milliseconds(
             try reader.integer("POVVER_DATABASE_POOL_TIMEOUT_MS", default: 10_000, range: 1...60_000))
         config.httpReadTimeout = .seconds(try reader.integer("POVVER_HTTP_READ_TIMEOUT_SECONDS", default: 30, range: 1...3600))
+        config.httpWriteTimeout = .seconds(try reader.integer("POVVER_HTTP_WRITE_TIMEOUT_SECONDS", default: 60, range: 1...3600))
         // A measurement switch (`LibraryPaths`), read by the pieces themselves; a name that is none stops the start.
         if let list = reader.value(LibraryPaths.variable), LibraryPaths(parsing: list) == nil {
             throw EnvironmentReader.invalid(

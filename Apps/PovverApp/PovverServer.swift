@@ -67,7 +67,7 @@ public struct PovverServer: Sendable {
             ready: {
                 guard database.acceptsWrites, (try? await database.sql.raw("SELECT 1").run()) != nil else { return false }
                 return (try? await migrator.isUpToDate(migrations)) ?? false
-            }, metrics: platform.metrics)
+            }, metrics: platform.metrics, metricsAccess: config.metricsAccess)
         let served = operations + composition.endpoints
         self.config = config
         self.composition = composition

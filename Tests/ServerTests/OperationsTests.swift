@@ -267,8 +267,9 @@ import Testing
         }
     }
 
+    /// (Over a socket on 127.0.0.1: `/metrics` answers the machine itself.)
     @Test func healthReadyAndMetrics() async throws {
-        try await TestServer.with(.sqlite) { _, client in
+        try await TestServer.with(.sqlite, live: true) { _, client in
             #expect(try await client.get("/health").status == .ok)
             // A monitor's HEAD: GET's status and headers, no body.
             let head = try await client.execute(uri: "/health", method: .head)

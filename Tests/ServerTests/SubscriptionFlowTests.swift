@@ -127,7 +127,7 @@ import Testing
             #expect(try await client.call("getSubscriptionStatus").status == .unauthorized)
             #expect(try await client.call("syncSubscription", ["signed_transaction": converted]).status == .unauthorized)
 
-            let metrics = String(buffer: try await client.get("/metrics").body)
+            let metrics = server.metrics.exposition()
             #expect(metrics.contains(#"povver_subscription_notifications_total{outcome="applied"} 2"#))
             #expect(metrics.contains(#"povver_subscription_notifications_total{outcome="duplicate"} 1"#))
             #expect(metrics.contains(#"povver_subscription_notifications_total{outcome="rejected"} 2"#))

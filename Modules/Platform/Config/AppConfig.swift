@@ -35,6 +35,9 @@ public struct AppConfig: Sendable {
     /// How long something written may wait for a client that stopped reading before its connection is closed
     /// (`POVVER_HTTP_WRITE_TIMEOUT_SECONDS`; `ResponseWriteDeadline`), an SSE stream's included.
     public var httpWriteTimeout: Duration = .seconds(60)
+    /// Who may read `/metrics` (`POVVER_METRICS_TOKEN`): with a token, a request bearing it; without, only the
+    /// machine itself (`MetricsAccess`).
+    public var metricsAccess: MetricsAccess = .loopbackOnly
 
     /// Reads the configuration. Throws `INVALID_ARGUMENT` naming the variable when a value is unusable.
     public static func fromEnvironment(_ env: [String: String], stdoutIsTerminal: Bool = false) throws -> AppConfig {
@@ -63,6 +66,7 @@ public struct AppConfig: Sendable {
             try reader.integer("POVVER_DATABASE_POOL_TIMEOUT_MS", default: 10_000, range: 1...60_000))
         config.httpReadTimeout = .seconds(try reader.integer("POVVER_HTTP_READ_TIMEOUT_SECONDS", default: 30, range: 1...3600))
         config.httpWriteTimeout = .seconds(try reader.integer("POVVER_HTTP_WRITE_TIMEOUT_SECONDS", default: 60, range: 1...3600))
+        config.metricsAccess = try MetricsAccess(token: reader.value("POVVER_METRICS_TOKEN"))
         // A measurement switch (`LibraryPaths`), read by the pieces themselves; a name that is none stops the start.
         if let list = reader.value(LibraryPaths.variable), LibraryPaths(parsing: list) == nil {
             throw EnvironmentReader.invalid(

@@ -6,7 +6,10 @@ import NIOCore
 
 /// `/health`, `/ready`, `/metrics` and `/openapi.json`.
 public enum OperationsEndpoints {
-    public static func make(ready: @escaping @Sendable () async -> Bool, metrics: ServerMetrics) -> [Endpoint] {
+    /// `/metrics` answers whom `metricsAccess` admits (the machine itself by default) and refuses the rest.
+    public static func make(
+        ready: @escaping @Sendable () async -> Bool, metrics: ServerMetrics, metricsAccess: MetricsAccess = .loopbackOnly
+    ) -> [Endpoint] {
         [
             .get("/health", tag: "Operations", summary: "The process is up.", response: Schema.object(["status": Schema.string])) { _, _ in
                 json(#"{"status":"ok"}"#)
@@ -22,9 +25,15 @@ public enum OperationsEndpoints {
                         "The server is not ready: the database is unreachable, not migrated, or cannot make writes durable.",
                         details: ["retry_after_seconds": "5"]))
             },
-            .get("/metrics", tag: "Operations", summary: "Prometheus metrics.", response: Schema.string, contentType: "text/plain") {
-                _, _ in
-                Response(
+            .get(
+                "/metrics", tag: "Operations",
+                summary: "Prometheus metrics: with POVVER_METRICS_TOKEN set, for its bearer; without, for this machine only.",
+                response: Schema.string, contentType: "text/plain"
+            ) { request, context in
+                if let refusal = metricsAccess.refusal(headers: request.headers, peer: context.remoteAddress) {
+                    return Envelope.failure(refusal)
+                }
+                return Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                     body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
             },

@@ -28,12 +28,13 @@ public struct AuthTool: Sendable {
 
     public func showUser(id: String) async throws -> String {
         guard let user = try await service.adminUser(id: id) else { throw ServiceError(.notFound, "No account with id \(id).") }
+        let shown = { (text: String) in TerminalText.escaped(text) }
         return """
-            id:                \(user.id)
-            email:             \(user.email)
-            status:            \(user.status)
-            original provider: \(user.originalProvider)
-            providers:         \(user.providers.joined(separator: ", "))
+            id:                \(shown(user.id))
+            email:             \(shown(user.email))
+            status:            \(shown(user.status))
+            original provider: \(shown(user.originalProvider))
+            providers:         \(shown(user.providers.joined(separator: ", ")))
             created:           \(user.createdAt.rfc3339)
             last sign-in:      \(user.lastSignInAt?.rfc3339 ?? "-")
             open sessions:     \(user.openSessions)
@@ -50,15 +51,20 @@ public struct AuthTool: Sendable {
 
     public func showOutbox(id: String) async throws -> String {
         guard let mail = try await auth.outbox.mail(id: id) else { throw ServiceError(.notFound, "No message with id \(id).") }
+        let shown = { (text: String) in TerminalText.escaped(text) }
+        let body =
+            mail.body.isEmpty
+            ? "(body removed once delivered or failed for good: it carried a one-time code)"
+            : TerminalText.escaped(mail.body, keepingLines: true)
         return """
-            id:        \(mail.id)
-            status:    \(mail.status) (\(mail.attempts) attempt(s)\(mail.transport.map { ", \($0)" } ?? ""))\(mail.lastError.map { "\nerror:     \($0)" } ?? "")
+            id:        \(shown(mail.id))
+            status:    \(shown(mail.status)) (\(mail.attempts) attempt(s)\(mail.transport.map { ", \(shown($0))" } ?? ""))\(mail.lastError.map { "\nerror:     \(shown($0))" } ?? "")
             created:   \(mail.createdAt.rfc3339)
             sent:      \(mail.sentAt?.rfc3339 ?? "-")
-            to:        \(mail.recipient)
-            subject:   \(mail.subject)
+            to:        \(shown(mail.recipient))
+            subject:   \(shown(mail.subject))
 
-            \(mail.body.isEmpty ? "(body removed once delivered or failed for good: it carried a one-time code)" : mail.body)
+            \(body)
 
             """
     }
@@ -96,7 +102,7 @@ public struct AuthTool: Sendable {
             // A failed job used all its attempts; asking for the deletion again starts it over.
             let next = status == .failed ? "run this command again to start it over" : "it will be retried"
             return
-                "deletion of \(userId) started but not finished (job \(jobId): \(status.rawValue)\(job?.lastError.map { ", \($0)" } ?? "")); \(next)\n"
+                "deletion of \(userId) started but not finished (job \(jobId): \(status.rawValue)\(job?.lastError.map { ", \(TerminalText.escaped($0))" } ?? "")); \(next)\n"
         case nil: return "account \(userId) deleted\n"
         }
     }

@@ -24,19 +24,20 @@ public struct CoachTool: Sendable {
         for try await event in coach.chat(userId: userId, message: message, conversationId: conversationId, workoutId: workoutId) {
             switch event["type"]?.stringValue {
             case "message_start": conversation = event["conversation_id"]?.stringValue ?? conversation
+            // The answer may repeat what the user (or a model) wrote: printed through `TerminalText`, lines kept.
             case "text":
-                write(event["delta"]?.stringValue ?? "")
+                write(TerminalText.escaped(event["delta"]?.stringValue ?? "", keepingLines: true))
                 sawText = true
             case "status" where event["phase"]?.stringValue == "tool_start":
-                write((sawText ? "\n" : "") + "· \(event["tool"]?.stringValue ?? "tool")…\n")
+                write((sawText ? "\n" : "") + "· \(TerminalText.escaped(event["tool"]?.stringValue ?? "tool"))…\n")
                 sawText = false
             case "artifact":
                 let data = event["data"] ?? [:]
+                let artifact = ArtifactText.render(
+                    type: data["type"]?.stringValue ?? "?", title: data["title"]?.stringValue ?? "", data: data["data"] ?? [:])
                 write(
-                    (sawText ? "\n" : "")
-                        + ArtifactText.render(
-                            type: data["type"]?.stringValue ?? "?", title: data["title"]?.stringValue ?? "", data: data["data"] ?? [:])
-                        + "\n  (artifact \(event["artifact_id"]?.stringValue ?? "?"))\n")
+                    (sawText ? "\n" : "") + TerminalText.escaped(artifact, keepingLines: true)
+                        + "\n  (artifact \(TerminalText.escaped(event["artifact_id"]?.stringValue ?? "?")))\n")
                 sawText = false
             case "message_end":
                 if sawText { write("\n") }

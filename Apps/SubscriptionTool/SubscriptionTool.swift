@@ -37,17 +37,19 @@ public struct SubscriptionTool: Sendable {
     public func status(userId: String) async throws -> String {
         try await requireAccount(userId)
         let state = try await service.status(userId: userId)
+        // The product and transaction ids came in a webhook or a client's sync.
+        let shown = { (text: String?) in text.map { TerminalText.escaped($0) } ?? "-" }
         return """
-            user:                    \(state.userId)
+            user:                    \(shown(state.userId))
             tier:                    \(state.tier.rawValue)
             status:                  \(state.status.rawValue)
             is premium:              \(state.isPremium)
             expires:                 \(state.expiresAt?.rfc3339 ?? "-")
             auto-renew:              \(state.autoRenewEnabled.map { $0 ? "on" : "off" } ?? "-")
-            product:                 \(state.productId ?? "-")
-            original transaction:    \(state.originalTransactionId ?? "-")
-            override:                \(state.override ?? "-")
-            app account token:       \(state.appAccountToken)
+            product:                 \(shown(state.productId))
+            original transaction:    \(shown(state.originalTransactionId))
+            override:                \(shown(state.override))
+            app account token:       \(shown(state.appAccountToken))
             updated:                 \(state.updatedAt.rfc3339)
 
             """
@@ -97,11 +99,12 @@ public struct SubscriptionTool: Sendable {
                 _ = try await verifier.verifyRenewalInfo(jws)
                 kind = "signed renewal info"
             }
-            let chain = verified.chain.map { "  \($0.subject)" }.joined(separator: "\n")
+            let chain = verified.chain.map { "  \(TerminalText.escaped("\($0.subject)"))" }.joined(separator: "\n")
             let pretty = try JSONSerialization.data(
                 withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            return
-                "verified: \(kind), signed \(verified.signedDate.rfc3339)\nchain:\n\(chain)\n\(String(decoding: pretty, as: UTF8.self))\n"
+            // JSON escapes C0 controls in strings, not C1 ones (U+009B is a CSI on some terminals) nor bidi controls.
+            let printed = TerminalText.escaped(String(decoding: pretty, as: UTF8.self), keepingLines: true)
+            return "verified: \(kind), signed \(verified.signedDate.rfc3339)\nchain:\n\(chain)\n\(printed)\n"
         } catch let error as AppStoreVerificationError {
             throw ServiceError(.invalidArgument, "Not verified: \(error.description).", details: ["reason": error.reason])
         }

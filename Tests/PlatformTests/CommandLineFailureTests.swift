@@ -19,4 +19,11 @@ import Testing
         #expect(CommandLineFailure(ServiceError(.internalError, "boom")).status == 70)
         #expect(CommandLineFailure(Broken()) == CommandLineFailure(message: "connection refused", status: 70))
     }
+
+    /// An error quoting someone's text (an id typed or stored) cannot act on the terminal it is printed on.
+    @Test func aMessageIsPrintedWithItsControlCharactersEscaped() {
+        let failure = CommandLineFailure(ServiceError(.notFound, "No account with id \u{1B}]0;owned\u{07}\nx."))
+        #expect(failure.message == "NOT_FOUND: No account with id \\u{1B}]0;owned\\u{07}\\nx.")
+        #expect(CommandLineFailure(Broken()).message == "connection refused")
+    }
 }

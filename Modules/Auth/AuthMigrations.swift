@@ -171,5 +171,9 @@ enum AuthMigrations {
         Migration(version: 7, name: "sent mail purge") { _ in
             ["CREATE INDEX auth_mail_outbox_sent ON auth_mail_outbox (sent_at)"]
         },
+        // Sessions are purged once expired, unrevoked ones included (`CredentialRetention`), oldest first.
+        Migration(version: 8, name: "expired session purge") { _ in
+            ["CREATE INDEX auth_sessions_last_used ON auth_sessions (last_used_at)"]
+        },
     ]
 }

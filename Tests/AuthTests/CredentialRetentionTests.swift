@@ -10,8 +10,8 @@ import Testing
 @testable import Auth
 
 /// Spent credentials expire (`CredentialRetention`): refresh tokens once expired (used or not), revoked sessions a
-/// month after their revocation, one-time codes once expired, sent mail a month after sending; a live session and
-/// its live token, and mail not sent yet, stay.
+/// month after their revocation, sessions nobody revoked once their last refresh token expired, one-time codes once
+/// expired, sent mail a month after sending; a live session and its live token, and mail not sent yet, stay.
 @Suite struct CredentialRetentionTests {
     static func count(_ table: String, _ db: Database) async throws -> Int {
         try await db.sql.raw("SELECT COUNT(*) AS n FROM \(ident: table)").first(decodingColumn: "n", as: Int.self) ?? 0
@@ -61,17 +61,38 @@ import Testing
             #expect(later.codes == codes && later.refreshTokens == 0 && later.sessions == 0)
             #expect(try await Self.count("auth_codes", db) == 0)
 
-            // A month and a day on: every token issued then has expired, and the revoked session goes with its tokens.
+            // A month and a day on: every token issued then has expired; the revoked session goes with its tokens, and
+            // the other, never refreshed since, has expired with its last token.
             clock.advance(by: 29 * 86_400)
             let month = try await retention.purgeExpired(chunk: 1)
-            #expect(month.refreshTokens == 3 && month.sessions == 1 && month.mail == 1, "\(month)")
+            #expect(month.refreshTokens == 3 && month.sessions == 2 && month.mail == 1, "\(month)")
             #expect(try await Self.count("auth_mail_outbox", db) == mails - 1, "mail not sent stays")
-            #expect(try await Self.count("auth_sessions", db) == 1)
-            // The live session is still there; a token refreshed within the month would still work.
-            #expect(try await db.sql.raw("SELECT id FROM auth_sessions WHERE id = \(bind: second)").first() == nil)
+            #expect(try await Self.count("auth_sessions", db) == 0)
             await #expect(throws: ServiceError.self, "an expired token is refused whether kept or purged") {
                 _ = try await auth.service.refresh(refreshToken: rotated.refreshToken)
             }
+        }
+    }
+
+    /// A session nobody revoked goes once it has expired: its last refresh token, issued at its last use, is past its
+    /// 30 days, so nothing can renew it (it used to stay for good). One refreshed within the month stays and renews.
+    @Test(arguments: TestDatabases.engines)
+    func anExpiredSessionGoesAndOneInUseStays(engine: SQLEngine) async throws {
+        try await AuthTesting.with(engine) { db, clock, auth in
+            let abandoned = try await auth.service.signUp(email: "two@example.com", password: "password-1", name: nil, timeZone: nil)
+            let used = try await auth.service.signIn(email: "two@example.com", password: "password-1", timeZone: nil)
+            let retention = CredentialRetention(database: db, clock: clock)
+            clock.advance(by: 20 * 86_400)
+            let renewed = try await auth.service.refresh(refreshToken: used.tokens.refreshToken)
+            clock.advance(by: 10 * 86_400 - 1)
+            #expect(try await retention.purgeExpired().sessions == 0, "a second before the first session's last token expires")
+            clock.advance(by: 2)
+            #expect(try await retention.purgeExpired().sessions == 1)
+            #expect(try await Self.count("auth_sessions", db) == 1)
+            await #expect(throws: ServiceError.self, "the expired session is gone") {
+                _ = try await auth.service.refresh(refreshToken: abandoned.tokens.refreshToken)
+            }
+            _ = try await auth.service.refresh(refreshToken: renewed.refreshToken)
         }
     }
 }

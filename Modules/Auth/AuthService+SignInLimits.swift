@@ -10,6 +10,9 @@ import Platform
 ///   its own against the account is refused (it looks like the guesser), and an address with none may try once per
 ///   `signInLockedAccountAttempts` back-off across all addresses: the owner's right password still signs them in,
 ///   while a guesser spreading over many addresses gets one try per back-off.
+/// - A successful sign-in clears the account's failures (and its address's against it): the owner, signed in, is not
+///   held to the back-off on their next device. A guesser gains at most one more round of failures per sign-in of
+///   the owner's, as a new window would give them anyway.
 extension AuthService {
     /// Failed sign-ins per account (known or unknown email alike, so the limit reveals nothing).
     static let signInFailuresPerAccount = RateLimit(name: "auth.sign_in.account_failures", limit: 10, window: 15 * 60)
@@ -34,6 +37,15 @@ extension AuthService {
         guard let limiter else { return }
         try await limiter.record(Self.signInFailuresPerAccount, key: email)
         try await limiter.record(Self.signInFailuresPerAccountAddress, key: Self.accountAddressKey(email, clientAddress))
+    }
+
+    /// Forgets the account's failures, and those of `clientAddress` against it, once the right password was given.
+    func clearSignInFailures(email: String, clientAddress: String?) async throws {
+        guard let limiter else { return }
+        try await limiter.reset([
+            (Self.signInFailuresPerAccount, email), (Self.signInFailuresPerAccountAddress, Self.accountAddressKey(email, clientAddress)),
+            (Self.signInLockedAccountAttempts, email),
+        ])
     }
 
     static func accountAddressKey(_ email: String, _ clientAddress: String?) -> String {

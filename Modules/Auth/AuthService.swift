@@ -122,6 +122,7 @@ public struct AuthService: Sendable {
             throw ServiceError(.invalidCredential)
         }
         let userId = try row.decode(column: "id", as: String.self)
+        try await clearSignInFailures(email: email, clientAddress: clientAddress)
         let now = clock.now()
         let sessions = self.sessions
         let (sessionId, refreshToken) = try await database.transaction { tx in

@@ -55,6 +55,15 @@ public struct RateLimiter: Sendable {
         }
     }
 
+    /// Forgets what was counted for each key under its rule (a success that makes earlier failures moot).
+    public func reset(_ counters: [(rule: RateLimit, key: String)]) async throws {
+        let buckets = counters.map { Self.bucket($0.rule, key: $0.key) }
+        guard !buckets.isEmpty else { return }
+        try await database.transaction { tx in
+            try await tx.sql.raw("DELETE FROM platform_rate_limits WHERE bucket IN (\(binds: buckets))").run()
+        }
+    }
+
     /// The attempts counted for `key` in `rule`'s current window, counting none.
     public func count(_ rule: RateLimit, key: String) async throws -> Int {
         let window = Int64(saturating: clock.now().timeIntervalSince1970 / rule.window)

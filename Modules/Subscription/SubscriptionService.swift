@@ -169,6 +169,18 @@ public struct SubscriptionService: Sendable {
             if status == .gracePeriod, let graceEnd = notification.renewal?.gracePeriodExpiresDate {
                 next.expiresAt = Date(millisecondsSince1970: graceEnd)
             }
+            // Premium always has an end. A notification that grants it without saying until when (no `expiresDate`,
+            // no grace end) is taken as ending when it was signed: it stands for the lapse grace from then, as any
+            // premium past its expiry does, unless a renewal or a client's sync brings a real expiry.
+            if status.tier == .premium, next.expiresAt == nil {
+                next.expiresAt = Date(millisecondsSince1970: payload.signedDate)
+                logger.warning(
+                    "a notification granted premium without an expiry: it lapses after the grace from its signed date",
+                    metadata: [
+                        "event": "subscription_no_expiry", "user_id": "\(state.userId)", "notification_type": "\(payload.notificationType)",
+                        "signed_date": "\(Date(millisecondsSince1970: payload.signedDate).rfc3339)",
+                    ])
+            }
             if let renewal = notification.renewal?.autoRenewStatus { next.autoRenewEnabled = renewal == 1 }
         case .autoRenewOnly:
             if let renewal = notification.renewal?.autoRenewStatus {

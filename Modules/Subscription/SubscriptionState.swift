@@ -34,11 +34,12 @@ public struct SubscriptionState: Sendable, Equatable, Encodable {
     public var updatedAt: Date
 
     /// The state as it stands at `now`: a premium tier more than `lapseGrace` past its `expires_at` with no renewal
-    /// received has lapsed (`expired`, free), so premium never outlives a webhook that was never delivered. The stored
+    /// received has lapsed (`expired`, free), so premium never outlives a webhook that was never delivered. A premium
+    /// tier with no `expires_at` at all (stored before every grant carried one) counts from its last update. The stored
     /// row is left as it is: a renewal notification or a client's sync with a newer expiry restores premium at once.
     /// The override still wins.
     public func asOf(_ now: Date, lapseGrace: TimeInterval) -> SubscriptionState {
-        guard tier == .premium, let expiresAt, now.timeIntervalSince(expiresAt) > lapseGrace else { return self }
+        guard tier == .premium, now.timeIntervalSince(expiresAt ?? updatedAt) > lapseGrace else { return self }
         var lapsed = self
         lapsed.tier = .free
         lapsed.status = .expired

@@ -130,16 +130,28 @@ struct ConversationsEndpoints {
             in: Schema.object([
                 "conversation_id": namedConversation, "conversationId": namedConversation, "canvasId": namedConversation,
             ]))
+        let messagesPage = Schema.requiringOne(
+            of: ["conversation_id", "conversationId", "canvasId"],
+            in: Schema.object([
+                "conversation_id": namedConversation, "conversationId": namedConversation, "canvasId": namedConversation,
+                "limit": Schema.integer(
+                    minimum: ConversationCaps.messagesPage.lowerBound, maximum: ConversationCaps.messagesPage.upperBound),
+                "cursor": Schema.string,
+            ]))
         let summary = ConversationsSchemas.summary
         return [
             .rpc(
                 "initializeSession", access: .user, tag: tag,
-                summary: "Opens a conversation (or resumes one, given its id) and answers its session.", request: optionalId,
+                summary: """
+                    Opens a conversation (or resumes one, given its id) and answers its session. Premium, as the coach is; opening \
+                    one beyond the \(ConversationCaps.conversationsPerUser) a user keeps removes the least recently active.
+                    """, request: optionalId,
                 response: Schema.object(
                     ["session_id": Schema.string, "conversation_id": Schema.string], required: ["session_id", "conversation_id"]),
                 input: ConversationInput.self
             ) { input, call in
                 let userId = try call.userId()
+                try await module.services.premium.requirePremium(userId: userId)
                 let conversation =
                     if let id = input.conversationId, !id.isEmpty {
                         try await store.conversation(userId: userId, id: id)
@@ -170,10 +182,15 @@ struct ConversationsEndpoints {
             },
             .rpc(
                 "getConversation", access: .user, tag: tag, readOnly: true,
-                summary: "A conversation with its messages in order and its artifacts.", request: idOnly,
-                response: ConversationsSchemas.detail, input: ConversationInput.self
+                summary: """
+                    A conversation with a page of its messages, newest first (`limit`, default \(ConversationCaps.defaultMessagesPage), \
+                    and `cursor`, the previous page's `next_cursor`), and the artifacts proposed in them. A conversation keeps \
+                    at most \(ConversationCaps.messagesPerConversation) messages.
+                    """, request: messagesPage, response: ConversationsSchemas.detail, input: ConversationInput.self
             ) { input, call in
-                try await store.detail(userId: try call.userId(), id: try Self.required(input.conversationId))
+                try await store.detail(
+                    userId: try call.userId(), id: try Self.required(input.conversationId),
+                    limit: input.limit ?? ConversationCaps.defaultMessagesPage, cursor: input.cursor)
             },
             .rpc(
                 "deleteConversation", access: .user, tag: tag, summary: "Deletes a conversation with its messages and artifacts.",

@@ -25,6 +25,9 @@ enum ConversationsSchemas {
         ], required: ["id", "type", "lane", "status", "title", "data", "message_id", "created_at", "updated_at"])
 
     static let detail = Schema.object(
-        ["conversation": summary, "messages": Schema.array(message), "artifacts": Schema.array(artifact)],
+        [
+            "conversation": summary, "messages": Schema.array(message, maxItems: ConversationCaps.messagesPage.upperBound),
+            "artifacts": Schema.array(artifact), "next_cursor": Schema.string,
+        ],
         required: ["conversation", "messages", "artifacts"])
 }

@@ -72,11 +72,9 @@ struct EndlessModel: CoachModel {
             let logged = try #require(try await h.workouts.activeWorkout(userId: "u1")).exercises[0].sets
             #expect(logged.map(\.reps) == [8, 8, 6] && logged.map(\.weightKg) == [100, 100, 100] && logged[2].rir == 1)
             let detail = try await h.module.services.store.detail(userId: "u1", id: conversationId)
-            #expect(
-                detail.messages.count == 10
-                    && detail.messages.map(\.role) == Array(repeating: [.user, .assistant], count: 5).flatMap { $0 })
-            #expect(
-                detail.messages[1].lane == .fast && detail.conversation.title == "8 @ 100" && detail.conversation.workoutId == workout.id)
+            let messages = Array(detail.messages.reversed())
+            #expect(messages.count == 10 && messages.map(\.role) == Array(repeating: [.user, .assistant], count: 5).flatMap { $0 })
+            #expect(messages[1].lane == .fast && detail.conversation.title == "8 @ 100" && detail.conversation.workoutId == workout.id)
         }
     }
 
@@ -105,7 +103,7 @@ struct EndlessModel: CoachModel {
 
             let intent = await h.send("u2", "{\"intent\": \"LOG_SET\", \"reps\": 7, \"weight_kg\": 90}", conversationId: opened.id)
             #expect(intent.text.hasPrefix("Logged Barbell Bench Press - Medium Grip set 1: 7 × 90 kg."))
-            #expect(try await store.detail(userId: "u2", id: opened.id).messages.last?.lane == .functional)
+            #expect(try await store.detail(userId: "u2", id: opened.id).messages.first?.lane == .functional)
         }
     }
 

@@ -33,9 +33,9 @@ import Testing
         }
     }
 
-    /// The messages stored for the user's only conversation.
+    /// The messages stored for the user's only conversation, oldest first.
     static func stored(_ h: CoachHarness, _ conversationId: String) async throws -> [ConversationMessage] {
-        try await h.module.services.store.detail(userId: "u1", id: conversationId).messages
+        try await h.module.services.store.detail(userId: "u1", id: conversationId).messages.reversed()
     }
 
     @Test(arguments: TestDatabases.engines)

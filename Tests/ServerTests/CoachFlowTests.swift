@@ -47,6 +47,7 @@ import Testing
             let free = try await client.newUser("free-coach@example.com")
             let refused = try await Self.stream(client, ["message": "how is my bench going?"], token: free)
             #expect(refused.count == 1 && refused[0]["type"] as? String == "error" && refused[0]["code"] as? String == "PREMIUM_REQUIRED")
+            #expect(try await client.call("initializeSession", [:], token: free).errorCode == "PREMIUM_REQUIRED", "no empty conversations")
 
             let token = try await client.newUser("coach@example.com")
             let user = try await client.call("getUser", token: token)

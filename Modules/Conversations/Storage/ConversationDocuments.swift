@@ -84,9 +84,16 @@ public struct Artifact: Codable, Sendable, Equatable {
     }
 }
 
-/// A conversation with its messages in order and its artifacts in the order proposed.
+/// A conversation with a page of its messages, newest first, the artifacts proposed in them in the order proposed,
+/// and the cursor of the page of older messages when there is one.
 public struct ConversationDetail: Codable, Sendable, Equatable {
     public var conversation: ConversationSummary
     public var messages: [ConversationMessage]
     public var artifacts: [Artifact]
+    public var nextCursor: String?
+
+    enum CodingKeys: String, CodingKey {
+        case conversation, messages, artifacts
+        case nextCursor = "next_cursor"
+    }
 }

@@ -16,12 +16,25 @@ struct ConversationStore: Sendable {
         ServiceError(.notFound, "That conversation does not exist.", details: ["conversation_id": id])
     }
 
-    /// Opens a conversation (workout mode when `workoutId` is given).
+    /// Opens a conversation (workout mode when `workoutId` is given). When the user keeps
+    /// `ConversationCaps.conversationsPerUser` already, the least recently active goes first, with its messages and
+    /// artifacts.
     func create(userId: String, workoutId: String?) async throws -> ConversationSummary {
         let now = clock.now()
         let summary = ConversationSummary(
             id: ids.makeID(), sessionId: ids.makeID(), title: nil, workoutId: workoutId, messageCount: 0, createdAt: now, updatedAt: now)
         try await database.transaction { tx in
+            if tx.engine == .postgres {
+                try await tx.sql.raw("SELECT pg_advisory_xact_lock(\(literal: ConversationCaps.lockClass), hashtext(\(bind: userId)))")
+                    .run()
+            }
+            let oldest = try await tx.sql.raw(
+                """
+                SELECT id FROM conversations_threads WHERE user_id = \(bind: userId) ORDER BY updated_at DESC, id DESC
+                LIMIT 1000 OFFSET \(bind: ConversationCaps.conversationsPerUser - 1)
+                """
+            ).all(decodingColumn: "id", as: String.self)
+            for id in oldest { try await Self.remove(id, in: tx) }
             try await tx.sql.raw(
                 """
                 INSERT INTO conversations_threads (id, user_id, session_id, title, workout_id, message_count, created_at, updated_at)
@@ -68,19 +81,42 @@ struct ConversationStore: Sendable {
         return (items, next)
     }
 
-    /// The conversation with its messages in order and its artifacts.
-    func detail(userId: String, id: String) async throws -> ConversationDetail {
+    /// The conversation with a page of its messages, newest first (`limit` of them after `cursor`, the previous
+    /// page's `nextCursor`), and the artifacts proposed in those messages in the order proposed.
+    func detail(userId: String, id: String, limit: Int = ConversationCaps.defaultMessagesPage, cursor: String? = nil) async throws
+        -> ConversationDetail
+    {
+        guard ConversationCaps.messagesPage.contains(limit) else {
+            throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to \(ConversationCaps.messagesPage.upperBound)")
+        }
+        // The cursor holds the last message's number and the conversation's id: another conversation's is refused.
+        let before = try KeysetCursor.parse(cursor).map { position in
+            guard position.id == id else { throw ServiceError.invalidArgument(field: "cursor", reason: "not a cursor of this list") }
+            return position.milliseconds
+        }
         let summary = try await conversation(userId: userId, id: id)
-        let messages = try await database.sql.raw(
-            "SELECT * FROM conversations_messages WHERE conversation_id = \(bind: id) AND user_id = \(bind: userId) ORDER BY seq"
-        ).all().map(Self.message)
-        let artifacts = try await database.sql.raw(
+        let after: SQLQueryString = before.map { "AND seq < \(bind: $0)" } ?? ""
+        let rows = try await database.sql.raw(
             """
-            SELECT * FROM conversations_artifacts WHERE conversation_id = \(bind: id) AND user_id = \(bind: userId)
-            ORDER BY created_at, id
+            SELECT * FROM conversations_messages WHERE conversation_id = \(bind: id) AND user_id = \(bind: userId) \(after)
+            ORDER BY seq DESC LIMIT \(bind: limit + 1)
             """
-        ).all().map(Self.artifact)
-        return ConversationDetail(conversation: summary, messages: messages, artifacts: artifacts)
+        ).all()
+        let messages = try rows.prefix(limit).map(Self.message)
+        let next =
+            try rows.count > limit
+            ? rows.prefix(limit).last.map { KeysetCursor(milliseconds: try $0.decode(column: "seq", as: Int64.self), id: id).encoded() }
+            : nil
+        let artifacts: [Artifact] =
+            messages.isEmpty
+            ? []
+            : try await database.sql.raw(
+                """
+                SELECT * FROM conversations_artifacts WHERE conversation_id = \(bind: id) AND user_id = \(bind: userId)
+                AND message_id IN (\(binds: messages.map(\.id))) ORDER BY created_at, id
+                """
+            ).all().map(Self.artifact)
+        return ConversationDetail(conversation: summary, messages: messages, artifacts: artifacts, nextCursor: next)
     }
 
     /// The conversation's last `limit` messages, oldest first (the slow lane's history; one indexed read however
@@ -110,10 +146,15 @@ struct ConversationStore: Sendable {
                 try await tx.sql.raw("SELECT id FROM conversations_threads WHERE id = \(bind: id) AND user_id = \(bind: userId)").first()
                     != nil
             else { throw Self.notFound(id) }
-            try await tx.sql.raw("DELETE FROM conversations_artifacts WHERE conversation_id = \(bind: id)").run()
-            try await tx.sql.raw("DELETE FROM conversations_messages WHERE conversation_id = \(bind: id)").run()
-            try await tx.sql.raw("DELETE FROM conversations_threads WHERE id = \(bind: id)").run()
+            try await Self.remove(id, in: tx)
         }
+    }
+
+    /// Deletes a conversation's artifacts, messages and row.
+    private static func remove(_ id: String, in tx: Transaction) async throws {
+        try await tx.sql.raw("DELETE FROM conversations_artifacts WHERE conversation_id = \(bind: id)").run()
+        try await tx.sql.raw("DELETE FROM conversations_messages WHERE conversation_id = \(bind: id)").run()
+        try await tx.sql.raw("DELETE FROM conversations_threads WHERE id = \(bind: id)").run()
     }
 
     /// Records one turn in one transaction: the user's message, the coach's answer and the artifacts it proposed
@@ -141,6 +182,8 @@ struct ConversationStore: Sendable {
                 ).first()
             else { throw Self.notFound(conversationId) }
             let last = try row.decode(column: "message_count", as: Int64.self)
+            // Read after the count went up under the row's lock, so two turns at once cannot both pass at the cap.
+            guard last <= ConversationCaps.messagesPerConversation else { throw ConversationCaps.conversationFull() }
             for (index, message) in stored.enumerated() {
                 try await tx.sql.raw(
                     """

@@ -70,13 +70,19 @@ struct CoachStream: Sendable {
         }
         try await services.premium.requirePremium(userId: userId)
         let message = try Self.check(input.message)
+        let askedWorkout = input.workoutId.flatMap { $0.isEmpty ? nil : $0 }
+        if let askedWorkout { try await requireWorkoutInProgress(askedWorkout, userId: userId) }
         let conversation: ConversationSummary
         if let id = input.conversationId.flatMap({ $0.isEmpty ? nil : $0 }) {
             conversation = try await services.store.conversation(userId: userId, id: id)
+            // The user's message and the answer: refused before anything is said when they would not fit.
+            guard conversation.messageCount + 2 <= ConversationCaps.messagesPerConversation else {
+                throw ConversationCaps.conversationFull()
+            }
         } else {
-            conversation = try await services.store.create(userId: userId, workoutId: input.workoutId)
+            conversation = try await services.store.create(userId: userId, workoutId: askedWorkout)
         }
-        let workoutId = input.workoutId.flatMap { $0.isEmpty ? nil : $0 } ?? conversation.workoutId
+        let workoutId = askedWorkout ?? conversation.workoutId
 
         let messageId = services.ids.makeID()
         try await emit(.messageStart(messageId: messageId, conversationId: conversation.id))
@@ -173,5 +179,13 @@ struct CoachStream: Sendable {
         private let parts = Mutex<[String]>([])
         func append(_ text: String) { parts.withLock { $0.append(text) } }
         var text: String { parts.withLock { $0.joined() } }
+    }
+
+    /// Workout mode names the user's workout in progress; any other id (finished, cancelled, another user's, made
+    /// up) is `NOT_FOUND`, so nothing stores or acts on a workout that is not the user's.
+    func requireWorkoutInProgress(_ workoutId: String, userId: String) async throws {
+        guard try await services.workouts.activeWorkout(userId: userId)?.id == workoutId else {
+            throw ServiceError(.notFound, "That workout is not in progress.", details: ["workout_id": workoutId])
+        }
     }
 }

@@ -31,6 +31,9 @@ import Testing
                 platform: Self.platform(db))
             #expect(composition.plugins.map(\.name) == ["fake-subscription", "coach"])
             #expect(composition.erasers.all.map(\.module) == ["platform", "coach"])
+            // Account deletion leaves the coach's rows to processes composing it; a substitute keeps nothing.
+            #expect(composition.erasers.modules.map(\.module) == ["coach"])
+            #expect(composition.jobs.map(\.kind).filter { $0.hasPrefix(UserErasure.jobKindPrefix) } == ["platform.erase:coach"])
             #expect(try await TestDatabases.tables(in: db, prefix: "coach_", withColumn: "user_id") == ["coach_notes"])
         }
     }

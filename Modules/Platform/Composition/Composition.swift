@@ -22,9 +22,11 @@ public struct Composition: Sendable {
     public var eventHandlers: [EventHandler] { plugins.flatMap(\.eventHandlers) }
     public var services: [any Service] { plugins.flatMap(\.services) }
 
-    /// Every job a worker of this composition runs: the modules' own and the deliveries of their event handlers.
+    /// Every job a worker of this composition runs: the modules' own, the deliveries of their event handlers, and
+    /// each composed module's part of account deletions (`UserErasure`).
     public var jobs: [JobDefinition] {
         plugins.flatMap(\.jobs) + OutboxDispatcher.deliveryJobs(handlers: eventHandlers, logger: platform.logger)
+            + UserErasure.jobs(modules: erasers.modules, queue: platform.jobs)
     }
 
     /// A contract some module of the composition provides, for the composition root and the admin CLIs.
@@ -58,7 +60,9 @@ public struct Composition: Sendable {
                 "module substituted",
                 metadata: ["event": "module_substituted", "module": "\(definition.name)", "provides": "\(definition.provides.map(\.name))"])
         }
-        erasers.set([PlatformUserDataEraser(database: platform.database)] + plugins.compactMap(\.eraser))
+        erasers.set(
+            [PlatformUserDataEraser(database: platform.database)] + plugins.compactMap(\.eraser),
+            modules: zip(ordered, plugins).filter { !$0.0.isSubstitute }.map { ModuleEraser(module: $0.1.name, eraser: $0.1.eraser) })
         let composition = Composition(platform: platform, plugins: plugins, contracts: contracts, erasers: erasers)
         try await Migrator(database: platform.database, logger: platform.logger).migrate(composition.migrations)
         return composition

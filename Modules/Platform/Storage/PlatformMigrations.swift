@@ -1,4 +1,4 @@
-/// Platform's own tables: the outbox and the job queue.
+/// Platform's own tables: the outbox, the job queue, rate-limit counters, event handlers, erasures in progress.
 enum PlatformMigrations {
     static let all: [Migration] = [
         Migration(version: 1, name: "outbox and jobs") { engine in
@@ -79,6 +79,24 @@ enum PlatformMigrations {
             [
                 "ALTER TABLE platform_rate_limits ADD COLUMN expires_at BIGINT NOT NULL DEFAULT 0",
                 "CREATE INDEX platform_rate_limits_expiry ON platform_rate_limits (expires_at)",
+            ]
+        },
+        // Account deletion asks each module with tables for its pass and waits for every one to confirm
+        // (`UserErasure`): a row per deletion ticket, pass and module, gone once the pass is done.
+        Migration(version: 7, name: "user erasures per module") { _ in
+            [
+                """
+                CREATE TABLE platform_erasures (
+                    ticket TEXT NOT NULL,
+                    pass BIGINT NOT NULL,
+                    module TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    waiting_job TEXT NOT NULL,
+                    requested_at BIGINT NOT NULL,
+                    erased_at BIGINT,
+                    PRIMARY KEY (ticket, pass, module)
+                )
+                """
             ]
         },
     ]

@@ -84,7 +84,8 @@ public struct AuthTool: Sendable {
         let logger = composition.platform.logger
         let worker = JobWorker(
             name: "povver-auth-\(UUID().uuidString.prefix(8))", queue: jobs,
-            definitions: [auth.deletionJob(erasers: composition.erasers, logger: logger)], logger: logger)
+            definitions: auth.deletionJobs(erasers: composition.erasers)
+                + UserErasure.jobs(modules: composition.erasers.modules, queue: jobs), logger: logger)
         let deadline = ContinuousClock.now + wait
         var job = try await jobs.job(id: jobId)
         while true {

@@ -4,7 +4,8 @@ import Platform
 
 extension AuthModule {
     /// Auth in a composition: provides token verification and the account directory (and itself, for the admin
-    /// CLI), consumes nothing. Its deletion job runs every eraser of the composition it is part of.
+    /// CLI), consumes nothing. Its deletion job erases the modules of the composition it is part of and waits for
+    /// every other module with tables to erase in a process that composes it.
     /// `signingKey` overrides `settings.signingKeyFile` (tests).
     public static func definition(settings: AuthSettings, signingKey: SigningKey? = nil) -> ModuleDefinition {
         ModuleDefinition(
@@ -26,7 +27,7 @@ extension AuthModule {
                 ProvidedContract(Contract.accountDirectory, module.accounts),
                 ProvidedContract(Self.handle, module),
             ]
-            plugin.jobs.append(module.deletionJob(erasers: context.erasers, logger: platform.logger))
+            plugin.jobs.append(contentsOf: module.deletionJobs(erasers: context.erasers))
             return plugin
         }
     }

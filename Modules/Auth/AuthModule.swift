@@ -55,9 +55,10 @@ public struct AuthModule: Sendable {
             eraser: eraser)
     }
 
-    /// The account-deletion job, given every module's eraser (the composition root collects them).
-    public func deletionJob(erasers: UserDataErasers, logger: Logger) -> JobDefinition {
-        AccountDeletion.job(service: service, erasers: erasers, logger: logger)
+    /// The account-deletion jobs (`AccountDeletion.jobs`), given the modules composed with Auth (the composition
+    /// collects them): a deletion erases those here and waits for every other module with tables to confirm.
+    public func deletionJobs(erasers: UserDataErasers) -> [JobDefinition] {
+        AccountDeletion.jobs(service: service, own: eraser, erasers: erasers)
     }
 }
 

@@ -5,7 +5,10 @@ import Platform
 import SQLKit
 
 extension AuthService {
-    static let deletionJobKind = "auth.delete_account"
+    /// The kind of account-deletion jobs, which wait for every module with tables to confirm its erasure.
+    static let deletionJobKind = "auth.account_deletion"
+    /// The kind deletions were queued under before (`AccountDeletion.jobs`).
+    static let formerDeletionJobKind = "auth.delete_account"
     /// Attempts at revoking Apple's token before deletion goes on without it (Apple unreachable for hours).
     static let appleRevokeAttempts = 6
 
@@ -139,65 +142,71 @@ extension AuthService {
 
     /// One attempt at a pass of a deletion. Each step is idempotent, so a retry after a crash finishes the pass.
     ///
-    /// First pass: revoke Apple's token, then every eraser in order (Platform's first, Auth's last, which ends
-    /// the account); then mark the ticket erased and queue the second pass. A request that was already running
-    /// when the deletion began, or that reached another replica while it still trusted the session, can commit
-    /// after a module's eraser ran: a template, a workout, an outbox event of the user. So
-    /// `deletionSecondPassDelay` later, the second pass runs every eraser again, then removes the ticket.
-    func runDeletion(ticket: String, attempt: Int, erasers: [any UserDataEraser]) async throws {
+    /// First pass: revoke Apple's token, then erase the user everywhere (`UserErasure`: Platform's eraser, the
+    /// modules composed in this process, and a job for each other module with tables in the database, run by a
+    /// process that composes it). Until every module has confirmed, the attempt fails saying which it waits for,
+    /// and the last confirmation makes the job due again at once. Then Auth's eraser ends the account, and the
+    /// ticket is marked erased and the second pass queued. A request that was already running when the deletion
+    /// began, or that reached another replica while it still trusted the session, can commit after a module's
+    /// eraser ran: a template, a workout, an outbox event of the user. So `deletionSecondPassDelay` later, the
+    /// second pass erases everywhere again the same way, then Auth's rows, then removes the ticket.
+    func runDeletion(ticket: String, job: LeasedJob, own: any UserDataEraser, here: UserDataErasers) async throws {
         guard
             let row = try await database.sql.raw(
                 "SELECT user_id, apple_revoked_at, erased_at FROM auth_deletions WHERE ticket = \(bind: ticket)"
             ).first()
         else { return }  // finished by an earlier attempt
         let userId = try row.decode(column: "user_id", as: String.self)
+        let erasure = UserErasure(queue: jobs)
         if let erasedAt = try row.decode(column: "erased_at", as: Int64?.self) {
             // The first pass is done; a retry of its job before the second pass is due leaves it to that job.
             guard clock.now().millisecondsSince1970 >= erasedAt + Int64(saturating: Self.deletionSecondPassDelay * 1000) else { return }
-            for eraser in Self.deletionOrder(erasers) {
-                try await eraser.eraseUserData(userId: userId)
-            }
+            try await erase(userId: userId, pass: 2, ticket: ticket, job: job, own: own, here: here)
             try await database.transaction { tx in
                 try await tx.sql.raw("DELETE FROM auth_deletions WHERE ticket = \(bind: ticket)").run()
+                try await erasure.forget(ticket: ticket, in: tx)
             }
             logger.info("account deletion finished", metadata: ["event": "account_deletion_finished", "ticket": "\(ticket)"])
             return
         }
         if try row.decode(column: "apple_revoked_at", as: Int64?.self) == nil {
-            try await revokeAppleToken(userId: userId, attempt: attempt)
+            try await revokeAppleToken(userId: userId, attempt: job.attempt)
             let now = clock.now().millisecondsSince1970
             try await database.transaction { tx in
                 try await tx.sql.raw("UPDATE auth_deletions SET apple_revoked_at = \(bind: now) WHERE ticket = \(bind: ticket)").run()
                 try await tx.sql.raw("DELETE FROM auth_apple_tokens WHERE user_id = \(bind: userId)").run()
             }
         }
-        for eraser in Self.deletionOrder(erasers) {
-            try await eraser.eraseUserData(userId: userId)
-        }
+        try await erase(userId: userId, pass: 1, ticket: ticket, job: job, own: own, here: here)
         let now = clock.now()
         let jobs = self.jobs
         try await database.transaction { tx in
             try await tx.sql.raw(
                 "UPDATE auth_deletions SET erased_at = \(bind: now.millisecondsSince1970) WHERE ticket = \(bind: ticket)"
             ).run()
+            try await erasure.forget(ticket: ticket, in: tx)
             try await jobs.enqueue(
                 NewJob(
                     id: Self.secondPassJobId(ticket: ticket), kind: Self.deletionJobKind, payload: #"{"ticket":"\#(ticket)"}"#,
                     runAt: now.addingTimeInterval(Self.deletionSecondPassDelay), maxAttempts: 60),
                 in: tx)
         }
-        logger.info("account deleted", metadata: ["event": "account_deleted", "ticket": "\(ticket)", "modules": "\(erasers.count)"])
+        logger.info("account deleted", metadata: ["event": "account_deleted", "ticket": "\(ticket)"])
+    }
+
+    /// A pass of the erasure everywhere but in Auth, then Auth's eraser once every other module has confirmed.
+    /// Throws `UserErasure.Waiting` (the attempt is retried, or made due by the last confirmation) until then.
+    private func erase(
+        userId: String, pass: Int, ticket: String, job: LeasedJob, own: any UserDataEraser, here: UserDataErasers
+    ) async throws {
+        let waiting = try await UserErasure(queue: jobs).run(
+            pass: pass, ticket: ticket, userId: userId, waitingJob: job.id, here: here, excluding: [own.module])
+        guard waiting.isEmpty else { throw UserErasure.Waiting(modules: waiting) }
+        try await own.eraseUserData(userId: userId)
     }
 
     /// The job of a deletion's second pass (the first pass's is `auth.delete:<ticket>`).
     static func secondPassJobId(ticket: String) -> String { "auth.delete:\(ticket):second-pass" }
-
-    /// Platform first (no event of the user is delivered after a module erased its rows), Auth last (the
-    /// identity goes once everything else is gone).
-    static func deletionOrder(_ erasers: [any UserDataEraser]) -> [any UserDataEraser] {
-        erasers.filter { $0.module == "platform" } + erasers.filter { $0.module != "platform" && $0.module != "auth" }
-            + erasers.filter { $0.module == "auth" }
-    }
 
     private func revokeAppleToken(userId: String, attempt: Int) async throws {
         do {
@@ -215,13 +224,18 @@ extension AuthService {
 enum AccountDeletion {
     struct Payload: Codable { var ticket: String }
 
-    static func job(service: AuthService, erasers: UserDataErasers, logger: Logger) -> JobDefinition {
-        JobDefinition(
-            // Renewed while it runs: a deletion whose worker died resumes a minute later; an erasure gets an hour.
-            kind: AuthService.deletionJobKind, lease: 60, timeout: 3600, retry: RetryPolicy(base: 10, cap: 1800)
-        ) { job in
-            let payload = try JSONCoding.decode(Payload.self, from: job.payload)
-            try await service.runDeletion(ticket: payload.ticket, attempt: job.attempt, erasers: erasers.all)
+    /// The job of each kind a deletion may be queued under: `deletionJobKind`, and the kind of versions that erased
+    /// only the modules of the process that ran the deletion (such a job still queued runs here the new way; an
+    /// older replica does not claim the new kind, so it never ends an account with other modules' rows left).
+    static func jobs(service: AuthService, own: any UserDataEraser, erasers: UserDataErasers) -> [JobDefinition] {
+        [AuthService.deletionJobKind, AuthService.formerDeletionJobKind].map { kind in
+            JobDefinition(
+                // Renewed while it runs: a deletion whose worker died resumes a minute later; an erasure gets an hour.
+                kind: kind, lease: 60, timeout: 3600, retry: RetryPolicy(base: 10, cap: 1800)
+            ) { job in
+                let payload = try JSONCoding.decode(Payload.self, from: job.payload)
+                try await service.runDeletion(ticket: payload.ticket, job: job, own: own, here: erasers)
+            }
         }
     }
 }

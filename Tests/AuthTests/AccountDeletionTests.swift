@@ -40,10 +40,7 @@ final class FlakyEraser: UserDataEraser {
             let queue = JobQueue(database: db, clock: clock)
             let worker = JobWorker(
                 name: "w", queue: queue,
-                definitions: [
-                    auth.deletionJob(
-                        erasers: UserDataErasers([auth.eraser, flaky, PlatformUserDataEraser(database: db)]), logger: TestDatabases.logger)
-                ],
+                definitions: auth.deletionJobs(erasers: UserDataErasers([auth.eraser, flaky])),
                 logger: TestDatabases.logger)
             let jobId = try await auth.service.requestDeletion(userId: userId)
             #expect(try await auth.service.requestDeletion(userId: userId) == jobId, "one deletion per account")
@@ -91,6 +88,54 @@ final class FlakyEraser: UserDataEraser {
                     decodingColumn: "payload", as: String.self)
                 #expect(payload?.contains(userId) == false, "the finished job does not name the user")
             }
+        }
+    }
+}
+
+@Suite struct AccountDeletionAcrossModulesTests {
+    /// A module with tables that this process does not compose keeps the account from ending until a process
+    /// composing it has erased its rows; a deletion queued under the former job kind (an older version) waits too.
+    @Test(arguments: TestDatabases.engines)
+    func theAccountEndsOnlyOnceEveryModuleWithTablesHasErased(engine: SQLEngine) async throws {
+        let workouts: (module: String, migrations: [Migration]) = (
+            "workouts", [Migration(version: 1, name: "rows") { _ in ["CREATE TABLE workouts_rows (user_id TEXT NOT NULL)"] }]
+        )
+        try await TestDatabases.with(engine, migrate: [("auth", AuthModule.migrations), workouts]) { db in
+            let clock = FakeWallClock()
+            let auth = try await AuthModule(
+                database: db, signingKey: .generate(), accessTokenLifetime: 900, bcryptCost: 4, clock: clock, ids: RandomIDGenerator(),
+                http: .shared, threadPool: .singleton)
+            let userId = try await auth.service.signUp(email: "split@example.com", password: "secret1", name: nil, timeZone: nil).user.id
+            let queue = JobQueue(database: db, clock: clock)
+            // A process of Auth alone, and one of Workouts alone.
+            let authOnly = JobWorker(
+                name: "auth", queue: queue, definitions: auth.deletionJobs(erasers: UserDataErasers([auth.eraser])),
+                logger: TestDatabases.logger)
+            let trainingData = FakeUserDataEraser(module: "workouts")
+            await trainingData.store(userId: userId, record: "workout")
+            let workoutsOnly = JobWorker(
+                name: "workouts", queue: queue,
+                definitions: UserErasure.jobs(modules: [ModuleEraser(module: "workouts", eraser: trainingData)], queue: queue),
+                logger: TestDatabases.logger)
+            func accounts() async throws -> Int {
+                try await db.sql.raw("SELECT COUNT(*) AS n FROM auth_users WHERE id = \(bind: userId)").first(
+                    decodingColumn: "n", as: Int.self) ?? 0
+            }
+
+            let jobId = try await auth.service.requestDeletion(userId: userId)
+            // As an older version queued it.
+            try await db.sql.raw("UPDATE platform_jobs SET kind = 'auth.delete_account' WHERE id = \(bind: jobId)").run()
+            try await authOnly.drain()
+            #expect(try await accounts() == 1, "not ended while Workouts has not erased")
+            let waiting = try #require(try await queue.job(id: jobId))
+            #expect(waiting.status == .queued && waiting.lastError?.contains("waiting for workouts") == true, "\(waiting)")
+            #expect(await trainingData.recordCount(userId: userId) == 1)
+
+            try await workoutsOnly.drain()
+            #expect(await trainingData.recordCount(userId: userId) == 0)
+            try await authOnly.drain()
+            #expect(try await accounts() == 0)
+            #expect(try await queue.job(id: jobId)?.status == .done)
         }
     }
 }

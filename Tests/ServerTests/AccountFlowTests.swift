@@ -416,7 +416,7 @@ import Testing
             // The second pass, ten minutes later, erases it too, and the ticket.
             clock.advance(by: AuthService.deletionSecondPassDelay)
             try await Self.settle(server, clock: clock)
-            let errors = try await server.database.sql.raw("SELECT last_error FROM platform_jobs WHERE kind = 'auth.delete_account'").all(
+            let errors = try await server.database.sql.raw("SELECT last_error FROM platform_jobs WHERE kind = 'auth.account_deletion'").all(
                 decodingColumn: "last_error", as: String?.self)
             #expect(errors == [nil, nil], "both passes ran once, without an error")
             #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-gone"])

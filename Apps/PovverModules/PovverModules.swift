@@ -29,7 +29,7 @@ public enum PovverModules {
         case "conversations": ConversationsModule.definition(settings: try ConversationsSettings(environment: environment))
         case "workouts": WorkoutsModule.definition()
         case "recommendations": RecommendationsModule.definition(settings: try RecommendationsSettings(environment: environment))
-        case "analytics": AnalyticsModule.definition()
+        case "analytics": AnalyticsModule.definition(settings: try AnalyticsSettings(environment: environment))
         default: throw CompositionError.unknownModule(name, known: Self.names)
         }
     }

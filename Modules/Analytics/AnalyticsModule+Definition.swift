@@ -4,8 +4,8 @@ import Platform
 extension AnalyticsModule {
     /// Analytics in a composition: provides the training analytics and the product event sink (and itself, for the
     /// admin CLI); consumes the account directory (time zone and week start), the training log and the exercise
-    /// catalog (muscles).
-    public static func definition() -> ModuleDefinition {
+    /// catalog (muscles). `settings`: the product events' retention and rate.
+    public static func definition(settings: AnalyticsSettings = AnalyticsSettings()) -> ModuleDefinition {
         ModuleDefinition(
             name: "analytics", provides: [Contract.trainingAnalytics.erased, Contract.productEvents.erased, Self.handle.erased],
             consumes: [Contract.accountDirectory.erased, Contract.trainingLog.erased, Contract.exerciseCatalog.erased]
@@ -14,7 +14,7 @@ extension AnalyticsModule {
             let module = AnalyticsModule(
                 database: platform.database, accounts: try context.require(Contract.accountDirectory),
                 log: try context.require(Contract.trainingLog), catalog: try context.require(Contract.exerciseCatalog),
-                clock: platform.clock, ids: platform.ids)
+                clock: platform.clock, ids: platform.ids, settings: settings)
             var plugin = module.plugin
             plugin.provides = [
                 ProvidedContract(Contract.trainingAnalytics, module.trainingAnalytics),

@@ -14,12 +14,12 @@ public struct AnalyticsModule: Sendable {
 
     public init(
         database: Database, accounts: any AccountDirectory, log: any TrainingLog, catalog: any ExerciseCatalog, clock: any WallClock,
-        ids: any IDGenerator = RandomIDGenerator()
+        ids: any IDGenerator = RandomIDGenerator(), settings: AnalyticsSettings = AnalyticsSettings()
     ) {
         self.database = database
         self.updater = TrainingAnalyticsUpdater(database: database, accounts: accounts, log: log, catalog: catalog)
         self.queries = TrainingQueries(database: database, accounts: accounts, clock: clock)
-        self.product = ProductAnalytics(database: database, clock: clock, ids: ids)
+        self.product = ProductAnalytics(database: database, clock: clock, ids: ids, accounts: accounts, settings: settings)
     }
 
     public static var migrations: [Migration] { AnalyticsMigrations.training + ProductAnalytics.migrations }
@@ -89,7 +89,7 @@ public struct AnalyticsModule: Sendable {
     public var plugin: ModulePlugin {
         ModulePlugin(
             name: "analytics", migrations: Self.migrations, endpoints: AnalyticsEndpoints(queries: queries).all + product.endpoints(),
-            eventHandlers: trainingHandlers + product.eventHandlers, eraser: eraser)
+            eventHandlers: trainingHandlers + product.eventHandlers, services: [product.retention.purger], eraser: eraser)
     }
 }
 

@@ -65,7 +65,7 @@ func productEventSinkConformance(_ sink: some ProductEventSink, fixture: Product
     @Test(arguments: TestDatabases.engines)
     func live(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("analytics", ProductAnalytics.migrations)]) { db in
-            let product = ProductAnalytics(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            let product = ProductAnalytics(database: db, clock: FakeWallClock(), ids: RandomIDGenerator(), accounts: FakeAccountDirectory())
             try await productEventSinkConformance(
                 product.sink,
                 fixture: ProductEventFixture { userId in

@@ -12,19 +12,32 @@ public struct ProductAnalytics: Sendable {
     /// What other modules record server-side product events through (`Contract.productEvents`).
     public let sink: SQLProductEventSink
     public let funnel: ProductFunnel
+    let retention: ProductEventRetention
 
-    public init(database: Database, clock: any WallClock, ids: any IDGenerator) {
+    /// `accounts` says when each account was created (no event is accepted from long before); `settings` the
+    /// events' retention and how many a user may send per hour.
+    public init(
+        database: Database, clock: any WallClock, ids: any IDGenerator, accounts: any AccountDirectory,
+        settings: AnalyticsSettings = AnalyticsSettings()
+    ) {
         self.database = database
-        self.ingestion = ProductEventIngestion(database: database, clock: clock, ids: ids)
+        self.ingestion = ProductEventIngestion(
+            database: database, clock: clock, ids: ids, accounts: accounts, eventsPerHour: settings.trackEventsPerHour)
         self.handlers = ProductEventHandlers(database: database, clock: clock)
         self.sink = SQLProductEventSink(database: database, clock: clock)
         self.funnel = ProductFunnel(database: database)
+        self.retention = ProductEventRetention(
+            database: database, clock: clock, period: TimeInterval(settings.productEventRetentionDays) * 86_400)
     }
 
     /// Versions 101 and up of the module `analytics`.
     public static let migrations = ProductMigrations.all
 
     public var eventHandlers: [EventHandler] { handlers.all }
+
+    /// Removes the events past their retention (what the module's purger runs every ten minutes); returns how many.
+    @discardableResult
+    public func purgeExpiredEvents() async throws -> Int { try await retention.purgeExpired() }
 
     /// Every table of product analytics that holds a user's rows.
     public static var tables: [String] { ProductEventStore.tables }

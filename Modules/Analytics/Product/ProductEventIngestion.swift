@@ -4,18 +4,38 @@ import Platform
 
 /// `trackEvents`: the app's batch of product events, checked one by one. A bad event is rejected with its index
 /// and the field at fault while the rest are stored, all in one transaction; a batch over `maxBatch` events is
-/// refused whole. An event repeated under its `event_id` (a batch sent again after a lost answer) is accepted and
-/// stored once.
+/// refused whole, and so is one that takes the user past `rate` events in its hour (`RATE_LIMITED`). An event
+/// repeated under its `event_id` (a batch sent again after a lost answer) is accepted and stored once.
 struct ProductEventIngestion: Sendable {
     let database: Database
     let clock: any WallClock
     let ids: any IDGenerator
+    /// When the account was created: no event of the user is older than a day before.
+    let accounts: any AccountDirectory
+    let limiter: RateLimiter
+    /// Events per user per hour, counted whether they are stored or not.
+    let rate: RateLimit
+
+    init(database: Database, clock: any WallClock, ids: any IDGenerator, accounts: any AccountDirectory, eventsPerHour: Int) {
+        self.database = database
+        self.clock = clock
+        self.ids = ids
+        self.accounts = accounts
+        self.limiter = RateLimiter(database: database, clock: clock)
+        self.rate = RateLimit(name: "analytics.track_events.user", limit: eventsPerHour, window: 3600)
+    }
 
     /// The most events one request may carry.
     static let maxBatch = 100
-    /// How far ahead of the server's clock `occurred_at` may be (a phone's clock is often a little off; a day
-    /// more is a wrong clock or a made-up time).
-    static let maxFutureSkew: TimeInterval = 24 * 3600
+    /// How far ahead of the server's clock `occurred_at` may be (a phone's clock is often a little off; more is a
+    /// wrong clock or a made-up time).
+    static let maxFutureSkew: TimeInterval = 10 * 60
+    /// How old an event may be when it arrives: an app offline for weeks still delivers what it kept; an older
+    /// time is made up, and would rewrite a past funnel.
+    static let maxAge: TimeInterval = 30 * 86_400
+    /// How long before the account was created its events may be: the app keeps its opens from before sign-up and
+    /// sends them once signed in.
+    static let beforeSignUp: TimeInterval = 86_400
 
     struct Rejection: Codable, Sendable, Equatable {
         var index: Int
@@ -36,12 +56,21 @@ struct ProductEventIngestion: Sendable {
                 field: "events", reason: "more than \(Self.maxBatch) events",
                 message: "Send at most \(Self.maxBatch) events per request (this one has \(events.count)).")
         }
+        do {
+            try await limiter.hit(rate, key: userId, weight: events.count)
+        } catch var refusal as ServiceError where refusal.code == .rateLimited {
+            let wait = refusal.details["retry_after_seconds"] ?? "60"
+            refusal.message = "Too many product events: at most \(rate.limit) per hour. Send the rest in \(wait) seconds."
+            refusal.details["limit"] = "\(rate.limit)"
+            throw refusal
+        }
         let now = clock.now()
+        let earliest = try await earliestTime(userId: userId, now: now)
         var valid: [ProductEvent] = []
         var rejected: [Rejection] = []
         for (index, json) in events.enumerated() {
             do {
-                valid.append(try event(json, userId: userId, now: now))
+                valid.append(try event(json, userId: userId, now: now, earliest: earliest))
             } catch let error as ServiceError {
                 let nested = error.nested(under: "events[\(index)].")
                 rejected.append(
@@ -59,8 +88,18 @@ struct ProductEventIngestion: Sendable {
         return Outcome(accepted: accepted.count, rejected: rejected)
     }
 
+    /// The oldest `occurred_at` accepted from the user now: `maxAge` ago, or `beforeSignUp` before the account was
+    /// created if that is later.
+    func earliestTime(userId: String, now: Date) async throws -> (time: Date, reason: String) {
+        let oldest = now.addingTimeInterval(-Self.maxAge)
+        if let created = try await accounts.account(userId: userId)?.createdAt.addingTimeInterval(-Self.beforeSignUp), created > oldest {
+            return (created, "more than a day before the account was created")
+        }
+        return (oldest, "more than 30 days ago")
+    }
+
     /// One event of the batch as stored, or the `INVALID_ARGUMENT` that says which of its fields is wrong.
-    func event(_ json: JSONValue, userId: String, now: Date) throws -> ProductEvent {
+    func event(_ json: JSONValue, userId: String, now: Date, earliest: (time: Date, reason: String)) throws -> ProductEvent {
         guard case .object(let fields) = json else {
             throw ServiceError(.invalidArgument, "Each event must be a JSON object.", details: ["reason": "must be an object"])
         }
@@ -72,8 +111,9 @@ struct ProductEventIngestion: Sendable {
             throw ServiceError.invalidArgument(field: "occurred_at", reason: "must be an RFC 3339 timestamp")
         }
         guard occurredAt.timeIntervalSince(now) <= Self.maxFutureSkew else {
-            throw ServiceError.invalidArgument(field: "occurred_at", reason: "more than a day in the future")
+            throw ServiceError.invalidArgument(field: "occurred_at", reason: "more than 10 minutes ahead of the server's clock")
         }
+        guard occurredAt >= earliest.time else { throw ServiceError.invalidArgument(field: "occurred_at", reason: earliest.reason) }
         let eventId = try Self.id(fields["event_id"], field: "event_id")
         let installId = try Self.id(fields["install_id"], field: "install_id")
         let params = try ProductEventTaxonomy.validate(name: name, params: try Self.params(fields["params"]), from: .client)

@@ -32,6 +32,10 @@ enum ProductMigrations {
                 )
                 """,
             ]
-        }
+        },
+        // Events expire by `occurred_at` (`ProductEventRetention`); the purge finds the oldest by this index.
+        Migration(version: 102, name: "product events expire") { _ in
+            ["CREATE INDEX analytics_product_events_time ON analytics_product_events (occurred_at)"]
+        },
     ]
 }

@@ -12,8 +12,12 @@ public enum ProductEventTaxonomy {
     public static let maxIdLength = 64
 
     private static let app: Set<ProductEventSource> = [.client]
+    // Recorded by the server alone, from what it did: sign-up, workouts and subscriptions from their domain events;
+    // the coach's conversations, messages, artifacts and their actions, and the analyst's recommendation actions,
+    // through `ProductEventSink`. Sent by the app too, they would count twice, or make a funnel step or a
+    // milestone that nothing happened for.
     private static let server: Set<ProductEventSource> = [.server]
-    // Reported by the app today; the coach and the analyst report them through `ProductEventSink` once they exist.
+    // Reported by the app (a stream it saw fail); the coach may report it through `ProductEventSink` as well.
     private static let either: Set<ProductEventSource> = [.client, .server]
 
     /// Every event, milestones included.
@@ -22,10 +26,10 @@ public enum ProductEventTaxonomy {
         ProductEventDefinition("signup_completed", [.init("provider", .string)], from: server),
         ProductEventDefinition("tab_viewed", [.init("tab", .string)], from: app),
         ProductEventDefinition("screen_viewed", [.init("screen", .string)], from: app),
-        ProductEventDefinition("conversation_started", [.init("entry_point", .string)], from: either),
-        ProductEventDefinition("message_sent", [.init("message_length", .integer)], from: either, milestone: "first_message_sent"),
-        ProductEventDefinition("artifact_received", [.init("artifact_type", .string)], from: either, milestone: "first_artifact_received"),
-        ProductEventDefinition("artifact_action", [.init("action", .string), .init("artifact_type", .string)], from: either),
+        ProductEventDefinition("conversation_started", [.init("entry_point", .string)], from: server),
+        ProductEventDefinition("message_sent", [.init("message_length", .integer)], from: server, milestone: "first_message_sent"),
+        ProductEventDefinition("artifact_received", [.init("artifact_type", .string)], from: server, milestone: "first_artifact_received"),
+        ProductEventDefinition("artifact_action", [.init("action", .string), .init("artifact_type", .string)], from: server),
         ProductEventDefinition(
             "workout_started", [.init("source", .oneOf(["routine", "template", "freeform"])), .init("workout_id", .string)], from: server),
         ProductEventDefinition(
@@ -40,7 +44,7 @@ public enum ProductEventTaxonomy {
         ProductEventDefinition("paywall_shown", [.init("trigger", .string)], from: app),
         ProductEventDefinition("trial_started", [.init("product_id", .string, required: false)], from: server),
         ProductEventDefinition("subscription_purchased", [.init("product_id", .string, required: false)], from: server),
-        ProductEventDefinition("recommendation_action", [.init("action", .string), .init("type", .string)], from: either),
+        ProductEventDefinition("recommendation_action", [.init("action", .string), .init("type", .string)], from: server),
         ProductEventDefinition("streaming_error", [.init("error_code", .string)], from: either),
         ProductEventDefinition("first_message_sent", from: []),
         ProductEventDefinition("first_artifact_received", from: []),

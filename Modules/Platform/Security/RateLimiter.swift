@@ -27,16 +27,18 @@ public struct RateLimiter: Sendable {
         self.clock = clock
     }
 
-    /// Counts one attempt for `key` under `rule`. Throws `RATE_LIMITED` once the window holds more than the
-    /// limit; the attempt is counted either way, so hammering never resets the window.
-    public func hit(_ rule: RateLimit, key: String) async throws {
-        if try await record(rule, key: key) > rule.limit { throw refusal(rule) }
+    /// Counts one attempt for `key` under `rule` (`weight` of them: a batch counts its items). Throws
+    /// `RATE_LIMITED` once the window holds more than the limit; the attempt is counted either way, so hammering
+    /// never resets the window.
+    public func hit(_ rule: RateLimit, key: String, weight: Int = 1) async throws {
+        if try await record(rule, key: key, weight: weight) > rule.limit { throw refusal(rule) }
     }
 
-    /// Counts one attempt for `key` under `rule` without refusing it (a failure counted once it is known). Answers
-    /// the window's count.
+    /// Counts one attempt (`weight` of them) for `key` under `rule` without refusing it (a failure counted once it
+    /// is known). Answers the window's count.
     @discardableResult
-    public func record(_ rule: RateLimit, key: String) async throws -> Int {
+    public func record(_ rule: RateLimit, key: String, weight: Int = 1) async throws -> Int {
+        let weight = max(1, weight)
         let window = Int64(saturating: clock.now().timeIntervalSince1970 / rule.window)
         let bucket = Self.bucket(rule, key: key)
         // When the window ends, in milliseconds: the counter is of no use after it (`BackgroundRetention` purges it).
@@ -45,13 +47,14 @@ public struct RateLimiter: Sendable {
             try await tx.sql.raw(
                 """
                 INSERT INTO platform_rate_limits (bucket, window_start, hits, expires_at)
-                VALUES (\(bind: bucket), \(bind: window), 1, \(bind: expiresAt))
+                VALUES (\(bind: bucket), \(bind: window), \(bind: weight), \(bind: expiresAt))
                 ON CONFLICT (bucket) DO UPDATE SET
-                    hits = CASE WHEN platform_rate_limits.window_start = excluded.window_start THEN platform_rate_limits.hits + 1 ELSE 1 END,
+                    hits = CASE WHEN platform_rate_limits.window_start = excluded.window_start
+                        THEN platform_rate_limits.hits + excluded.hits ELSE excluded.hits END,
                     window_start = excluded.window_start, expires_at = excluded.expires_at
                 RETURNING hits
                 """
-            ).first(decodingColumn: "hits", as: Int.self) ?? 1
+            ).first(decodingColumn: "hits", as: Int.self) ?? weight
         }
     }
 

@@ -26,11 +26,8 @@ import Testing
                             eventId: "m\(index)")
                     }
                     group.addTask {
-                        _ = try await module.ingestion.track(
-                            userId: "u",
-                            events: [
-                                ["name": "message_sent", "params": ["message_length": 1], "occurred_at": .string(time.rfc3339)]
-                            ])
+                        _ = try await sink.record(
+                            userId: "u", name: "message_sent", params: ["message_length": .int(1)], occurredAt: time, eventId: "n\(index)")
                     }
                 }
                 try await group.waitForAll()

@@ -8,12 +8,15 @@ import TestSupport
 
 /// Product analytics on a fresh database of `engine`, with a clock the test moves.
 enum ProductTesting {
+    /// `accounts` says when each account was created (none known: events of the last 30 days are accepted).
     static func with(
-        _ engine: SQLEngine, _ body: @escaping @Sendable (Database, ProductAnalytics, FakeWallClock) async throws -> Void
+        _ engine: SQLEngine, settings: AnalyticsSettings = AnalyticsSettings(), accounts: FakeAccountDirectory = FakeAccountDirectory(),
+        _ body: @escaping @Sendable (Database, ProductAnalytics, FakeWallClock) async throws -> Void
     ) async throws {
         try await TestDatabases.with(engine, migrate: [("analytics", ProductAnalytics.migrations)]) { db in
             let clock = FakeWallClock()
-            try await body(db, ProductAnalytics(database: db, clock: clock, ids: RandomIDGenerator()), clock)
+            try await body(
+                db, ProductAnalytics(database: db, clock: clock, ids: RandomIDGenerator(), accounts: accounts, settings: settings), clock)
         }
     }
 

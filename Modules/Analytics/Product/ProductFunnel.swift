@@ -2,6 +2,7 @@ import Contracts
 import Foundation
 import Platform
 import SQLKit
+import Synchronization
 
 /// The activation funnel of seed 003: app open → signup → first conversation → first artifact → first accepted
 /// plan. Counts the distinct users who reach each step, in order, with every step's event in [from, to).
@@ -40,22 +41,24 @@ public struct ProductFunnel: Sendable {
     }
 
     /// The funnel over [from, to). Throws `INVALID_ARGUMENT` when `to` is not after `from`.
+    ///
+    /// The range's events of the steps are read as one stream, ordered by user, and folded a user at a time
+    /// (`FunnelTally`): however long the range, only the user at hand is held, never the range's rows.
     public func report(from: Date, to: Date) async throws -> [Step] {
         guard to > from else { throw ServiceError.invalidArgument(field: "to", reason: "must be after from") }
-        let firsts = try await database.readTransaction { sql in
-            var firsts: [[String: Int64]] = []
-            for (_, events) in Self.stepEvents {
-                firsts.append(try await Self.firstTimes(of: events, from: from, to: to, sql: sql))
-            }
-            return firsts
-        }
-        var reached: [String: Int64] = firsts[0]
-        var counts = [reached.count]
-        for step in firsts.dropFirst() {
-            reached = reached.reduce(into: [:]) { next, user in
-                if let time = step[user.key], time >= user.value { next[user.key] = time }
-            }
-            counts.append(reached.count)
+        let names = Self.stepEvents.flatMap(\.events)
+        let counts = try await database.readTransaction { sql in
+            let tally = FunnelTally(steps: Self.stepEvents.count)
+            try await sql.raw(
+                """
+                SELECT user_id, name, occurred_at, CASE WHEN name = 'artifact_action' THEN params END AS params
+                FROM analytics_product_events
+                WHERE name IN (\(binds: names)) AND occurred_at >= \(bind: from.millisecondsSince1970)
+                    AND occurred_at < \(bind: to.millisecondsSince1970)
+                ORDER BY user_id
+                """
+            ).run { row in tally.add(row) }
+            return try tally.finish()
         }
         return counts.enumerated().map { index, users in
             Step(
@@ -65,32 +68,76 @@ public struct ProductFunnel: Sendable {
         }
     }
 
-    /// Each user's first event of `names` in [from, to), in milliseconds.
-    static func firstTimes(of names: [String], from: Date, to: Date, sql: any SQLDatabase) async throws -> [String: Int64] {
-        let range: SQLQueryString = "occurred_at >= \(bind: from.millisecondsSince1970) AND occurred_at < \(bind: to.millisecondsSince1970)"
-        var firsts: [String: Int64] = [:]
-        if names == ["artifact_action"] {
-            // The action and artifact are parameters: read and kept here (few rows per user).
-            for row in try await sql.raw(
-                "SELECT user_id, occurred_at, params FROM analytics_product_events WHERE name IN (\(binds: names)) AND \(range)"
-            )
-            .all() {
-                let params = try JSONDecoder().decode(
-                    [String: ProductEventValue].self, from: Data(try row.decode(column: "params", as: String.self).utf8))
-                guard case .string(let action)? = params["action"], acceptActions.contains(action),
-                    case .string(let artifact)? = params["artifact_type"], planArtifacts.contains(artifact)
-                else { continue }
-                let user = try row.decode(column: "user_id", as: String.self)
-                let time = try row.decode(column: "occurred_at", as: Int64.self)
-                firsts[user] = min(firsts[user] ?? time, time)
+    /// The step an event makes, or nil (an `artifact_action` that is no accepted plan).
+    static func step(name: String, params: String?) throws -> Int? {
+        guard let index = stepEvents.firstIndex(where: { $0.events.contains(name) }) else { return nil }
+        guard name == "artifact_action" else { return index }
+        let decoded = try JSONDecoder().decode([String: ProductEventValue].self, from: Data((params ?? "{}").utf8))
+        guard case .string(let action)? = decoded["action"], acceptActions.contains(action),
+            case .string(let artifact)? = decoded["artifact_type"], planArtifacts.contains(artifact)
+        else { return nil }
+        return index
+    }
+}
+
+/// The funnel's counts, folded from the events of a range ordered by user: each user's first time at each step is
+/// kept until the next user's first row, then the user is counted at every step reached in order (a step reached
+/// when its first time is not earlier than the previous step's).
+final class FunnelTally: Sendable {
+    private struct State {
+        var counts: [Int]
+        var user: String?
+        var firsts: [Int64?]
+        var failure: (any Error)?
+    }
+
+    private let state: Mutex<State>
+
+    init(steps: Int) {
+        state = Mutex(State(counts: Array(repeating: 0, count: steps), user: nil, firsts: Array(repeating: nil, count: steps)))
+    }
+
+    /// One row of the stream (`user_id`, `name`, `occurred_at`, `params`); a row that does not decode is kept as
+    /// the failure `finish` throws.
+    func add(_ row: any SQLRow) {
+        do {
+            let user = try row.decode(column: "user_id", as: String.self)
+            let step = try ProductFunnel.step(
+                name: try row.decode(column: "name", as: String.self), params: try row.decode(column: "params", as: String?.self))
+            add(user: user, step: step, time: try row.decode(column: "occurred_at", as: Int64.self))
+        } catch {
+            state.withLock { $0.failure = $0.failure ?? error }
+        }
+    }
+
+    /// An event of `user` at `time` making `step` (nil: none). Rows of one user come together.
+    func add(user: String, step: Int?, time: Int64) {
+        state.withLock { state in
+            if state.user != user {
+                Self.count(&state)
+                state.user = user
             }
-            return firsts
+            guard let step else { return }
+            state.firsts[step] = min(state.firsts[step] ?? time, time)
         }
-        for row in try await sql.raw(
-            "SELECT user_id, MIN(occurred_at) AS first_at FROM analytics_product_events WHERE name IN (\(binds: names)) AND \(range) GROUP BY user_id"
-        ).all() {
-            firsts[try row.decode(column: "user_id", as: String.self)] = try row.decode(column: "first_at", as: Int64.self)
+    }
+
+    /// Users per step, once every row was added.
+    func finish() throws -> [Int] {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            Self.count(&state)
+            return state.counts
         }
-        return firsts
+    }
+
+    private static func count(_ state: inout State) {
+        defer { state.firsts = Array(repeating: nil, count: state.firsts.count) }
+        var reachedAt: Int64 = .min
+        for (step, first) in state.firsts.enumerated() {
+            guard let first, first >= reachedAt else { return }
+            state.counts[step] += 1
+            reachedAt = first
+        }
     }
 }

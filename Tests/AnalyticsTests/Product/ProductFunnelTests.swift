@@ -84,4 +84,50 @@ import Testing
             }
         }
     }
+
+    /// The report folds its stream of events a user at a time: a user's steps are judged on their own first times
+    /// once their rows end, and nothing of them is kept afterwards.
+    @Test func theTallyFoldsOneUserAtATime() throws {
+        let tally = FunnelTally(steps: 3)
+        // a: the first step-1 event comes before the first step-0 one, so a stops at step 0.
+        tally.add(user: "a", step: 0, time: 10)
+        tally.add(user: "a", step: 1, time: 5)
+        tally.add(user: "a", step: 1, time: 20)
+        tally.add(user: "b", step: 1, time: 1)
+        tally.add(user: "b", step: 0, time: 0)
+        tally.add(user: "b", step: 2, time: 3)
+        tally.add(user: "c", step: nil, time: 0)
+        #expect(try tally.finish() == [2, 1, 1])
+    }
+
+    /// Many users over one range: each is counted when the next one's rows begin, the last at the end of the stream.
+    @Test(arguments: TestDatabases.engines)
+    func manyUsersAreCountedFromOneStream(engine: SQLEngine) async throws {
+        try await ProductTesting.with(engine) { db, module, _ in
+            try await db.transaction { tx in
+                for user in 0..<300 {
+                    let time = Self.weekStart.addingTimeInterval(Double(user) * 60)
+                    let names =
+                        user % 3 == 0 ? ["app_opened", "signup_completed", "conversation_started"] : ["app_opened", "signup_completed"]
+                    for (offset, name) in names.enumerated() {
+                        let params: [String: ProductEventValue] =
+                            switch name {
+                            case "signup_completed": ["provider": .string("email")]
+                            case "conversation_started": ["entry_point": .string("chat")]
+                            default: [:]
+                            }
+                        let at = time.addingTimeInterval(Double(offset))
+                        try await ProductEventStore.insert(
+                            ProductEvent(
+                                id: "e-\(user)-\(offset)", userId: "user-\(user)", name: name, params: params, occurredAt: at,
+                                receivedAt: at,
+                                source: .server),
+                            in: tx)
+                    }
+                }
+            }
+            let steps = try await module.funnel.report(from: Self.weekStart, to: Self.weekStart.addingTimeInterval(86_400))
+            #expect(steps.map(\.users) == [300, 300, 100, 0, 0])
+        }
+    }
 }

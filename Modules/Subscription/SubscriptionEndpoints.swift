@@ -62,14 +62,17 @@ extension SubscriptionModule {
                 "syncSubscription", access: .user, tag: "Subscription",
                 summary: "Applies the client's StoreKit 2 signed transaction when it grants a positive entitlement (never a downgrade).",
                 request: Schema.object(
-                    ["signed_transaction": Schema.string(description: "StoreKit 2 jwsRepresentation")], required: ["signed_transaction"]),
+                    ["signed_transaction": Schema.string(description: "StoreKit 2 jwsRepresentation")], required: ["signed_transaction"],
+                    aliases: ["signed_transaction": "signedTransaction"]),
                 response: Self.statusSchema, input: SyncInput.self
             ) { input, call in try await service.sync(userId: try call.userId(), signedTransaction: input.signedTransaction) },
             .rpc(
                 "appStoreWebhook", access: .open, tag: "Subscription",
                 summary:
                     "App Store Server Notifications V2: verified, applied per seed 003's table; 200 for repeats, 400 when verification fails.",
-                request: Schema.object(["signedPayload": Schema.string], required: ["signedPayload"]), response: Schema.empty,
+                request: Schema.object(
+                    ["signedPayload": Schema.string], required: ["signedPayload"], aliases: ["signedPayload": "signed_payload"]),
+                response: Schema.empty,
                 input: WebhookInput.self
             ) { input, _ in
                 _ = try await service.receiveNotification(signedPayload: input.signedPayload)

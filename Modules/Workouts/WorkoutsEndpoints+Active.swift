@@ -367,7 +367,8 @@ extension WorkoutsModule {
             },
             .rpc(
                 "getWorkout", access: .user, tag: tag, readOnly: true, summary: "One completed workout.",
-                request: Schema.object(["workout_id": Schema.string], required: ["workout_id"]), response: WorkoutsSchemas.completedWorkout,
+                request: Schema.object(["workout_id": Schema.string], required: ["workout_id"], aliases: workoutAlias),
+                response: WorkoutsSchemas.completedWorkout,
                 input: WorkoutIDInput.self
             ) { input, call in
                 try await history.get(userId: try call.userId(), id: input.workoutId)

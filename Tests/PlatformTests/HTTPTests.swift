@@ -41,7 +41,8 @@ struct HTTPFixture {
         let echo = Endpoint.rpc(
             "echo", access: .open, tag: "Test", readOnly: true, summary: "Echo.",
             request: Schema.object(
-                ["name": Schema.string, "count": Schema.integer, "limit": Schema.integer], required: ["name", "count"]),
+                ["name": Schema.string, "count": Schema.integer, "limit": Schema.integer, "note": Schema.string],
+                required: ["name", "count"]),
             response: Schema.any, input: EchoInput.self
         ) { input, call in
             EchoOutput(name: input.name, count: input.count, limit: input.limit, user: call.principal?.userId)
@@ -304,7 +305,7 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
                 (#"{"name":"\uDC00","count":1}"#, "\u{FFFD}"),
                 (#"{"name":"\ud800\ud800\udc00","count":1}"#, "\u{FFFD}\u{10000}"),
                 (#"{"name":"\\ud800","count":1}"#, #"\ud800"#),
-                (#"{"name":"x","count":1,"extra":"\udbff"}"#, "x"),
+                (#"{"name":"x","count":1,"note":"\udbff"}"#, "x"),
             ]
             for (body, name) in cases {
                 let response = try await post(client, "/echo", body)

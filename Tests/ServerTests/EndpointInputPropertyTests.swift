@@ -49,7 +49,9 @@ import Testing
                 "createTemplate",
                 [
                     "name": "Push",
-                    "exercises": [["exercise_id": "Barbell_Bench_Press_-_Medium_Grip", "sets": [["target_reps": 8, "weight_kg": 60]]]],
+                    "exercises": [
+                        ["exercise_id": "Barbell_Bench_Press_-_Medium_Grip", "sets": [["target_reps": 8, "target_weight_kg": 60]]]
+                    ],
                 ],
                 token: token)
             let started = try await client.call(

@@ -187,7 +187,6 @@ import Testing
             let refusals: [(String, [String: Any])] = [
                 ("patchTemplate", ["template_id": pushId]),
                 ("patchTemplate", ["template_id": pushId, "expected_version": 1]),
-                ("patchTemplate", ["template_id": pushId, "patch": ["name": "Push A"]]),
                 (
                     "patchTemplate",
                     [
@@ -199,6 +198,8 @@ import Testing
                 ("patchRoutine", ["routine_id": routineId, "changes": [String: Any]()]),
                 ("patchRoutine", ["routine_id": routineId, "changes": ["name": "A"], "templateIds": [pullId]]),
             ]
+            let misnamed = try await client.call("patchTemplate", ["template_id": pushId, "patch": ["name": "Push A"]], token: token)
+            #expect(misnamed.errorCode == "INVALID_ARGUMENT" && misnamed.errorDetails?["field"] as? String == "patch", "\(misnamed.json)")
             for (endpoint, body) in refusals {
                 let refused = try await client.call(endpoint, body, token: token)
                 #expect(

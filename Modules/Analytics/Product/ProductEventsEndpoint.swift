@@ -19,7 +19,7 @@ extension ProductAnalytics {
                             [
                                 "name": Schema.enumeration(
                                     ProductEventTaxonomy.all.filter { $0.sources.contains(.client) }.map(\.name)),
-                                "params": Schema.object([:]),
+                                "params": Schema.freeform,
                                 "occurred_at": Schema.timestamp,
                                 "event_id": Schema.string(
                                     maxLength: ProductEventTaxonomy.maxIdLength, description: "a repeated id is stored once"),

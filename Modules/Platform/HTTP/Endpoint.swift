@@ -51,8 +51,9 @@ public struct Endpoint: Sendable {
         self.respond = respond
     }
 
-    /// An RPC endpoint `POST /{name}` (and `GET` with query parameters when `readOnly`): decodes `Input` from
-    /// JSON, runs `handler` and answers `{"success": true, "data": Output}`.
+    /// An RPC endpoint `POST /{name}` (and `GET` with query parameters when `readOnly`): refuses a field `request`
+    /// does not list (`KnownFields`), decodes `Input` from JSON, runs `handler` and answers
+    /// `{"success": true, "data": Output}`.
     /// `maxBodyBytes`: this endpoint's own body limit, in place of the server's (`POVVER_MAX_BODY_BYTES`), for the
     /// few that take files.
     public static func rpc<Input: Decodable & Sendable, Output: Encodable & Sendable>(
@@ -61,6 +62,7 @@ public struct Endpoint: Sendable {
         _ handler: @escaping @Sendable (Input, CallContext) async throws -> Output
     ) -> Endpoint {
         let querySchema = readOnly ? request : nil
+        let known = KnownFields(schema: request)
         return Endpoint(
             path: "/\(name)", methods: readOnly ? [.get, .post] : [.post], access: access, tag: tag, summary: summary,
             requestSchema: request, responseSchema: response, enveloped: true
@@ -68,6 +70,7 @@ public struct Endpoint: Sendable {
             var settings = serverSettings
             if let maxBodyBytes { settings.maxBodyBytes = maxBodyBytes }
             let data = try await RequestBody.json(request, context: context, schema: querySchema, settings: settings)
+            try known.check(data)
             let input = try JSONCoding.makeDecoder().decode(Input.self, from: data)
             // The header is only of use (and only read) behind trusted proxies.
             let forwardedFor = settings.trustedProxies.isEmpty ? nil : request.headers[values: .xForwardedFor].joined(separator: ",")
@@ -86,11 +89,13 @@ public struct Endpoint: Sendable {
         _ name: String, access: Access, tag: String, summary: String, request: JSONValue, response: JSONValue,
         input: Input.Type = Input.self, _ handler: @escaping @Sendable (Input, CallContext) async throws -> Events
     ) -> Endpoint where Events.Element == ServerSentEvent {
-        Endpoint(
+        let known = KnownFields(schema: request)
+        return Endpoint(
             path: "/\(name)", methods: [.post], access: access, tag: tag, summary: summary, requestSchema: request,
             responseSchema: response, responseContentType: "text/event-stream", enveloped: false
         ) { request, context, settings in
             let data = try await RequestBody.json(request, context: context, schema: nil, settings: settings)
+            try known.check(data)
             let input = try JSONCoding.makeDecoder().decode(Input.self, from: data)
             let forwardedFor = settings.trustedProxies.isEmpty ? nil : request.headers[values: .xForwardedFor].joined(separator: ",")
             let call = CallContext(

@@ -72,7 +72,7 @@ public enum OpenAPIDocument {
                         unlisted.formUnion(names.dropFirst())
                     }
                     for (key, property) in properties.sorted(by: { $0.key < $1.key }) where !unlisted.contains(key) {
-                        var parameter: [String: JSONValue] = ["name": .string(key), "in": "query", "schema": property]
+                        var parameter: [String: JSONValue] = ["name": .string(key), "in": "query", "schema": closed(property)]
                         if required.contains(key) { parameter["required"] = true }
                         parameters.append(.object(parameter))
                     }
@@ -82,7 +82,7 @@ public enum OpenAPIDocument {
                 // No body reads as `{}`: it may be left out only when `{}` is a valid input.
                 let needsFields = schema["required"] != nil || schema["allOf"] != nil
                 operation["requestBody"] = [
-                    "required": .bool(needsFields), "content": ["application/json": ["schema": schema]],
+                    "required": .bool(needsFields), "content": ["application/json": ["schema": body(schema)]],
                 ]
             }
         }
@@ -117,5 +117,37 @@ public enum OpenAPIDocument {
             ],
         ]
         return .object(operation)
+    }
+
+    /// A request body's schema as the server reads it (`KnownFields`): every object takes only the fields it lists,
+    /// and the top level also takes `userId` / `user_id`, which the server ignores.
+    static func body(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var object) = closed(schema), case .object(var properties)? = object["properties"] else { return closed(schema) }
+        for name in KnownFields.ignoredAtTop.sorted() where properties[name] == nil {
+            properties[name] = ["description": "ignored: the user comes from the credentials", "deprecated": true]
+        }
+        object["properties"] = .object(properties)
+        return .object(object)
+    }
+
+    /// `schema` with `additionalProperties: false` on every object that lists its properties and says nothing of
+    /// others (the conditions of an `allOf`, which have no type, are left as they are).
+    static func closed(_ schema: JSONValue) -> JSONValue {
+        switch schema {
+        case .object(var object):
+            for (key, value) in object {
+                switch key {
+                case "properties":
+                    if case .object(let properties) = value { object[key] = .object(properties.mapValues(closed)) }
+                case "items", "not": object[key] = closed(value)
+                case "anyOf", "oneOf", "allOf": object[key] = .array((value.arrayValue ?? []).map(closed))
+                default: break
+                }
+            }
+            let isObject = object["type"] == "object" || object["type"]?.arrayValue?.contains("object") == true
+            if isObject, object["properties"] != nil, object["additionalProperties"] == nil { object["additionalProperties"] = false }
+            return .object(object)
+        default: return schema
+        }
     }
 }

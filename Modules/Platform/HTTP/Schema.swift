@@ -10,6 +10,9 @@ public enum Schema {
     public static let empty: JSONValue = object([:])
     /// Any JSON value.
     public static let any: JSONValue = [:]
+    /// An object holding fields of any names (a product event's `params`): the one kind of object a request may
+    /// send fields in that its schema does not list (`KnownFields`).
+    public static let freeform: JSONValue = ["type": "object", "additionalProperties": true]
     /// An IANA time zone name (`Europe/Berlin`): one of `TimeZoneNames.known`, listed once in the document's
     /// `components.schemas.TimeZone`.
     public static let timeZone: JSONValue = ["$ref": "#/components/schemas/TimeZone"]

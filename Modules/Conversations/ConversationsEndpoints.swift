@@ -213,12 +213,13 @@ struct ConversationsEndpoints {
                     ], required: ["message"]),
                 response: ServerSentEvents.eventSchema, input: StreamRequest.self
             ) { input, call in
-                // Refused before the stream opens: a bad message is the error envelope, not an error event.
+                // Refused before the stream opens: a bad message, or one stream too many for the user, is the error
+                // envelope, not an error event.
                 _ = try CoachStream.check(input.message)
-                return module.stream.events(
+                return try module.openStream(
                     userId: try call.userId(),
                     input: StreamInput(conversationId: input.conversationId, message: input.message, workoutId: input.workoutId),
-                    requestLogger: call.logger)
+                    logger: call.logger)
             },
             .rpc(
                 "artifactAction", access: .user, tag: tag,

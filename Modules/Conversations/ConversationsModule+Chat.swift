@@ -10,9 +10,13 @@ extension ConversationsModule {
         userId: String, message: String, conversationId: String? = nil, workoutId: String? = nil,
         logger: Logger = Logger(label: "povver.coach")
     ) -> AsyncThrowingStream<JSONValue, any Error> {
-        let events = stream.events(
-            userId: userId, input: StreamInput(conversationId: conversationId, message: message, workoutId: workoutId),
-            requestLogger: logger)
+        let events: AsyncThrowingStream<ServerSentEvent, any Error>
+        do {
+            events = try openStream(
+                userId: userId, input: StreamInput(conversationId: conversationId, message: message, workoutId: workoutId), logger: logger)
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -26,6 +30,13 @@ extension ConversationsModule {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// A turn's stream under the user's stream limit (`UserStreamLimit`): throws `RATE_LIMITED` before anything
+    /// starts when the user has as many open as the limit allows; the slot is given back when the turn ends.
+    func openStream(userId: String, input: StreamInput, logger: Logger) throws -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        let slot = try streamLimit.take(userId: userId)
+        return stream.events(userId: userId, input: input, requestLogger: logger, onEnd: { slot.release() })
     }
 
     /// The user's conversations, most recent first (a page of `limit`).

@@ -24,7 +24,7 @@ extension ConversationsModule {
                 events: try context.require(Contract.productEvents), accounts: try context.require(Contract.accountDirectory),
                 analysis: context.find(Contract.trainingAnalysisSummaries),
                 clock: platform.clock, ids: platform.ids, metrics: platform.metrics,
-                model: model(settings: settings, http: platform.http, timer: platform.timer, metrics: platform.metrics))
+                model: model(settings: settings, timer: platform.timer, metrics: platform.metrics))
             var plugin = module.plugin
             plugin.provides = [ProvidedContract(Self.handle, module)]
             return plugin

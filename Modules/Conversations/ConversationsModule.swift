@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Contracts
 import Foundation
 import Logging
@@ -12,6 +11,8 @@ public struct ConversationsModule: Sendable {
     let services: CoachServices
     let stream: CoachStream
     let actions: ArtifactActions
+    /// The coach's streams each user has open in this process.
+    let streamLimit: UserStreamLimit
 
     public init(
         settings: ConversationsSettings, database: Database, premium: any PremiumGate, catalog: any ExerciseCatalog,
@@ -27,25 +28,27 @@ public struct ConversationsModule: Sendable {
             ids: ids, metrics: metrics)
         self.services = services
         self.stream = CoachStream(services: services, model: model, logger: logger)
+        self.streamLimit = UserStreamLimit(limit: settings.maxStreamsPerUser)
         self.actions = ArtifactActions(
             services: services,
             idempotency: IdempotencyStore(table: "conversations_idempotency", lockClass: 74_301, database: database, clock: clock),
             logger: logger)
     }
 
-    /// The model the settings choose: the OpenAI-compatible client when `POVVER_LLM_BASE_URL` is set, else the
-    /// rule-based coach. `timer` times the model's answers (a test's clock in tests).
-    public static func model(settings: ConversationsSettings, http: HTTPClient, timer: any Clock<Duration>, metrics: ServerMetrics)
-        -> any CoachModel
-    {
+    /// The model the settings choose: the OpenAI-compatible client when `POVVER_LLM_BASE_URL` is set (with its own
+    /// HTTP client, `ModelHTTPClient`), else the rule-based coach. `timer` times the model's answers and its
+    /// connection waits (a test's clock in tests).
+    public static func model(settings: ConversationsSettings, timer: any Clock<Duration>, metrics: ServerMetrics) -> any CoachModel {
         guard let baseURL = settings.llmBaseURL, let model = settings.llmModel else { return RuleBasedCoach() }
         return LanguageModelCoach(
             client: ChatCompletionsClient(
                 settings: .init(
                     baseURL: baseURL, model: model, apiKey: settings.llmAPIKey, firstChunkTimeout: settings.llmFirstTokenTimeout,
-                    totalTimeout: settings.llmTimeout),
-                http: http, clock: timer),
-            maxSteps: settings.llmMaxSteps, metrics: metrics, logger: Logger(label: "povver.coach.model"))
+                    totalTimeout: settings.llmTimeout, maxTokens: settings.llmMaxTokens, maxConnections: settings.llmMaxConnections,
+                    connectionWait: settings.llmConnectionWait),
+                clock: timer),
+            maxSteps: settings.llmMaxSteps, maxToolCallsPerStep: settings.llmMaxToolCallsPerStep, metrics: metrics,
+            logger: Logger(label: "povver.coach.model"))
     }
 
     public static var migrations: [Migration] { ConversationsMigrations.all }

@@ -59,13 +59,17 @@ struct CoachHarness {
     }
 
     /// Sends a message and answers the stream's events as JSON (an error that ends it as `{type: error, code}`).
-    func send(_ userId: String, _ message: String, conversationId: String? = nil, workoutId: String? = nil) async -> [JSONValue] {
+    /// `logger` is the request's (the HTTP layer's carries `request_id`).
+    func send(
+        _ userId: String, _ message: String, conversationId: String? = nil, workoutId: String? = nil,
+        logger: Logger = Logger(label: "test")
+    ) async -> [JSONValue] {
         var events: [JSONValue] = []
         var lastId = 0
         do {
             for try await event in module.stream.events(
                 userId: userId, input: StreamInput(conversationId: conversationId, message: message, workoutId: workoutId),
-                requestLogger: .init(label: "test"))
+                requestLogger: logger)
             {
                 precondition(event.id == lastId + 1, "events are numbered in order")
                 lastId = event.id

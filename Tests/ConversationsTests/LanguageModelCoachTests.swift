@@ -15,21 +15,28 @@ import Testing
     typealias H = CoachHarness
     typealias Reply = FakeChatServer.Reply
 
-    static func model(_ base: String, clock: ManualClock = ManualClock(), maxSteps: Int = 4) -> LanguageModelCoach {
-        LanguageModelCoach(
-            client: ChatCompletionsClient(
-                settings: .init(baseURL: base, model: "test-model", apiKey: "sk-test", retryDelay: .zero), http: .shared, clock: clock),
-            maxSteps: maxSteps, metrics: ServerMetrics(), logger: Logger(label: "test"))
+    /// The model on `base`; `adjust` changes the client's settings (timeouts, connections, tokens).
+    static func model(
+        _ base: String, clock: ManualClock = ManualClock(), maxSteps: Int = 4, maxToolCallsPerStep: Int = 8,
+        adjust: (inout ChatCompletionsClient.Settings) -> Void = { _ in }
+    ) -> LanguageModelCoach {
+        var settings = ChatCompletionsClient.Settings(baseURL: base, model: "test-model", apiKey: "sk-test", retryDelay: .zero)
+        adjust(&settings)
+        return LanguageModelCoach(
+            client: ChatCompletionsClient(settings: settings, clock: clock), maxSteps: maxSteps, maxToolCallsPerStep: maxToolCallsPerStep,
+            metrics: ServerMetrics(), logger: Logger(label: "test"))
     }
 
     /// Runs `body` with a harness whose coach is the model on a server answering `replies`.
     static func with(
-        _ engine: SQLEngine, _ replies: [Reply], clock: ManualClock = ManualClock(), maxSteps: Int = 4,
+        _ engine: SQLEngine, _ replies: [Reply], clock: ManualClock = ManualClock(), maxSteps: Int = 4, maxToolCallsPerStep: Int = 8,
+        adjust: @escaping @Sendable (inout ChatCompletionsClient.Settings) -> Void = { _ in },
         _ body: @escaping @Sendable (CoachHarness, FakeChatServer) async throws -> Void
     ) async throws {
         let server = FakeChatServer(replies)
         try await server.serve { base in
-            try await H.with(engine, model: model(base, clock: clock, maxSteps: maxSteps)) { h in try await body(h, server) }
+            let model = model(base, clock: clock, maxSteps: maxSteps, maxToolCallsPerStep: maxToolCallsPerStep, adjust: adjust)
+            try await H.with(engine, model: model) { h in try await body(h, server) }
         }
     }
 
@@ -175,10 +182,12 @@ import Testing
     func aStreamCutMidwayEndsWithAnErrorAndStoresNothing(engine: SQLEngine) async throws {
         try await Self.with(engine, [.stream(Array(FakeChatServer.text(["Half", " an answer"]).prefix(2)), done: false)]) { h, server in
             let conversation = try await h.module.services.store.create(userId: "u1", workoutId: nil)
-            let events = await h.send("u1", "hi", conversationId: conversation.id)
+            let log = RecordedLog()
+            let events = await h.send("u1", "hi", conversationId: conversation.id, logger: log.logger(requestId: "req-cut"))
             #expect(events.types == ["message_start", "status", "text", "text", "error"], "\(events)")
             #expect(events.errorCode == "UNAVAILABLE")
-            #expect(events.last?["message"]?.stringValue?.contains("[DONE]") == true)
+            #expect(events.last?["message"]?.stringValue?.contains("not answering") == true)
+            #expect(log.events("coach_model_failed").first?.metadata["upstream"]?.description.contains("[DONE]") == true, "\(log.text)")
             #expect(try await Self.stored(h, conversation.id).isEmpty, "nothing half-written")
             #expect(server.requests.count == 1, "no retry once the user saw text")
         }
@@ -193,9 +202,12 @@ import Testing
         }
         let failing: [Reply] = Array(repeating: .status(500, #"{"error":{"message":"model crashed"}}"#), count: 3)
         try await Self.with(engine, failing) { h, server in
-            let events = await h.send("u1", "hi")
+            let log = RecordedLog()
+            let events = await h.send("u1", "hi", logger: log.logger(requestId: "req-500"))
             #expect(events.errorCode == "UNAVAILABLE" && events.types == ["message_start", "status", "error"], "\(events)")
-            #expect(events.last?["message"]?.stringValue?.contains("HTTP 500: model crashed") == true)
+            #expect(events.last?["message"]?.stringValue?.contains("not answering") == true)
+            #expect(log.events("coach_model_failed").first?.metadata["upstream"] == "HTTP 500: model crashed", "\(log.text)")
+            #expect(log.events("coach_model_retry").count == 2)
             #expect(server.requests.count == 3, "one try and two retries")
             // The fast lane needs no model.
             _ = await h.startWorkout("u1")
@@ -207,12 +219,14 @@ import Testing
     func aSlowFirstTokenTimesOut(engine: SQLEngine) async throws {
         let clock = ManualClock()
         try await Self.with(engine, [.stream(FakeChatServer.text(["Late."]), held: true)], clock: clock) { h, server in
-            let turn = Task { () async throws -> [JSONValue] in await h.send("u1", "hi") }
+            let log = RecordedLog()
+            let turn = Task { () async throws -> [JSONValue] in await h.send("u1", "hi", logger: log.logger()) }
             try await eventually("the watchdog waits for the first chunk") { !clock.sleepers.isEmpty && !server.requests.isEmpty }
             clock.advance(by: .seconds(30))
             let events = try await finished(turn)
             server.release()
-            #expect(events.errorCode == "UNAVAILABLE" && events.last?["message"]?.stringValue?.contains("no answer within 30") == true)
+            #expect(events.errorCode == "UNAVAILABLE" && events.last?["message"]?.stringValue?.contains("not answering") == true)
+            #expect(log.events("coach_model_failed").first?.metadata["upstream"]?.description.contains("no answer within 30") == true)
             #expect(server.requests.count == 1)
         }
     }

@@ -165,6 +165,8 @@ import Workouts
             ("POVVER_APPLE_TEAM_ID", "TEAM"), ("POVVER_LLM_MAX_STEPS", "0"), ("POVVER_LLM_TIMEOUT_SECONDS", "soon"),
             ("POVVER_LLM_FIRST_TOKEN_TIMEOUT_SECONDS", "-1"), ("POVVER_PREMIUM_LAPSE_GRACE_HOURS", "forever"),
             ("POVVER_REFRESH_GRACE_SECONDS", "3600"), ("POVVER_APPSTORE_ACCEPT_SANDBOX", "maybe"),
+            ("POVVER_LLM_BASE_URL", "http://10.0.0.5:11434/v1"), ("POVVER_LLM_MAX_TOKENS", "0"),
+            ("POVVER_COACH_MAX_STREAMS_PER_USER", "0"), ("POVVER_LLM_MAX_CONNECTIONS", "0"),
         ] {
             #expect(
                 performing: { try PovverModules.definitions(environment: [name: value]) },

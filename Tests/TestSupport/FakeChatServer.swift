@@ -7,25 +7,38 @@ import Synchronization
 
 /// A local OpenAI-compatible chat-completions server for the model client's tests: it answers each request with
 /// the next scripted reply, streamed as the protocol streams (`data:` chunks, then `data: [DONE]`), and records
-/// every request it got (body and headers) for the tests to assert.
+/// every request it got (path, body and headers) for the tests to assert.
 public final class FakeChatServer: Sendable {
     /// A scripted reply.
     public enum Reply: Sendable {
         /// Streamed chunks (each a JSON chunk object); `done: false` ends the stream without `[DONE]` (cut mid-way);
-        /// `held` waits for `release()` before the first chunk (a slow first token).
+        /// `held` waits for `release()` (or its turn of `releaseOne()`) before the first chunk (a slow first token, a
+        /// connection kept busy).
         case stream([JSONValue], done: Bool = true, held: Bool = false)
         /// A plain answer with this status and body, before any chunk (a 429, a 500).
         case status(Int, String)
+        /// `307 Temporary Redirect` to `path` on this server (`movedPath` answers there as the usual path does).
+        case redirect(String)
     }
 
+    /// Where a `.redirect` may send a client: it answers as `/v1/chat/completions` does, and is recorded as such.
+    public static let movedPath = "/moved/v1/chat/completions"
+
     public struct Recorded: Sendable {
+        public var path: String
         public var body: JSONValue
         public var authorization: String?
     }
 
+    private struct Holds {
+        var all = false
+        var credits = 0
+        var waiting: [AsyncStream<Void>.Continuation] = []
+    }
+
     private let script: Mutex<[Reply]>
     private let recorded = Mutex<[Recorded]>([])
-    private let gate = AsyncStream<Void>.makeStream()
+    private let holds = Mutex(Holds())
 
     public init(_ replies: [Reply]) {
         script = Mutex(replies)
@@ -33,17 +46,53 @@ public final class FakeChatServer: Sendable {
 
     public var requests: [Recorded] { recorded.withLock { $0 } }
 
-    /// Lets a held reply go on.
-    public func release() { gate.continuation.finish() }
+    /// The held replies waiting to go on.
+    public var holding: Int { holds.withLock { $0.waiting.count } }
+
+    /// Lets every held reply go on, now and later.
+    public func release() {
+        let waiting = holds.withLock { holds in
+            holds.all = true
+            defer { holds.waiting = [] }
+            return holds.waiting
+        }
+        for continuation in waiting { continuation.finish() }
+    }
+
+    /// Lets the held reply that has waited longest go on (or the next one to be held, if none waits).
+    public func releaseOne() {
+        let next = holds.withLock { holds -> AsyncStream<Void>.Continuation? in
+            guard !holds.waiting.isEmpty else {
+                holds.credits += 1
+                return nil
+            }
+            return holds.waiting.removeFirst()
+        }
+        next?.finish()
+    }
+
+    private func hold() async {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let go = holds.withLock { holds in
+            if holds.all { return true }
+            if holds.credits > 0 {
+                holds.credits -= 1
+                return true
+            }
+            holds.waiting.append(continuation)
+            return false
+        }
+        if !go { for await _ in stream {} }
+    }
 
     /// Serves on a free local port; `body` gets the base URL (`http://127.0.0.1:PORT/v1`).
     public func serve(_ body: @escaping @Sendable (String) async throws -> Void) async throws {
         let router = Router()
-        router.post("v1/chat/completions") { request, _ -> Response in
+        let answer: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let data = try await request.body.collect(upTo: 1 << 22)
             let json = try JSONDecoder().decode(JSONValue.self, from: Data(data.readableBytesView))
             self.recorded.withLock {
-                $0.append(Recorded(body: json, authorization: request.headers[.authorization]))
+                $0.append(Recorded(path: request.uri.path, body: json, authorization: request.headers[.authorization]))
             }
             let next = self.script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             switch next {
@@ -54,12 +103,13 @@ public final class FakeChatServer: Sendable {
                 return Response(
                     status: .init(code: code), headers: [.contentType: "application/json"],
                     body: .init(byteBuffer: ByteBuffer(string: text)))
+            case .redirect(let path)?:
+                return Response(status: .temporaryRedirect, headers: [.location: path])
             case .stream(let chunks, let done, let held)?:
-                let gate = self.gate.stream
                 return Response(
                     status: .ok, headers: [.contentType: "text/event-stream"],
                     body: ResponseBody { writer in
-                        if held { for await _ in gate {} }
+                        if held { await self.hold() }
                         let encoder = JSONEncoder()
                         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                         for chunk in chunks {
@@ -71,6 +121,8 @@ public final class FakeChatServer: Sendable {
                     })
             }
         }
+        router.post("v1/chat/completions", use: answer)
+        router.post("moved/v1/chat/completions", use: answer)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             try await body("http://127.0.0.1:\(client.port!)/v1")

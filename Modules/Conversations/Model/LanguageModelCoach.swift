@@ -10,7 +10,10 @@ import Platform
 /// continues, until it answers without a tool call.
 ///
 /// - **Bounded**: at most `maxSteps` completions per turn; a model still calling tools then is stopped and the
-///   user told so. At most `maxToolErrors` refused tool calls per turn, then the same.
+///   user told so. At most `maxToolErrors` refused tool calls per turn, then the same. At most
+///   `maxToolCallsPerStep` tool calls of one completion run; each call beyond is answered with a `RATE_LIMITED`
+///   tool error (every call must be answered under its id), so the model can make it again in its next step, and
+///   is not counted as refused.
 /// - **Arguments checked**: a call's arguments must be JSON and fit the tool's schema (`ToolArgumentCheck`); the
 ///   tool then checks the values (the critic for proposals: every exercise in the catalog, values in range,
 ///   equipment the user named). A refusal goes back to the model as the tool's result (`{"error": …}`) so it can
@@ -21,6 +24,7 @@ import Platform
 public struct LanguageModelCoach: CoachModel {
     let client: ChatCompletionsClient
     let maxSteps: Int
+    var maxToolCallsPerStep = 8
     let maxToolErrors = 3
     let metrics: ServerMetrics
     let logger: Logger
@@ -55,10 +59,22 @@ public struct LanguageModelCoach: CoachModel {
                         ]
                     }),
             ])
-            for call in calls {
+            for (index, call) in calls.enumerated() {
+                guard index < maxToolCallsPerStep else {
+                    messages.append(["role": "tool", "tool_call_id": .string(call.id), "content": .string(tooManyCalls)])
+                    continue
+                }
                 let result = try await run(call, tools: tools)
                 if result.refused { toolErrors += 1 }
                 messages.append(["role": "tool", "tool_call_id": .string(call.id), "content": .string(result.content)])
+            }
+            if calls.count > maxToolCallsPerStep {
+                tools.logger.warning(
+                    "the model asked for more tool calls in one step than run",
+                    metadata: [
+                        "event": "coach_model_tool_calls_capped", "calls": .stringConvertible(calls.count),
+                        "limit": .stringConvertible(maxToolCallsPerStep),
+                    ])
             }
             if toolErrors > maxToolErrors {
                 try await say(
@@ -78,7 +94,7 @@ public struct LanguageModelCoach: CoachModel {
         let started = ContinuousClock.now
         var outcome = "error"
         defer { metrics.observe(CoachMetrics.modelDuration, labels: [("outcome", outcome)], duration: ContinuousClock.now - started) }
-        let reply = try await client.complete(messages: messages, tools: definitions, onText: say)
+        let reply = try await client.complete(messages: messages, tools: definitions, logger: tools.logger, onText: say)
         outcome = "ok"
         tools.usage.add(prompt: reply.promptTokens, completion: reply.completionTokens)
         metrics.add(CoachMetrics.modelTokens, labels: [("kind", "prompt")], amount: reply.promptTokens)
@@ -107,6 +123,19 @@ public struct LanguageModelCoach: CoachModel {
             for (key, value) in error.details { refusal[key] = .string(value) }
             return (Self.text(["error": .object(refusal)]), true)
         }
+    }
+
+    /// The result of a tool call beyond `maxToolCallsPerStep` in one completion.
+    var tooManyCalls: String {
+        Self.text([
+            "error": [
+                "code": .string(ErrorCode.rateLimited.rawValue),
+                "message": .string(
+                    "Too many tool calls in one step: only the first \(maxToolCallsPerStep) ran. Make this call again after reading their results."
+                ),
+                "limit": .string("\(maxToolCallsPerStep)"),
+            ]
+        ])
     }
 
     static func text(_ value: JSONValue) -> String {

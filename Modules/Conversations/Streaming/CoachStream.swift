@@ -24,7 +24,11 @@ struct CoachStream: Sendable {
     static let maxMessageLength = 4000
     static let historyLimit = 20
 
-    func events(userId: String, input: StreamInput, requestLogger: Logger) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+    /// The turn's events; `onEnd` runs once the turn's work is over, before the stream ends (its slot under the
+    /// user's stream limit is given back then).
+    func events(userId: String, input: StreamInput, requestLogger: Logger, onEnd: @escaping @Sendable () -> Void = {})
+        -> AsyncThrowingStream<ServerSentEvent, any Error>
+    {
         let (stream, continuation) = AsyncThrowingStream<ServerSentEvent, any Error>.makeStream(bufferingPolicy: .unbounded)
         let counter = EventCounter()
         let emit: @Sendable (CoachEvent) async throws -> Void = { event in
@@ -34,8 +38,10 @@ struct CoachStream: Sendable {
         let task = Task {
             do {
                 try await run(userId: userId, input: input, emit: emit, logger: requestLogger)
+                onEnd()
                 continuation.finish()
             } catch {
+                onEnd()
                 continuation.finish(throwing: error)
             }
         }

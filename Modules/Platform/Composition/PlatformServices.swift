@@ -13,7 +13,7 @@ public struct PlatformServices: Sendable {
     public let ids: any IDGenerator
     public let logger: Logger
     public let metrics: ServerMetrics
-    /// Outgoing HTTP (identity providers' key sets, Apple's token endpoints, a language model).
+    /// Outgoing HTTP (identity providers' key sets, Apple's token endpoints). The coach's model has a client of its own.
     public let http: HTTPClient
     /// Blocking work kept off the request threads (password hashing).
     public let threadPool: NIOThreadPool

@@ -11,6 +11,7 @@ turns=${1:-100}
 build_release
 work=$(mktemp -d /tmp/povver-coach-bench.XXXXXX)
 trap 'stop_server; rm -rf "$work"' EXIT
-start_server "$binary" "$work"
+# 512 streaming clients share 33 users: lift the per-user stream limit (2) the load would otherwise be refused by.
+start_server "$binary" "$work" POVVER_COACH_MAX_STREAMS_PER_USER=100
 python3 Tools/bench/coach_load.py "$base" "$work" "$turns" \
   "env POVVER_DATABASE_URL=sqlite://$work/bench.sqlite POVVER_SIGNING_KEY_FILE=$work/key.pem .build-release/release/povver-subscription"

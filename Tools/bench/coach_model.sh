@@ -15,6 +15,7 @@ model=$!
 trap 'stop_server; kill "$model" 2>/dev/null || true; wait "$model" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do grep -q READY "$work/model.out" && break; sleep 0.1; done
 model_base="http://127.0.0.1:$(awk '/READY/ {print $2}' "$work/model.out")"
-start_server "$binary" "$work" POVVER_LLM_BASE_URL="$model_base/v1" POVVER_LLM_MODEL=bench
+# 64 streams are held open by the model at once: as many connections, so none is told the coach is busy.
+start_server "$binary" "$work" POVVER_LLM_BASE_URL="$model_base/v1" POVVER_LLM_MODEL=bench POVVER_LLM_MAX_CONNECTIONS=64
 python3 Tools/bench/coach_model_load.py "$base" "$model_base" "$work" "$turns" \
   "env POVVER_DATABASE_URL=sqlite://$work/bench.sqlite POVVER_SIGNING_KEY_FILE=$work/key.pem .build-release/release/povver-subscription"

@@ -2,7 +2,7 @@
 """How long another user's write waits behind a large import (issue: "an import that stalls everyone").
 
 Starts the server (BIN, a release build by default) on a temporary SQLite file, signs up two users, and measures
-user B's writes (`updateRecommendationSettings`, one write transaction each, back to back) first alone and then
+user B's writes (`updateUser`, one write transaction each, back to back) first alone and then
 while user A imports a Strong export of WORKOUTS workouts (6 exercises x 4 sets each). Prints each phase's write
 latency (median, p99, max) and how long the import took. The import is written 50 workouts to a transaction, so
 B's writes should wait at most about one batch.
@@ -51,7 +51,7 @@ def writes(base, token, stop, latencies):
     while not stop.is_set():
         flag = not flag
         began = time.perf_counter()
-        post(base, "updateRecommendationSettings", {"auto_pilot_enabled": flag}, token)
+        post(base, "updateUser", {"name": "B" if flag else "Bee"}, token)
         latencies.append((time.perf_counter() - began) * 1000)
 
 

@@ -48,6 +48,20 @@ public struct CoachTool: Sendable {
         return conversation
     }
 
+    /// What the user told the coach, a fact a line (after forgetting the facts `forget` names).
+    public func memory(userId: String, forget: [String]) async throws -> String {
+        let facts = try forget.map { name in
+            guard let fact = CoachMemory.Fact(rawValue: name) else {
+                throw ServiceError.invalidArgument(
+                    field: "forget", reason: "not a fact: use \(CoachMemory.Fact.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return fact
+        }
+        let memory = try await coach.memory(userId: userId, forget: facts)
+        guard !memory.isEmpty else { return "nothing kept\n" }
+        return memory.lines.map { TerminalText.escaped($0) + "\n" }.joined()
+    }
+
     /// The user's conversations as a table.
     public func conversations(userId: String, limit: Int) async throws -> String {
         let page = try await coach.conversations(userId: userId, limit: limit)

@@ -10,7 +10,7 @@ import PovverModules
 struct PovverCoach: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "povver-coach", abstract: "Chat with the coach as a user, and list their conversations.",
-        subcommands: [Chat.self, Conversations.self])
+        subcommands: [Chat.self, Conversations.self, Memory.self])
 
     static let modules = ["auth", "subscription", "conversations", "workouts", "analytics"]
 
@@ -58,6 +58,18 @@ struct PovverCoach: AsyncParsableCommand {
                     write("> ")
                 }
             }
+        }
+    }
+
+    struct Memory: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "What a user told the coach (equipment, days, goal, injuries …).")
+        @OptionGroup var options: Options
+        @Option(help: "User id.") var user: String
+        @Option(help: "Forget this fact first (equipment, days, session_minutes, goal, experience, injuries, dislikes).")
+        var forget: [String] = []
+
+        func run() async throws {
+            try await options.run { tool in print(try await tool.memory(userId: user, forget: forget), terminator: "") }
         }
     }
 

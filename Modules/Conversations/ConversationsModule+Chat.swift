@@ -39,6 +39,12 @@ extension ConversationsModule {
         return stream.events(userId: userId, input: input, requestLogger: logger, onEnd: { slot.release() })
     }
 
+    /// What the user told the coach; `forget` clears the facts it names first.
+    public func memory(userId: String, forget: [CoachMemory.Fact] = []) async throws -> CoachMemory {
+        guard !forget.isEmpty else { return try await services.memory.memory(userId: userId) }
+        return try await services.memory.update(userId: userId, changes: CoachMemory(), forget: forget)
+    }
+
     /// The user's conversations, most recent first (a page of `limit`).
     public func conversations(userId: String, limit: Int = 20, cursor: String? = nil) async throws -> (
         items: [ConversationSummary], nextCursor: String?

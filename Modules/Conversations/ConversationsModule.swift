@@ -24,8 +24,8 @@ public struct ConversationsModule: Sendable {
         self.settings = settings
         let services = CoachServices(
             premium: premium, catalog: catalog, analytics: analytics, plans: plans, workouts: workouts, events: events,
-            accounts: accounts, analysis: analysis, store: ConversationStore(database: database, clock: clock, ids: ids), clock: clock,
-            ids: ids, metrics: metrics)
+            accounts: accounts, analysis: analysis, store: ConversationStore(database: database, clock: clock, ids: ids),
+            memory: CoachMemoryStore(database: database, clock: clock), clock: clock, ids: ids, metrics: metrics)
         self.services = services
         self.stream = CoachStream(services: services, model: model, logger: logger)
         self.streamLimit = UserStreamLimit(limit: settings.maxStreamsPerUser)
@@ -58,7 +58,8 @@ public struct ConversationsModule: Sendable {
     public var plugin: ModulePlugin {
         ModulePlugin(
             name: "conversations", migrations: Self.migrations,
-            endpoints: Endpoint.linking(ConversationsEndpoints(module: self).all, ConversationsEndpoints.links),
+            endpoints: Endpoint.linking(
+                ConversationsEndpoints(module: self).all + ConversationsEndpoints(module: self).memory, ConversationsEndpoints.links),
             services: [
                 actions.idempotency.purger(name: "conversations_idempotency_purge", logger: Logger(label: "conversations.idempotency"))
             ],

@@ -247,7 +247,7 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
     }
 
     /// Conversations: every `conversation` table with a `user_id` (from the database's catalog), seeded with a
-    /// conversation, its messages, an artifact and a keyed action's answer.
+    /// conversation, its messages, an artifact, a keyed action's answer and what the user told the coach.
     @Test(arguments: TestDatabases.engines)
     func conversations(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("conversations", ConversationsModule.migrations)]) { db in
@@ -283,6 +283,9 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                             userId: userId,
                             request: .init(action: .dismiss, artifactId: artifact.id, conversationId: conversation.id), idempotencyKey: "k1"
                         )
+                        var told = CoachMemory()
+                        told.days = 3
+                        _ = try await module.services.memory.update(userId: userId, changes: told)
                     },
                     count: { userId in
                         var total = 0

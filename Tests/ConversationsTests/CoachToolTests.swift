@@ -44,6 +44,39 @@ import Testing
         }
     }
 
+    /// `povver-coach chat` in two conversations: what the first told the coach is used in the second, and
+    /// `povver-coach memory` shows and forgets it.
+    @Test func memoryCarriesAcrossConversations() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("povver-coach-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        FileManager.default.createFile(atPath: "\(directory.path)/db.sqlite", contents: nil)
+        try await AdminComposition.with(
+            modules: ["auth", "subscription", "conversations", "workouts", "analytics"],
+            environment: ["POVVER_SIGNING_KEY_FILE": "\(directory.path)/key.pem"], databaseURL: "sqlite://\(directory.path)/db.sqlite",
+            label: "test"
+        ) { composition in
+            let tool = try CoachTool(composition: composition)
+            _ = try await composition.require(SubscriptionModule.handle).service.setOverride(userId: "lifter", override: "premium")
+            let written = Mutex("")
+            let write: @Sendable (String) -> Void = { text in written.withLock { $0 += text } }
+            let first = try await tool.turn(
+                userId: "lifter", message: "make me a 4 day upper lower plan, I only have dumbbells and 40 minutes", conversationId: nil,
+                workoutId: nil, write: write)
+            written.withLock { $0 = "" }
+            let second = try await tool.turn(
+                userId: "lifter", message: "give me a new training plan", conversationId: nil, workoutId: nil, write: write)
+            #expect(first != second, "two conversations")
+            let answer = written.withLock { $0 }
+            #expect(answer.contains("Going by what you told me before (dumbbells, 4 days a week, 40-minute sessions)"), "\(answer)")
+            #expect(!answer.contains("quick question"), "nothing asked again: \(answer)")
+            let shown = try await tool.memory(userId: "lifter", forget: [])
+            #expect(shown == "Equipment: dumbbell, bodyweight\nTraining days a week: 4\nLongest session: 40 minutes\n", "\(shown)")
+            #expect(try await tool.memory(userId: "lifter", forget: ["days"]).contains("days") == false)
+            await #expect(throws: ServiceError.self) { _ = try await tool.memory(userId: "lifter", forget: ["shoe size"]) }
+        }
+    }
+
     @Test func artifactsRenderAsReadableText() {
         let routine: JSONValue = [
             "days": [

@@ -13,12 +13,17 @@ public struct CoachTurn: Sendable {
     public var workoutId: String?
     /// A few lines on the workout in progress, in workout mode.
     public var workoutBrief: String?
+    /// What the user told the coach before, in any conversation (`CoachMemory`).
+    public var memory: CoachMemory
 
-    public init(message: String, history: [ConversationMessage], workoutId: String?, workoutBrief: String?) {
+    public init(
+        message: String, history: [ConversationMessage], workoutId: String?, workoutBrief: String?, memory: CoachMemory = CoachMemory()
+    ) {
         self.message = message
         self.history = history
         self.workoutId = workoutId
         self.workoutBrief = workoutBrief
+        self.memory = memory
     }
 }
 

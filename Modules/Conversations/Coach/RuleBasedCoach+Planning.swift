@@ -14,7 +14,11 @@ extension RuleBasedCoach {
     func answerPlanning(_ turn: CoachTurn, tools: CoachToolbox, say: @escaping @Sendable (String) async throws -> Void) async throws
         -> Bool
     {
-        guard let request = Self.planRequest(turn) else { return false }
+        guard let asked = Self.planRequest(turn) else { return false }
+        // A goal named now, or earlier in the request this message answers (the reader's default is hypertrophy).
+        let goalStated = PlanRequestReader.goal(in: PlanText(turn.message)) != nil || asked.goal != .hypertrophy
+        let request = Self.filled(asked, from: turn.memory, goalStated: goalStated)
+        let recalled = Self.recalled(asked, filled: request)
         let questions = PlanRequestReader.missing(request)
         if !questions.isEmpty {
             try await say("\(Self.clarifyOpening), a quick question or two: tap an answer or just type it.")
@@ -30,8 +34,10 @@ extension RuleBasedCoach {
         }
         let plan = try await RoutinePlanner(catalog: tools.services.catalog).plan(request)
         let days = plan.templates.map(\.name).joined(separator: ", ")
+        if !recalled.isEmpty { try await say("Going by what you told me before (\(recalled.joined(separator: ", "))). ") }
         try await say(
             "Here is \(plan.name): \(plan.templates.count) days (\(days)). \(plan.description ?? "") Accept it to make it your routine.")
+        _ = try await tools.call("remember", arguments: Self.facts(of: asked, goalStated: goalStated))
         _ = try await tools.call("propose_routine", arguments: try JSONValue(encoding: plan))
         return true
     }
@@ -52,5 +58,40 @@ extension RuleBasedCoach {
             answers.append(message.content)
         }
         return nil
+    }
+
+    /// The request with what the user told the coach before where this request says nothing: equipment, days (when
+    /// no split implies them), session length, the goal (unless stated now) and areas to spare.
+    static func filled(_ request: PlanRequest, from memory: CoachMemory, goalStated: Bool) -> PlanRequest {
+        var filled = request
+        if filled.equipment == nil { filled.equipment = memory.equipmentSet }
+        if filled.days == nil, filled.split == nil { filled.days = memory.days }
+        if filled.minutes == nil { filled.minutes = memory.sessionMinutes }
+        if !goalStated, let goal = memory.goal.flatMap(PlanRequest.Goal.init(rawValue:)) { filled.goal = goal }
+        for area in memory.injuries ?? [] where !filled.avoid.contains(area) { filled.avoid.append(area) }
+        return filled
+    }
+
+    /// What memory added to the request, as the coach says it ("dumbbells", "3 days a week").
+    static func recalled(_ asked: PlanRequest, filled: PlanRequest) -> [String] {
+        var said: [String] = []
+        if asked.equipment == nil, let equipment = filled.equipment { said.append(equipment.label) }
+        if asked.days == nil, asked.split == nil, let days = filled.days { said.append("\(days) days a week") }
+        if asked.minutes == nil, let minutes = filled.minutes { said.append("\(minutes)-minute sessions") }
+        if asked.goal != filled.goal { said.append("training for \(filled.goal.rawValue)") }
+        let spared = filled.avoid.filter { !asked.avoid.contains($0) }
+        if !spared.isEmpty { said.append("sparing your \(spared.joined(separator: " and "))") }
+        return said
+    }
+
+    /// The lasting facts a planning request states, as the `remember` tool takes them.
+    static func facts(of request: PlanRequest, goalStated: Bool) -> JSONValue {
+        var facts: [String: JSONValue] = [:]
+        if let equipment = request.equipment { facts["equipment"] = .array(CoachMemory.equipment(equipment).map(JSONValue.string)) }
+        if let days = request.days { facts["days"] = .int(days) }
+        if let minutes = request.minutes { facts["session_minutes"] = .int(minutes) }
+        if goalStated { facts["goal"] = .string(request.goal.rawValue) }
+        if !request.avoid.isEmpty { facts["injuries"] = .array(request.avoid.prefix(CoachMemory.maxItems).map(JSONValue.string)) }
+        return .object(facts)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 import Platform
 
 /// What a language model is given for a turn: the system prompt (who the coach is, the rules it keeps, workout
-/// mode's two sentences), the user's training context and, in workout mode, the workout brief, then the
+/// mode's two sentences), the user's training context, what the user told the coach before (`CoachMemory`) and,
+/// in workout mode, the workout brief, then the
 /// conversation so far trimmed to a token budget, then the message. The rule-based coach reads the same: the
 /// context through `get_training_context`, the brief from the turn.
 ///
@@ -23,6 +24,8 @@ enum CoachPrompt {
         accepts; nothing changes until they do. Say what you proposed in a sentence or two.
         - Do not compute progression weights; the training analyst does (get_training_analysis).
         - If you lack the days per week or the equipment for a plan, ask with ask_clarifying_questions.
+        - When the user states a lasting fact about their training (equipment, days a week, session length, goal, \
+        experience, an injury, an exercise they dislike), keep it with remember; use what they told you before.
         - Be brief, concrete and kind. No medical advice beyond "see a professional" for pain.
         """
 
@@ -39,6 +42,12 @@ enum CoachPrompt {
         if let context {
             let json = String(decoding: try JSONCoding.encode(context), as: UTF8.self)
             messages.append(["role": "system", "content": .string("The user's recent training (JSON): \(json)")])
+        }
+        if !turn.memory.isEmpty {
+            let facts = turn.memory.lines.joined(separator: "\n")
+            messages.append([
+                "role": "system", "content": .string("What the user told you before (keep it up to date with remember):\n\(facts)"),
+            ])
         }
         if let brief = turn.workoutBrief {
             messages.append(["role": "system", "content": .string("[WORKOUT BRIEF]\n\(brief)")])

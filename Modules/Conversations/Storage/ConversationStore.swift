@@ -237,10 +237,13 @@ struct ConversationStore: Sendable {
         return now
     }
 
-    /// Everything of the user's: conversations, messages, artifacts and keyed answers.
+    /// Everything of the user's: conversations, messages, artifacts, keyed answers and what they told the coach.
     func erase(userId: String) async throws {
         try await database.transaction { tx in
-            for table in ["conversations_artifacts", "conversations_messages", "conversations_threads", "conversations_idempotency"] {
+            for table in [
+                "conversations_artifacts", "conversations_messages", "conversations_threads", "conversations_idempotency",
+                "conversations_memory",
+            ] {
                 try await tx.sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
             }
         }

@@ -1,8 +1,8 @@
 import Foundation
 import Platform
 
-/// Conversations' tables: conversations, their messages in order, the artifacts the coach proposed, and the
-/// answers of keyed artifact actions.
+/// Conversations' tables: conversations, their messages in order, the artifacts the coach proposed, the answers
+/// of keyed artifact actions, and what each user told the coach (`CoachMemory`).
 enum ConversationsMigrations {
     static let all: [Migration] = [
         Migration(version: 1, name: "conversations, messages, artifacts") { engine in
@@ -51,6 +51,17 @@ enum ConversationsMigrations {
                 """,
                 "CREATE INDEX conversations_artifacts_by_conversation ON conversations_artifacts (conversation_id, created_at, id)",
             ] + IdempotencyStore.tableStatements("conversations_idempotency", engine: engine)
-        }
+        },
+        Migration(version: 2, name: "what users told the coach") { _ in
+            [
+                """
+                CREATE TABLE conversations_memory (
+                    user_id TEXT PRIMARY KEY,
+                    document TEXT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                )
+                """
+            ]
+        },
     ]
 }

@@ -124,7 +124,8 @@ struct CoachStream: Sendable {
             }
             // Only the slow lane reads the conversation so far: the fast lane's first byte waits for nothing it does not use.
             let history = try await services.store.recentMessages(userId: userId, conversationId: conversation.id, limit: Self.historyLimit)
-            let turn = CoachTurn(message: message, history: history, workoutId: workoutId, workoutBrief: brief)
+            let memory = try await services.memory.memory(userId: userId)
+            let turn = CoachTurn(message: message, history: history, workoutId: workoutId, workoutBrief: brief, memory: memory)
             // In workout mode the athlete reads between sets: whatever the model says, two sentences at most.
             try await model.respond(to: turn, tools: toolbox, say: workoutId == nil ? say : SentenceCap(limit: 2).limiting(say))
         }

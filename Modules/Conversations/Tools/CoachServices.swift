@@ -16,6 +16,8 @@ struct CoachServices: Sendable {
     /// The training analyst's summaries, when the composition has the analyst (Recommendations).
     let analysis: (any TrainingAnalysisSummaries)?
     let store: ConversationStore
+    /// What each user told the coach (`CoachMemory`).
+    let memory: CoachMemoryStore
     let clock: any WallClock
     let ids: any IDGenerator
     let metrics: ServerMetrics

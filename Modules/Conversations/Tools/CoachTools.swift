@@ -6,7 +6,7 @@ import Platform
 /// catalog, proposals that become artifacts (checked first: every exercise exists, values in range), and in
 /// workout mode the workout's state and set logging.
 enum CoachTools {
-    static let all: [CoachToolDefinition] = core + profileTools + proposalTools
+    static let all: [CoachToolDefinition] = core + profileTools + memoryTools + proposalTools
 
     /// A day's exercises as proposals give them: catalog ids and planned sets.
     static let exercisesSchema = Schema.array(
@@ -279,6 +279,7 @@ enum CoachTools {
                     input, userId: box.userId, workoutId: box.workoutId, key: box.writeKey(name)
                 ).state)
         default:
+            if let result = try await runMemory(name, arguments: arguments, in: box) { return result }
             return try await runMore(name, arguments: arguments, in: box)
         }
     }

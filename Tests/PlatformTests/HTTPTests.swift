@@ -432,7 +432,7 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
 extension ServerSentEventsTests {
     /// A stream whose producer fails ends with an `error` event numbered after the last one (API.md: a stream
     /// always ends with `message_end` or `error`), the error as any answer would give it: a refusal as itself,
-    /// anything else the generic `INTERNAL`.
+    /// anything else the generic `INTERNAL`; flat, and nested under `error` as the app's paywall reads it.
     @Test func aFailingStreamEndsWithAnErrorEvent() async throws {
         struct Broken: Error {}
         let router = Router(context: APIRequestContext.self)
@@ -450,13 +450,14 @@ extension ServerSentEventsTests {
             let code = ErrorCode.premiumRequired
             #expect(
                 refused.hasSuffix(
-                    "id: 8\ndata: {\"type\":\"error\",\"code\":\"PREMIUM_REQUIRED\",\"message\":\"\(code.defaultMessage)\"}\n\n"))
+                    "id: 8\ndata: {\"type\":\"error\",\"code\":\"PREMIUM_REQUIRED\",\"message\":\"\(code.defaultMessage)\","
+                        + "\"error\":{\"code\":\"PREMIUM_REQUIRED\",\"message\":\"\(code.defaultMessage)\"}}\n\n"))
             let broken = String(buffer: try await client.execute(uri: "/broken", method: .post).body)
             #expect(broken.hasPrefix("id: 7\ndata: {\"type\":\"message_start\"}\n\n"))
             #expect(
                 broken.hasSuffix(
-                    "id: 8\ndata: {\"type\":\"error\",\"code\":\"INTERNAL\",\"message\":\"\(ErrorCode.internalError.defaultMessage)\"}\n\n")
-            )
+                    "id: 8\ndata: {\"type\":\"error\",\"code\":\"INTERNAL\",\"message\":\"\(ErrorCode.internalError.defaultMessage)\","
+                        + "\"error\":{\"code\":\"INTERNAL\",\"message\":\"\(ErrorCode.internalError.defaultMessage)\"}}\n\n"))
             #expect(!broken.contains("Broken"))
         }
     }

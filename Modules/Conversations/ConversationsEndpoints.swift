@@ -63,9 +63,10 @@ struct ConversationsEndpoints {
         var artifactId: String
         var conversationId: String
         var idempotencyKey: String?
+        var data: JSONValue?
 
         enum CodingKeys: String, CodingKey {
-            case action
+            case action, data
             case artifactId = "artifact_id"
             case conversationId = "conversation_id"
             case camel = "conversationId"
@@ -78,6 +79,8 @@ struct ConversationsEndpoints {
             artifactId = try container.decode(String.self, forKey: .artifactId)
             conversationId = try container.decode(String.self, forKey: .conversationId, alias: .camel)
             idempotencyKey = try container.decodeIfPresent(String.self, forKey: .idempotencyKey)
+            // Sent as null, it is not sent.
+            data = try container.decodeIfPresent(JSONValue.self, forKey: .data).flatMap { $0 == .null ? nil : $0 }
         }
     }
 
@@ -203,7 +206,7 @@ struct ConversationsEndpoints {
                 "streamAgentNormalized", access: .user, tag: tag,
                 summary: """
                     Sends a message to the coach and streams the answer as Server-Sent Events: message_start, text, status, \
-                    artifact, then message_end, or error.
+                    artifact (a card), then message_end (with the coach's lane), or error (flat and nested under error).
                     """,
                 request: Schema.object(
                     [
@@ -224,13 +227,15 @@ struct ConversationsEndpoints {
             .rpc(
                 "artifactAction", access: .user, tag: tag,
                 summary: """
-                    Acts on an artifact: accept (a routine_summary creates its templates and routine and makes it active), \
-                    save_routine, or dismiss. Idempotent under idempotency_key.
+                    Acts on a card, with one of the actions it offers: accept (a routine_summary creates its templates and \
+                    routine and makes it active; a template_update or routine_update is applied), save_routine, start_workout, \
+                    save_as_template, or reject (dismiss is its alias). data is the card's content as the user edited it, \
+                    checked as the coach's proposal is and applied instead. Idempotent under idempotency_key.
                     """,
                 request: Schema.object(
                     [
-                        "action": Schema.enumeration(ArtifactActions.Action.allCases.map(\.rawValue)), "artifact_id": Schema.string,
-                        "conversation_id": conversationField, "idempotency_key": Schema.idempotencyKey,
+                        "action": Schema.enumeration(ArtifactActions.Action.names), "artifact_id": Schema.string,
+                        "conversation_id": conversationField, "idempotency_key": Schema.idempotencyKey, "data": CardDataSchemas.edited,
                     ], required: ["action", "artifact_id", "conversation_id"], aliases: ["conversation_id": "conversationId"]),
                 response: Schema.object(
                     ["artifact": ConversationsSchemas.artifact, "result": Schema.any], required: ["artifact", "result"]),
@@ -239,7 +244,7 @@ struct ConversationsEndpoints {
                 try await module.actions.perform(
                     userId: try call.userId(),
                     request: ArtifactActions.Request(
-                        action: input.action, artifactId: input.artifactId, conversationId: input.conversationId),
+                        action: input.action, artifactId: input.artifactId, conversationId: input.conversationId, data: input.data),
                     idempotencyKey: input.idempotencyKey
                 ).encoded
             },

@@ -15,14 +15,27 @@ enum ConversationsSchemas {
             "lane": Schema.enumeration(["fast", "functional", "slow"]), "created_at": Schema.timestamp,
         ], required: ["id", "role", "content", "created_at"])
 
+    /// A card as the app decodes it (API.md "Cards"): what the `artifact` event carries in `data`.
+    static let cardProperties: [String: JSONValue] = [
+        "id": Schema.string, "type": Schema.enumeration(ArtifactType.allCases.map(\.rawValue)),
+        "lane": Schema.enumeration(CardLane.allCases.map(\.rawValue)),
+        "status": Schema.enumeration(ArtifactStatus.allCases.map(\.rawValue)),
+        "title": Schema.string, "subtitle": Schema.nullable(Schema.string), "data": Schema.freeform,
+        "actions": Schema.array(Schema.enumeration(CardAction.allCases.map(\.rawValue))),
+        // Each written, as null where it does not apply.
+        "meta": Schema.object(
+            [
+                "source_template_id": Schema.nullable(Schema.string), "source_routine_id": Schema.nullable(Schema.string),
+                "draft_id": Schema.nullable(Schema.string),
+            ], required: ["source_template_id", "source_routine_id", "draft_id"]),
+    ]
+    static let cardRequired = ["id", "type", "lane", "status", "title", "subtitle", "data", "actions", "meta"]
+
+    /// A stored card: the card, the message that proposed it, its times and what acting on it made.
     static let artifact = Schema.object(
-        [
-            "id": Schema.string, "type": Schema.enumeration(ArtifactType.allCases.map(\.rawValue)),
-            "lane": Schema.enumeration(["fast", "functional", "slow"]),
-            "status": Schema.enumeration(["proposed", "accepted", "dismissed"]),
-            "title": Schema.string, "data": Schema.any, "result": Schema.any, "message_id": Schema.string, "created_at": Schema.timestamp,
-            "updated_at": Schema.timestamp,
-        ], required: ["id", "type", "lane", "status", "title", "data", "message_id", "created_at", "updated_at"])
+        cardProperties.merging([
+            "result": Schema.any, "message_id": Schema.string, "created_at": Schema.timestamp, "updated_at": Schema.timestamp,
+        ]) { card, _ in card }, required: cardRequired + ["message_id", "created_at", "updated_at"])
 
     static let detail = Schema.object(
         [

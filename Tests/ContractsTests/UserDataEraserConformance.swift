@@ -273,15 +273,15 @@ func userDataEraserConformance(_ eraser: some UserDataEraser, fixture: EraserFix
                     seed: { userId in
                         let conversation = try await store.create(userId: userId, workoutId: nil)
                         let artifact = Artifact(
-                            id: "a-\(userId)", type: .clarifyQuestions, lane: .slow, status: .proposed, title: "Q", data: ["questions": []],
-                            result: nil, messageId: "m-\(userId)", createdAt: clock.now(), updatedAt: clock.now())
+                            id: "a-\(userId)", type: .visualization, status: .pending, title: "Chart", data: ["points": []],
+                            messageId: "m-\(userId)", createdAt: clock.now(), updatedAt: clock.now())
                         try await store.recordTurn(
                             userId: userId, conversationId: conversation.id,
                             messages: [(.user, "hi", nil, "u-m-\(userId)"), (.assistant, "hello", .slow, "m-\(userId)")],
                             artifacts: [artifact], title: "Hi")
                         _ = try await module.actions.perform(
                             userId: userId,
-                            request: .init(action: .dismiss, artifactId: artifact.id, conversationId: conversation.id), idempotencyKey: "k1"
+                            request: .init(action: .reject, artifactId: artifact.id, conversationId: conversation.id), idempotencyKey: "k1"
                         )
                         var told = CoachMemory()
                         told.days = 3

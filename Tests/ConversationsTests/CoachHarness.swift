@@ -26,15 +26,15 @@ struct CoachHarness {
     static let squat = "Barbell_Squat"
 
     /// `analyst`: whether the composition has the training analyst (Recommendations); without it the coach has no
-    /// analysis summaries at all.
+    /// analysis summaries at all. `ids`: where every id comes from (`SequentialIDGenerator` when a script names them).
     static func with(
-        _ engine: SQLEngine, model: any CoachModel = RuleBasedCoach(), analyst: Bool = true, _ body: (CoachHarness) async throws -> Void
+        _ engine: SQLEngine, model: any CoachModel = RuleBasedCoach(), analyst: Bool = true, ids: any IDGenerator = RandomIDGenerator(),
+        _ body: (CoachHarness) async throws -> Void
     ) async throws {
         try await TestDatabases.with(
             engine, migrate: [("workouts", WorkoutsModule.migrations), ("conversations", ConversationsModule.migrations)]
         ) { db in
             let clock = FakeWallClock()
-            let ids = RandomIDGenerator()
             let premium = FakePremiumGate(premium: ["u1", "u2"])
             let plans = FakePlanLibrary(catalog: catalog, clock: clock, ids: ids)
             let workouts = FakeActiveWorkoutControl(catalog: catalog, clock: clock, ids: ids, plans: plans)

@@ -107,9 +107,9 @@ struct BriefEchoModel: CoachModel {
                     == "refused propose_workout:exercises,propose_workout:exercises[0].exercise_id,update_routine:changes,update_routine:frequency"
             )
             let artifacts = events.artifacts.compactMap { $0["data"] }
-            #expect(artifacts.map { $0["type"]?.stringValue ?? "" } == ["session_plan", "session_plan", "routine_summary"])
+            #expect(artifacts.map { $0["type"]?.stringValue ?? "" } == ["session_plan", "template_update", "routine_update"])
             #expect(artifacts[0]["data"]?["exercises"]?.arrayValue?.first?["name"] == "Barbell Bench Press - Medium Grip")
-            #expect(artifacts[1]["data"]?["kind"] == "template_update" && artifacts[1]["data"]?["expected_version"] == 1)
+            #expect(artifacts[1]["data"]?["kind"] == nil && artifacts[1]["data"]?["expected_version"] == 1)
             #expect(artifacts[1]["data"]?["previous_exercises"] == ["Barbell Bench Press - Medium Grip"])
             #expect(artifacts[2]["data"]?["days"]?.arrayValue?.map { $0["name"]?.stringValue ?? "" } == ["Legs", "Push"])
             #expect(try await h.plans.template(userId: "u1", id: created.templates[0].id).version == 1, "proposals never write")

@@ -123,7 +123,7 @@ struct EndlessModel: CoachModel {
             #expect(events.text.contains("Barbell Bench Press - Medium Grip") && events.text.contains("106.7 kg"), "\(events)")
             #expect(events.text.contains("up 6.7 kg since the week of 2026-11-02") && events.text.contains("9 working sets over 3 weeks"))
             let chart = try #require(events.artifacts.first?["data"])
-            #expect(chart["type"] == "visualization" && chart["status"] == "proposed")
+            #expect(chart["type"] == "visualization" && chart["status"] == "pending" && chart["lane"] == "analysis")
             let values = chart["data"]?["points"]?.arrayValue?.compactMap { point -> Double? in
                 switch point["value"] {
                 case .int(let value): Double(value)
@@ -176,7 +176,7 @@ struct EndlessModel: CoachModel {
             }
             await expectError("FAILED_PRECONDITION") {
                 _ = try await h.module.actions.perform(
-                    userId: "u1", request: .init(action: .dismiss, artifactId: artifactId, conversationId: conversationId),
+                    userId: "u1", request: .init(action: .reject, artifactId: artifactId, conversationId: conversationId),
                     idempotencyKey: nil)
             }
             let stored = try await h.module.services.store.detail(userId: "u1", id: conversationId).artifacts
@@ -210,14 +210,15 @@ struct EndlessModel: CoachModel {
             let request = ArtifactActions.Request(action: .startWorkout, artifactId: artifactId, conversationId: conversationId)
             let started = try await h.module.actions.perform(userId: "u1", request: request, idempotencyKey: "go").value()
             let workout = try #require(try await h.workouts.activeWorkout(userId: "u1"))
-            #expect(started.result["workout_id"] == .string(workout.id) && started.artifact.status == .accepted)
+            #expect(started.result["workout_id"] == .string(workout.id) && started.artifact.status == .active)
+            #expect(started.artifact.lane == .execution && started.artifact.actions.isEmpty, "a session being trained")
             #expect(workout.sourceTemplateId == routine.templates[0].id && workout.sourceRoutineId == routine.routine.id)
             #expect(
                 try await h.module.actions.perform(userId: "u1", request: request, idempotencyKey: "go").value().result == started.result)
             await expectError("FAILED_PRECONDITION") {
                 _ = try await h.module.actions.perform(userId: "u1", request: request, idempotencyKey: "again")
             }
-            await expectError("INVALID_ARGUMENT") {
+            await expectError("FAILED_PRECONDITION") {
                 _ = try await h.module.actions.perform(
                     userId: "u1", request: .init(action: .saveRoutine, artifactId: artifactId, conversationId: conversationId),
                     idempotencyKey: nil)

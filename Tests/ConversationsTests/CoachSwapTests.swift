@@ -80,7 +80,7 @@ import Testing
             let events = await h.send("u1", "swap squats for something easier on my knees")
             #expect(events.text.contains("in place of Barbell Squat") && events.text.contains("in Legs"), "\(events.text)")
             let artifact = try #require(events.artifacts.first?["data"])
-            #expect(artifact["data"]?["kind"] == "template_update" && events.artifacts.count == 1)
+            #expect(artifact["type"] == "template_update" && events.artifacts.count == 1)
             let conversationId = try #require(events.first?["conversation_id"]?.stringValue)
             _ = try await h.module.actions.perform(
                 userId: "u1",

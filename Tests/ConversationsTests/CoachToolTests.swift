@@ -92,6 +92,15 @@ import Testing
                   Lower
                     - Squat: 4 sets × 5
                 """)
+        #expect(
+            ArtifactText.render(type: "routine_update", title: "Upper/Lower", data: routine).hasPrefix(
+                "[routine_update] Upper/Lower\n  Upper\n    - Bench Press: 3 sets × 8, RIR 2"), "a change shows its days too")
+        let change: JSONValue = [
+            "exercises": [["name": "Leg Press", "sets": [["target_reps": 12, "target_rir": 2, "target_weight_kg": .null]]]]
+        ]
+        #expect(
+            ArtifactText.render(type: "template_update", title: "Legs: changes", data: change)
+                == "[template_update] Legs: changes\n  - Leg Press: 1 sets × 12")
         let chart: JSONValue = ["unit": "kg", "points": [["week_start": "2026-11-02", "value": .double(102.5)]]]
         #expect(ArtifactText.render(type: "visualization", title: "Bench", data: chart) == "[visualization] Bench\n  2026-11-02  102.5 kg")
         let questions: JSONValue = ["questions": [["id": "days", "text": "How many days?", "options": ["3", "4"]]]]

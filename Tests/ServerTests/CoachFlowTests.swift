@@ -47,6 +47,9 @@ import Testing
             let free = try await client.newUser("free-coach@example.com")
             let refused = try await Self.stream(client, ["message": "how is my bench going?"], token: free)
             #expect(refused.count == 1 && refused[0]["type"] as? String == "error" && refused[0]["code"] as? String == "PREMIUM_REQUIRED")
+            // The app's premium paywall reads `error.code`: the same error, nested.
+            let nested = try #require(refused.first?["error"] as? [String: Any], "\(refused)")
+            #expect(nested["code"] as? String == "PREMIUM_REQUIRED" && nested["message"] as? String == refused[0]["message"] as? String)
             #expect(try await client.call("initializeSession", [:], token: free).errorCode == "PREMIUM_REQUIRED", "no empty conversations")
 
             let token = try await client.newUser("coach@example.com")
@@ -58,7 +61,8 @@ import Testing
             let planned = try await Self.stream(client, ["message": "Build me a 4-day upper/lower plan, full gym"], token: token)
             let artifact = try #require(planned.first { $0["type"] as? String == "artifact" }, "\(planned)")
             let summary = try #require(artifact["data"] as? [String: Any])
-            #expect(summary["type"] as? String == "routine_summary")
+            #expect(summary["type"] as? String == "routine_summary" && summary["lane"] as? String == "planning")
+            #expect(planned.last?["type"] as? String == "message_end" && planned.last?["lane"] as? String == "slow")
             let days = try #require((summary["data"] as? [String: Any])?["days"] as? [[String: Any]])
             #expect(days.count == 4)
             let planConversation = try #require(planned.first?["conversation_id"] as? String)
@@ -109,6 +113,7 @@ import Testing
                 token: token)
             let logged = try await Self.stream(client, ["workoutId": workoutId, "message": "8 @ 100"], token: token)
             #expect(Self.text(logged).hasPrefix("Logged Barbell Bench Press - Medium Grip set 1: 8 × 100 kg."), "\(logged)")
+            #expect(logged.last?["type"] as? String == "message_end" && logged.last?["lane"] as? String == "fast", "the coach's lane")
             let conversations = try await client.call("getConversations", [:], token: token)
             let workoutChat = try #require(
                 (conversations.data["items"] as? [[String: Any]])?.first { $0["workout_id"] as? String == workoutId }?["id"] as? String)

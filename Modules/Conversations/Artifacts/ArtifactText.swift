@@ -7,14 +7,14 @@ public enum ArtifactText {
     public static func render(type: String, title: String, data: JSONValue) -> String {
         var lines = ["[\(type)] \(title)"]
         switch type {
-        case ArtifactType.routineSummary.rawValue:
+        case ArtifactType.routineSummary.rawValue, ArtifactType.routineUpdate.rawValue:
             for day in data["days"]?.arrayValue ?? [] {
                 lines.append("  \(day["name"]?.stringValue ?? "Day")")
                 for exercise in day["exercises"]?.arrayValue ?? [] {
                     lines.append("    - \(exercise["name"]?.stringValue ?? "?")\(Self.prescription(exercise))")
                 }
             }
-        case ArtifactType.sessionPlan.rawValue:
+        case ArtifactType.sessionPlan.rawValue, ArtifactType.templateUpdate.rawValue:
             for exercise in data["exercises"]?.arrayValue ?? [] {
                 let sets = exercise["sets"]?.arrayValue ?? []
                 let reps = sets.first?["target_reps"].flatMap(Self.number).map { " × \($0)" } ?? ""

@@ -29,7 +29,8 @@ public enum MessageRole: String, Codable, Sendable {
     case user, assistant
 }
 
-/// The lane that answered a message (seed 003's 4-lane shell; the worker lane never answers a chat).
+/// The lane that answered a message (seed 003's 4-lane shell; the worker lane never answers a chat): `message_end`'s
+/// `lane` and the stored message's. Not a card's place on the canvas (`CardLane`).
 public enum Lane: String, Codable, Sendable {
     case fast, functional, slow
 }
@@ -45,42 +46,6 @@ public struct ConversationMessage: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, role, content, lane
         case createdAt = "created_at"
-    }
-}
-
-/// What the coach can propose inline.
-public enum ArtifactType: String, Codable, Sendable, CaseIterable {
-    case sessionPlan = "session_plan"
-    case routineSummary = "routine_summary"
-    case visualization
-    case analysisSummary = "analysis_summary"
-    case clarifyQuestions = "clarify_questions"
-}
-
-/// Where an artifact stands: proposed until the user accepts or dismisses it.
-public enum ArtifactStatus: String, Codable, Sendable {
-    case proposed, accepted, dismissed
-}
-
-/// An artifact the coach proposed in a conversation, with its type's payload (`data`) and, once acted on, what
-/// the action made (`result`: e.g. `routine_id`, `template_ids`).
-public struct Artifact: Codable, Sendable, Equatable {
-    public var id: String
-    public var type: ArtifactType
-    public var lane: Lane
-    public var status: ArtifactStatus
-    public var title: String
-    public var data: JSONValue
-    @ExplicitNull public var result: JSONValue?
-    public var messageId: String
-    public var createdAt: Date
-    public var updatedAt: Date
-
-    enum CodingKeys: String, CodingKey {
-        case id, type, lane, status, title, data, result
-        case messageId = "message_id"
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
     }
 }
 

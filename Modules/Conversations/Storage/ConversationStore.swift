@@ -224,14 +224,17 @@ struct ConversationStore: Sendable {
         return try Self.artifact(row)
     }
 
-    /// Records an action's outcome on the artifact.
-    func settle(in tx: Transaction, artifactId: String, status: ArtifactStatus, result: JSONValue?) async throws -> Date {
+    /// Records an action's outcome on the artifact: its new status and what the action made, and its content as
+    /// the action applied it (the user's edit, or as proposed). The row is written in the card's form, whatever form
+    /// it was read in (`StoredCard`).
+    func settle(in tx: Transaction, artifact: Artifact) async throws -> Date {
         let now = clock.now()
         try await tx.sql.raw(
             """
-            UPDATE conversations_artifacts SET status = \(bind: status.rawValue), result = \(bind: try result.map(JSONCoding.encodeToString)),
-                updated_at = \(bind: now.millisecondsSince1970)
-            WHERE id = \(bind: artifactId)
+            UPDATE conversations_artifacts SET type = \(bind: artifact.type.rawValue), lane = \(bind: artifact.lane.rawValue),
+                status = \(bind: artifact.status.rawValue), data = \(bind: try JSONCoding.encodeToString(artifact.data)),
+                result = \(bind: try artifact.result.map(JSONCoding.encodeToString)), updated_at = \(bind: now.millisecondsSince1970)
+            WHERE id = \(bind: artifact.id)
             """
         ).run()
         return now
@@ -258,14 +261,15 @@ struct ConversationStore: Sendable {
             updatedAt: Date(millisecondsSince1970: try row.decode(column: "updated_at", as: Int64.self)))
     }
 
+    /// An artifact row as a card; a row written before cards is read as the card it is (`StoredCard`), its `lane`
+    /// column (then the coach's lane) left unread: a card's lane follows from its type and status.
     static func artifact(_ row: any SQLRow) throws -> Artifact {
-        Artifact(
-            id: try row.decode(column: "id", as: String.self),
-            type: ArtifactType(rawValue: try row.decode(column: "type", as: String.self)) ?? .analysisSummary,
-            lane: Lane(rawValue: try row.decode(column: "lane", as: String.self)) ?? .slow,
-            status: ArtifactStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .proposed,
-            title: try row.decode(column: "title", as: String.self),
-            data: try JSONCoding.makeDecoder().decode(JSONValue.self, from: Data(try row.decode(column: "data", as: String.self).utf8)),
+        let stored = StoredCard(
+            type: try row.decode(column: "type", as: String.self), status: try row.decode(column: "status", as: String.self),
+            data: try JSONCoding.makeDecoder().decode(JSONValue.self, from: Data(try row.decode(column: "data", as: String.self).utf8)))
+        return Artifact(
+            id: try row.decode(column: "id", as: String.self), type: stored.type, status: stored.status,
+            title: try row.decode(column: "title", as: String.self), data: stored.data,
             result: try row.decode(column: "result", as: String?.self).map {
                 try JSONCoding.makeDecoder().decode(JSONValue.self, from: Data($0.utf8))
             },

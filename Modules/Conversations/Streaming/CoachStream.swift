@@ -148,7 +148,7 @@ struct CoachStream: Sendable {
                 "artifact_received", userId: userId, params: ["artifact_type": .string(artifact.type.rawValue)],
                 eventId: "artifact_received:\(artifact.id)", logger: logger)
         }
-        try await emit(.messageEnd(messageId: messageId))
+        try await emit(.messageEnd(messageId: messageId, lane: chosen))
         outcome = "ok"
         let usage = toolbox.usage.totals
         logger.info(

@@ -74,12 +74,13 @@ public struct CoachToolbox: Sendable {
         "\(messageId):\(writes.next()):\(tool)"
     }
 
-    /// Streams an artifact proposed in this turn; it is stored with the turn's messages.
+    /// Streams an artifact proposed in this turn; it is stored with the turn's messages. Each is a millisecond after
+    /// the one before at least, so a conversation lists a turn's cards in the order proposed (by time, then id).
     func propose(_ type: ArtifactType, title: String, data: JSONValue) async throws -> Artifact {
-        let now = services.clock.now()
+        let now = max(services.clock.now(), proposed.all.last.map { $0.createdAt.addingTimeInterval(0.001) } ?? .distantPast)
         let artifact = Artifact(
-            id: services.ids.makeID(), type: type, lane: .slow, status: .proposed, title: String(title.prefix(120)), data: data,
-            result: nil, messageId: messageId, createdAt: now, updatedAt: now)
+            id: services.ids.makeID(), type: type, status: .pending, title: String(title.prefix(120)), data: data, messageId: messageId,
+            createdAt: now, updatedAt: now)
         proposed.append(artifact)
         try await emit(.artifact(artifact))
         return artifact

@@ -106,12 +106,11 @@ extension CoachTools {
             try await critic.checkDay(plan, field: "")
             let names = try await critic.names(of: plan.exercises)
             let artifact = try await box.propose(
-                .sessionPlan, title: "\(template.name): changes",
+                .templateUpdate, title: "\(template.name): changes",
                 data: SessionPlanData.make(
                     name: template.name, exercises: plan.exercises.map { ($0.exerciseId, names[$0.exerciseId] ?? $0.exerciseId, $0.sets) },
                     extra: [
-                        "kind": .string(SessionPlanData.templateUpdate), "template_id": .string(template.id),
-                        "expected_version": .int(template.version),
+                        "template_id": .string(template.id), "expected_version": .int(template.version),
                         "previous_exercises": .array(template.exercises.map { .string($0.name) }),
                     ]))
             return ["artifact_id": .string(artifact.id)]
@@ -120,49 +119,10 @@ extension CoachTools {
             let routine = try await services.plans.routine(userId: box.userId, id: input.routineId)
             let changes = RoutineChanges(
                 name: input.name, description: input.description, frequency: input.frequency, templateIds: input.templateIds)
-            guard changes != RoutineChanges() else {
-                throw ServiceError.invalidArgument(
-                    field: "changes", reason: "name at least one of name, description, frequency, template_ids")
-            }
-            if let name = input.name, name.allSatisfy(\.isWhitespace) || name.count > 100 {
-                throw ServiceError.invalidArgument(field: "name", reason: "must be 1 to 100 characters")
-            }
-            if let frequency = input.frequency, !(1...14).contains(frequency) {
-                throw ServiceError.invalidArgument(field: "frequency", reason: "must be from 1 to 14")
-            }
-            let templateIds = input.templateIds ?? routine.templateIds
-            guard (1...30).contains(templateIds.count) else {
-                throw ServiceError.invalidArgument(field: "template_ids", reason: "must hold 1 to 30 templates")
-            }
-            var days: [JSONValue] = []
-            for id in templateIds {
-                let template = try await services.plans.template(userId: box.userId, id: id)
-                days.append([
-                    "template_id": .string(template.id), "name": .string(template.name),
-                    "exercises": .array(
-                        template.exercises.map { exercise in
-                            [
-                                "exercise_id": .string(exercise.exerciseId), "name": .string(exercise.name),
-                                "sets": .int(exercise.sets.count),
-                                "reps": exercise.sets.first?.targetReps.map(JSONValue.int) ?? .null,
-                                "rir": exercise.sets.first?.targetRir.map(JSONValue.int) ?? .null,
-                            ]
-                        }),
-                ])
-            }
             let artifact = try await box.propose(
-                .routineSummary, title: input.name ?? routine.name,
-                data: [
-                    "kind": .string(RoutineSummaryData.routineUpdate), "routine_id": .string(routine.id),
-                    "expected_version": .int(routine.version), "changes": try JSONValue(encoding: changes),
-                    "routine": [
-                        "name": .string(input.name ?? routine.name),
-                        "description": (input.description ?? routine.description).map(JSONValue.string) ?? .null,
-                        "frequency": (input.frequency ?? routine.frequency).map(JSONValue.int) ?? .null,
-                        "template_ids": .array(templateIds.map(JSONValue.string)),
-                    ],
-                    "days": .array(days),
-                ])
+                .routineUpdate, title: input.name ?? routine.name,
+                data: try await RoutineUpdateData.make(
+                    routine: routine, expectedVersion: routine.version, changes: changes, userId: box.userId, plans: services.plans))
             return ["artifact_id": .string(artifact.id)]
         default:
             throw ServiceError.invalidArgument(field: "tool", reason: "no tool named \(name)")

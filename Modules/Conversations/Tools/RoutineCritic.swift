@@ -88,9 +88,8 @@ struct RoutineCritic {
 }
 
 /// A `routine_summary` artifact's payload: the routine as accepting it creates it (`routine`), and each day as
-/// the app shows it (`days`: exercise names, sets, rep and RIR targets). A proposed change to a routine (`kind:
-/// routine_update`) holds the `routine_id`, the `expected_version`, the `changes`, the routine as it would be and its
-/// days.
+/// the app shows it (`days`: exercise names, sets, rep and RIR targets). (A proposed change to a routine is a
+/// `routine_update`: `RoutineUpdateData`.)
 enum RoutineSummaryData {
     static func make(_ plan: RoutinePlan, names: [String: String]) throws -> JSONValue {
         let days: [JSONValue] = plan.templates.map { template in
@@ -107,16 +106,6 @@ enum RoutineSummaryData {
             ]
         }
         return ["routine": try JSONValue(encoding: plan), "days": .array(days)]
-    }
-
-    static let routineUpdate = "routine_update"
-
-    /// A proposed routine change: the routine, the version it was made from, and the changes.
-    static func update(of data: JSONValue) throws -> (routineId: String, expectedVersion: Int, changes: RoutineChanges) {
-        guard let routineId = data["routine_id"]?.stringValue, case .int(let version) = data["expected_version"],
-            let changes = data["changes"]
-        else { throw ServiceError(.failedPrecondition, "This artifact holds no routine change.") }
-        return (routineId, version, try changes.decode(RoutineChanges.self))
     }
 
     /// The routine inside an artifact's payload.

@@ -11,9 +11,10 @@ import Testing
 /// back decode as the app decodes them.
 @Suite struct CoachCardsFlowTests {
     /// A routine proposed in a new conversation: the card (the `artifact` event's data) and the conversation.
-    static func proposedPlan(_ client: some TestClientProtocol, token: String) async throws -> (card: [String: Any], conversationId: String)
-    {
-        let events = try await CoachFlowTests.stream(client, ["message": "Build me a 4-day upper/lower plan, full gym"], token: token)
+    static func proposedPlan(
+        _ client: some TestClientProtocol, token: String, message: String = "Build me a 4-day upper/lower plan, full gym"
+    ) async throws -> (card: [String: Any], conversationId: String) {
+        let events = try await CoachFlowTests.stream(client, ["message": message], token: token)
         let card = try #require(events.first { $0["type"] as? String == "artifact" }?["data"] as? [String: Any], "\(events)")
         return (card, try #require(events.first?["conversation_id"] as? String))
     }
@@ -137,6 +138,35 @@ import Testing
             }
             #expect(summary.routine.templates[0].name == "Day one" && summary.days[0].name == "Day one")
             #expect(summary.days[0].exercises.map(\.exerciseId) == ["Leg_Press"] && summary.days[0].exercises[0].sets == 3)
+        }
+    }
+
+    /// The same on the model: a plan the model proposes is dismissed, another is edited and accepted as edited.
+    @Test(arguments: TestDatabases.engines)
+    func aModelsPlanIsDismissedOrAcceptedAsEdited(engine: SQLEngine) async throws {
+        let model = FakeChatServer(FakeChatServer.threeDayPlan() + FakeChatServer.threeDayPlan())
+        try await model.serve { base in
+            try await TestServer.with(engine, environment: ["POVVER_LLM_BASE_URL": base, "POVVER_LLM_MODEL": "test-model"]) {
+                server, client in
+                let token = try await CoachModelFlowTests.premiumUser(server, client, "model-cards@example.com")
+                let first = try await Self.proposedPlan(client, token: token, message: "build me a 3-day full body plan")
+                let dismissed = try await Self.act(client, "dismiss", first, token: token)
+                #expect((dismissed.data["artifact"] as? [String: Any])?["status"] as? String == "rejected", "\(dismissed.json)")
+
+                let second = try await Self.proposedPlan(client, token: token, message: "another one please")
+                var edited = try #require(second.card["data"] as? [String: Any])
+                var routine = try #require(edited["routine"] as? [String: Any])
+                routine["frequency"] = 2
+                routine["templates"] = [try #require((routine["templates"] as? [Any])?.first)]
+                edited["routine"] = routine
+                let accepted = try await Self.act(client, "accept", second, token: token, data: edited)
+                #expect(accepted.status == .ok, "\(accepted.json)")
+                let routineId = try #require((accepted.data["result"] as? [String: Any])?["routine_id"] as? String)
+                let stored = try await client.call("getRoutine", ["routine_id": routineId], token: token).data
+                #expect(stored["frequency"] as? Int == 2 && (stored["template_ids"] as? [Any])?.count == 1, "\(stored)")
+                let cards = try await Self.storedCards(client, second.conversationId, token: token)
+                #expect(cards.map(\.status) == [.accepted] && cards.first?.subtitle == "1 day")
+            }
         }
     }
 }

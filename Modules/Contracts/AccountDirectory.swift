@@ -22,7 +22,8 @@ public struct AccountSummary: Sendable, Equatable {
     public var weekStartsOnMonday: Bool
     /// The name the user gave, if any.
     public var name: String?
-    /// How the user reads weights: `kg` or `lbs` (nil when never chosen; kilograms then).
+    /// How the user reads weights, as Auth stores it: `kilograms` or `pounds` (nil when never chosen; kilograms
+    /// then). `weightUnit` reads it.
     public var weightFormat: String?
 
     public init(

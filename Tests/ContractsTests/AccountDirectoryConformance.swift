@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Auth
 import Contracts
 import Fakes
 import Foundation
@@ -8,11 +7,15 @@ import Platform
 import TestSupport
 import Testing
 
+@testable import Auth
+
 struct AccountFixture: Sendable {
     /// Creates an email/password account in the given time zone, with the given name, and returns its id.
     var create: @Sendable (_ email: String, _ timeZone: String?, _ name: String?) async throws -> String
     /// Removes the account the way account deletion does.
     var remove: @Sendable (_ userId: String) async throws -> Void
+    /// Chooses the account's weight format as `updateUser` does (`kilograms` or `pounds`).
+    var chooseWeightFormat: @Sendable (_ userId: String, _ format: String) async throws -> Void
 }
 
 /// The `AccountDirectory` contract.
@@ -26,7 +29,12 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
     #expect(account.timeZone == "Europe/Berlin")
     #expect(account.weekStartsOnMonday)
     #expect(account.name == "Sam")
-    #expect(account.weightFormat == nil)
+    #expect(account.weightFormat == nil && account.weightUnit == .kilograms, "kilograms until the user chooses")
+    // The format as Auth stores it reads as the unit every module shows weights in.
+    try await fixture.chooseWeightFormat(id, "pounds")
+    #expect(try await directory.account(userId: id)?.weightUnit == .pounds)
+    try await fixture.chooseWeightFormat(id, "kilograms")
+    #expect(try await directory.account(userId: id)?.weightUnit == .kilograms)
     let unzoned = try await fixture.create("unzoned@example.com", nil, nil)
     #expect(try await directory.account(userId: unzoned)?.timeZone == nil)
     #expect(try await directory.account(userId: unzoned)?.name == nil)
@@ -49,7 +57,12 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
                             createdAt: Date(), timeZone: timeZone, name: name))
                     return id
                 },
-                remove: { id in await directory.remove(userId: id) }))
+                remove: { id in await directory.remove(userId: id) },
+                chooseWeightFormat: { id, format in
+                    guard var account = try await directory.account(userId: id) else { return }
+                    account.weightFormat = format
+                    await directory.add(account)
+                }))
     }
 
     @Test(arguments: TestDatabases.engines)
@@ -64,7 +77,10 @@ func accountDirectoryConformance(_ directory: some AccountDirectory, fixture: Ac
                     create: { email, timeZone, name in
                         try await auth.service.signUp(email: email, password: "secret1", name: name, timeZone: timeZone).user.id
                     },
-                    remove: { id in try await auth.eraser.eraseUserData(userId: id) }))
+                    remove: { id in try await auth.eraser.eraseUserData(userId: id) },
+                    chooseWeightFormat: { id, format in
+                        _ = try await auth.service.updateProfile(userId: id, changes: ProfileChanges(weightFormat: .some(format)))
+                    }))
         }
     }
 }

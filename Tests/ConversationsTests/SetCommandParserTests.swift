@@ -1,3 +1,4 @@
+import Contracts
 import TestSupport
 import Testing
 
@@ -36,6 +37,48 @@ import Testing
         // Neither can (no whole number up to 30): no command.
         #expect(SetCommandParser.parse("100 x 80") == nil)
         #expect(SetCommandParser.parse("8.5 x 100") == nil)
+    }
+
+    @Test func aBareWeightIsInTheUsersUnitAndAWrittenUnitWins() {
+        let log = { (reps: Int, weight: Double?) in SetCommand.log(SetEntry(reps: reps, weightKg: weight, rir: nil)) }
+        #expect(SetCommandParser.parse("8 @ 225", unit: .pounds) == log(8, 102.06))
+        #expect(SetCommandParser.parse("8 @ 135", unit: .pounds) == log(8, 61.23))
+        #expect(SetCommandParser.parse("135 for 8", unit: .pounds) == log(8, 61.23))
+        #expect(SetCommandParser.parse("8 reps x 135", unit: .pounds) == log(8, 61.23))
+        #expect(SetCommandParser.parse("8 @ 100 kg", unit: .pounds) == log(8, 100))
+        #expect(SetCommandParser.parse("100kg x 8", unit: .pounds) == log(8, 100))
+        #expect(SetCommandParser.parse("8 @ 225 lb", unit: .pounds) == log(8, 102.06))
+        #expect(SetCommandParser.parse("8 @ 225 lb", unit: .kilograms) == log(8, 102.06))
+        #expect(SetCommandParser.parse("8 @ 225", unit: .kilograms) == log(8, 225))
+        #expect(SetCommandParser.parse("12 reps", unit: .pounds) == log(12, nil))
+        // A bare pair is resolved in the user's unit too.
+        #expect(
+            SetCommand.pair(first: 8, second: 135, rir: nil).resolved(targetReps: nil, unit: .pounds) == SetEntry(reps: 8, weightKg: 61.23))
+        #expect(
+            SetCommand.pair(first: 135, second: 8, rir: 2).resolved(targetReps: 8, unit: .pounds)
+                == SetEntry(reps: 8, weightKg: 61.23, rir: 2))
+        // 2,000 lb is more than 1,000 kg's cap is not: the cap is in kilograms whatever was typed.
+        #expect(SetCommandParser.parse("1 @ 2000", unit: .pounds) == log(1, 907.18))
+        #expect(SetCommandParser.parse("1 @ 2300", unit: .pounds) == nil)
+    }
+
+    /// A pound user's sets, typed every way in pounds (0–700 lb in half pounds), are stored in kilograms to the
+    /// hundredth and read back as the pounds typed.
+    @Test func aPoundUsersSetsReadBackAsTyped() {
+        var random = SeededRandomNumberGenerator(seed: 41)
+        for _ in 0..<3000 {
+            let reps = Int.random(in: 1...30, using: &random)
+            let pounds = Double(Int.random(in: 0...1400, using: &random)) / 2
+            let w = pounds == pounds.rounded() ? "\(Int(pounds))" : "\(pounds)"
+            let form = ["\(reps) @ \(w)", "\(reps) reps at \(w)", "\(w) for \(reps)", "\(reps) @ \(w) lbs", "\(w) lb x \(reps)"]
+                .randomElement(using: &random)!
+            guard case .log(let entry) = SetCommandParser.parse(form, unit: .pounds), let kilograms = entry.weightKg else {
+                Issue.record("\(form) is a set")
+                continue
+            }
+            #expect(entry.reps == reps && kilograms == (pounds * WeightUnit.kilogramsPerPound * 100).rounded() / 100, "\(form)")
+            #expect(WeightUnit.pounds.text(kilograms: kilograms) == "\(w) lb", "\(form) reads back")
+        }
     }
 
     @Test func otherMessagesAreNotCommands() {

@@ -15,15 +15,20 @@ public struct CoachTurn: Sendable {
     public var workoutBrief: String?
     /// What the user told the coach before, in any conversation (`CoachMemory`).
     public var memory: CoachMemory
+    /// The unit the user reads and types weights in: what the coach says gives weights in it; tools take and
+    /// answer kilograms.
+    public var weightUnit: WeightUnit
 
     public init(
-        message: String, history: [ConversationMessage], workoutId: String?, workoutBrief: String?, memory: CoachMemory = CoachMemory()
+        message: String, history: [ConversationMessage], workoutId: String?, workoutBrief: String?, memory: CoachMemory = CoachMemory(),
+        weightUnit: WeightUnit = .kilograms
     ) {
         self.message = message
         self.history = history
         self.workoutId = workoutId
         self.workoutBrief = workoutBrief
         self.memory = memory
+        self.weightUnit = weightUnit
     }
 }
 

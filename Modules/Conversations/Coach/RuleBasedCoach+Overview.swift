@@ -30,13 +30,13 @@ extension RuleBasedCoach {
         let times = { (count: Int) in count == 1 ? "1 workout" : "\(count) workouts" }
         lines.append(
             "This week: \(times(weeks.first ?? 0)), against \(String(format: "%.1f", average)) a week over the four weeks before.")
+        let unit = tools.weightUnit
         let lifts = context.lifts.prefix(3).map { lift -> String in
-            let now = WorkoutBrief.NextSet.kilograms((lift.e1rmKg * 10).rounded() / 10)
+            let now = unit.text(kilograms: lift.e1rmKg)
             guard let previous = lift.previousE1rmKg else { return "\(lift.name) \(now)" }
-            let change = ((lift.e1rmKg - previous) * 10).rounded() / 10
-            let trend =
-                change > 0
-                ? "up \(WorkoutBrief.NextSet.kilograms(change))" : change < 0 ? "down \(WorkoutBrief.NextSet.kilograms(-change))" : "steady"
+            let change = (unit.amount(ofKilograms: lift.e1rmKg - previous) * 10).rounded() / 10
+            let amount = "\(WeightUnit.oneDecimal(abs(change))) \(unit.symbol)"
+            let trend = change > 0 ? "up \(amount)" : change < 0 ? "down \(amount)" : "steady"
             return "\(lift.name) \(now) (\(trend))"
         }
         if !lifts.isEmpty { lines.append("Estimated 1RMs over the last four weeks: \(lifts.joined(separator: ", ")).") }

@@ -26,7 +26,9 @@ public struct RuleBasedCoach: CoachModel {
             let state = try await tools.call("get_workout_state")
             let next = try state["next"].flatMap { $0 == .null ? nil : try $0.decode(WorkoutBrief.NextSet.self) }
             try await say(
-                next.map { "Next up: \($0.sentence). Log it by typing what you did, like \"8 @ 100\", or \"done\" if it went as planned." }
+                next.map {
+                    "Next up: \($0.sentence(in: turn.weightUnit)). Log it by typing what you did, like \"8 @ 100\", or \"done\" if it went as planned."
+                }
                     ?? "Every set is logged. Say \"finish\" in the app when you are done, or ask me to add an exercise.")
         } else {
             try await say(Self.help)
@@ -67,16 +69,19 @@ public struct RuleBasedCoach: CoachModel {
                 "You have no logged sets of \(subject) in the last 12 weeks. Log a workout with it and I will track your progress.")
             return
         }
-        let e1rm = { (value: Double) in WorkoutBrief.NextSet.kilograms((value * 10).rounded() / 10) }
+        let unit = tools.weightUnit
+        let e1rm = { (value: Double) in unit.text(kilograms: value) }
         var answer = "\(best.name): your best estimated 1RM this period is \(e1rm(best.points.map(\.e1rmKg).max() ?? last.e1rmKg))"
-        answer += ", with a top set of \(WorkoutBrief.NextSet.kilograms(last.bestSet.weightKg)) × \(last.bestSet.reps) in your latest week."
+        answer += ", with a top set of \(unit.text(kilograms: last.bestSet.weightKg)) × \(last.bestSet.reps) in your latest week."
         if best.points.count > 1 {
-            let change = ((last.e1rmKg - first.e1rmKg) * 10).rounded() / 10
+            // The change to a tenth of the user's unit, so "up 0 lb" never shows.
+            let change = (unit.amount(ofKilograms: last.e1rmKg - first.e1rmKg) * 10).rounded() / 10
+            let amount = "\(WeightUnit.oneDecimal(abs(change))) \(unit.symbol)"
             answer +=
                 change > 0
-                ? " That is up \(e1rm(change)) since the week of \(first.weekStart)."
+                ? " That is up \(amount) since the week of \(first.weekStart)."
                 : change < 0
-                    ? " That is down \(e1rm(-change)) since the week of \(first.weekStart): worth a lighter week?" : " Holding steady."
+                    ? " That is down \(amount) since the week of \(first.weekStart): worth a lighter week?" : " Holding steady."
         }
         answer += " \(best.points.reduce(0) { $0 + $1.sets }) working sets over \(best.points.count) weeks."
         try await say(answer)

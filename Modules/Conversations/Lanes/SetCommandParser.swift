@@ -1,3 +1,4 @@
+import Contracts
 import Foundation
 
 /// A set as the user reports it: reps, the weight in kg (nil: the set's planned weight, or none for bodyweight)
@@ -23,8 +24,9 @@ enum SetCommand: Sendable, Equatable {
 
     /// The entry of a `pair` for a set planned at `targetReps`: the reps are the one number that can be a rep
     /// count (a whole number from 1 to 30); when both can, the one equal to the planned reps; otherwise the first
-    /// ("8x100" is 8 reps at 100 kg). Nil for the other commands.
-    func resolved(targetReps: Int?) -> SetEntry? {
+    /// ("8x100" is 8 reps at 100 kg, or at 100 lb for a user who reads pounds: the weight is in `unit`). Nil for
+    /// the other commands.
+    func resolved(targetReps: Int?, unit: WeightUnit = .kilograms) -> SetEntry? {
         guard case .pair(let first, let second, let rir) = self else {
             if case .log(let entry) = self { return entry }
             return nil
@@ -39,7 +41,8 @@ enum SetCommand: Sendable, Equatable {
         case (true, true):
             if let targetReps, Double(targetReps) == second, Double(targetReps) != first { repsFirst = false } else { repsFirst = true }
         }
-        return repsFirst ? SetEntry(reps: Int(first), weightKg: second, rir: rir) : SetEntry(reps: Int(second), weightKg: first, rir: rir)
+        let (reps, weight) = repsFirst ? (first, second) : (second, first)
+        return SetEntry(reps: Int(reps), weightKg: SetCommandParser.kilograms(weight, factor: unit.kilograms(1)), rir: rir)
     }
 }
 
@@ -60,13 +63,17 @@ enum SetCommand: Sendable, Equatable {
 ///     unit     = kg | kgs | kilo | kilos | lb | lbs | pound | pounds       pounds are converted to kg
 ///     log-word = "log" | "logged" | "did" | "i did" | "just did"
 ///
-/// Reps are whole numbers 0–100, weights 0–1000 kg, RIR 0–10, RPE 1–10; other numbers make it no command.
+/// A weight without a unit is in the user's unit (`WeightUnit`, from the account's `weight_format`): "8 @ 225" is
+/// 225 lb (102.06 kg) for a user who reads pounds; a unit written out always wins. Weights are kept in kilograms
+/// to the hundredth. Reps are whole numbers 0–100, weights 0–1000 kg, RIR 0–10, RPE 1–10; other numbers make it no
+/// command.
 enum SetCommandParser {
-    static let kilogramsPerPound = 0.45359237
+    static let kilogramsPerPound = WeightUnit.kilogramsPerPound
 
     static func canBeReps(_ value: Double) -> Bool { value == value.rounded() && (1...30).contains(value) }
 
-    static func parse(_ message: String) -> SetCommand? {
+    /// The command of a message, its bare weights read in `unit`; nil when the message is not one.
+    static func parse(_ message: String, unit: WeightUnit = .kilograms) -> SetCommand? {
         guard message.count <= 80 else { return nil }
         var tokens = tokenize(message)
         while let last = tokens.last, [".", "!", ","].contains(last) { tokens.removeLast() }
@@ -84,7 +91,7 @@ enum SetCommandParser {
             break
         }
         guard let (rest, rir) = effort(tokens) else { return nil }
-        return entry(rest).flatMap { command in
+        return entry(rest, bare: unit.kilograms(1)).flatMap { command in
             switch command {
             case .log(var entry):
                 entry.rir = rir
@@ -141,8 +148,9 @@ enum SetCommandParser {
     static let kilograms: Set<String> = ["kg", "kgs", "kilo", "kilos"]
     static let pounds: Set<String> = ["lb", "lbs", "pound", "pounds"]
 
-    /// The numbers of an entry, with what the words around them say.
-    static func entry(_ tokens: [String]) -> SetCommand? {
+    /// The numbers of an entry, with what the words around them say; `bare` is the kilograms of one unit of a weight
+    /// written without a unit.
+    static func entry(_ tokens: [String], bare: Double = 1) -> SetCommand? {
         var items: [(value: Double, role: Role)] = []
         var separators: [String] = []
         var index = 0
@@ -180,15 +188,15 @@ enum SetCommandParser {
             switch (first.role, second.role) {
             case (.reps, .weight(let factor)): return log(reps: first.value, weight: second.value * factor)
             case (.weight(let factor), .reps): return log(reps: second.value, weight: first.value * factor)
-            case (.reps, .bare): return log(reps: first.value, weight: second.value)
-            case (.bare, .reps): return log(reps: second.value, weight: first.value)
+            case (.reps, .bare): return log(reps: first.value, weight: second.value * bare)
+            case (.bare, .reps): return log(reps: second.value, weight: first.value * bare)
             case (.weight(let factor), .bare): return log(reps: second.value, weight: first.value * factor)
             case (.bare, .weight(let factor)):
                 return ["@", "at", "with", "x", "*", "times"].contains(joiner) ? log(reps: first.value, weight: second.value * factor) : nil
             case (.bare, .bare):
                 switch joiner {
-                case "@", "at", "with": return log(reps: first.value, weight: second.value)
-                case "for": return log(reps: second.value, weight: first.value)
+                case "@", "at", "with": return log(reps: first.value, weight: second.value * bare)
+                case "for": return log(reps: second.value, weight: first.value * bare)
                 case "x", "*", "times":
                     guard first.value <= 1000, second.value <= 1000 else { return nil }
                     let pair = SetCommand.pair(first: first.value, second: second.value, rir: nil)
@@ -212,6 +220,9 @@ enum SetCommandParser {
 
     static func log(reps value: Double, weight: Double) -> SetCommand? {
         guard let reps = reps(value), weight <= 1000 else { return nil }
-        return .log(SetEntry(reps: reps, weightKg: (weight * 100).rounded() / 100, rir: nil))
+        return .log(SetEntry(reps: reps, weightKg: kilograms(weight, factor: 1), rir: nil))
     }
+
+    /// `value × factor` kilograms, to the hundredth (as a weight is kept).
+    static func kilograms(_ value: Double, factor: Double) -> Double { (value * factor * 100).rounded() / 100 }
 }

@@ -25,16 +25,19 @@ struct SetLogger {
         }
     }
 
-    func logNext(userId: String, workout: ActiveWorkout, entry: SetEntry?, pair: SetCommand? = nil, idempotencyKey: String) async throws
-        -> Logged
-    {
+    /// Logs `entry` (or, with none, `pair` resolved against the set with its weight in `unit`, or the set as planned)
+    /// into the workout's next unlogged set.
+    func logNext(
+        userId: String, workout: ActiveWorkout, entry: SetEntry?, pair: SetCommand? = nil, unit: WeightUnit = .kilograms,
+        idempotencyKey: String
+    ) async throws -> Logged {
         guard let (exercise, set) = WorkoutBrief.nextSet(of: workout) else {
             throw ServiceError(.failedPrecondition, "Every set of this workout is logged. Add an exercise, or finish the workout.")
         }
         let chosen: SetEntry
         if let entry {
             chosen = entry
-        } else if let resolved = pair?.resolved(targetReps: set.targetReps) {
+        } else if let resolved = pair?.resolved(targetReps: set.targetReps, unit: unit) {
             chosen = resolved
         } else if let reps = set.targetReps {
             chosen = SetEntry(reps: reps, weightKg: set.targetWeightKg, rir: nil)
@@ -75,19 +78,15 @@ struct WorkoutBrief {
             case targetRir = "target_rir"
         }
 
-        /// "Bench Press, set 2: 8 reps at 100 kg, 2 in reserve".
-        var sentence: String {
+        /// "Bench Press, set 2: 8 reps at 100 kg, 2 in reserve", the weight in the user's unit.
+        func sentence(in unit: WeightUnit) -> String {
             var text = "\(exercise), set \(setNumber)"
             if let reps = targetReps {
                 text += ": \(reps) reps"
-                if let weight = targetWeightKg, weight > 0 { text += " at \(Self.kilograms(weight))" }
+                if let weight = targetWeightKg, weight > 0 { text += " at \(unit.text(kilograms: weight))" }
                 if let rir = targetRir { text += ", \(rir) in reserve" }
             }
             return text
-        }
-
-        static func kilograms(_ value: Double) -> String {
-            Int(exactly: value).map { "\($0) kg" } ?? String(format: "%.1f kg", value)
         }
     }
 
@@ -139,12 +138,12 @@ struct WorkoutBrief {
             })
     }
 
-    /// A few lines for a model's context in workout mode (bounded: at most 12 exercises named).
-    var text: String {
+    /// A few lines for a model's context in workout mode (bounded: at most 12 exercises named), weights in `unit`.
+    func text(in unit: WeightUnit) -> String {
         let state = self.state
         var lines = ["Workout in progress: \(state.name ?? "Workout")."]
         for exercise in state.exercises.prefix(12) { lines.append("- \(exercise.name): \(exercise.logged)/\(exercise.sets) sets logged") }
-        lines.append(state.next.map { "Next: \($0.sentence)." } ?? "Every set is logged.")
+        lines.append(state.next.map { "Next: \($0.sentence(in: unit))." } ?? "Every set is logged.")
         return lines.joined(separator: "\n")
     }
 }

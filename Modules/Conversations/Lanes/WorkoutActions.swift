@@ -7,9 +7,9 @@ import Platform
 struct FunctionalLane {
     let services: CoachServices
 
-    func answer(_ message: String, userId: String, workoutId: String?, key: String, say: @Sendable (String) async throws -> Void)
-        async throws
-    {
+    func answer(
+        _ message: String, userId: String, workoutId: String?, key: String, unit: WeightUnit, say: @Sendable (String) async throws -> Void
+    ) async throws {
         let intent: Intent
         do {
             intent = try JSONCoding.makeDecoder().decode(Intent.self, from: Data(message.utf8))
@@ -18,7 +18,8 @@ struct FunctionalLane {
         } catch {
             throw ServiceError.invalidArgument(field: "message", reason: "not a JSON intent")
         }
-        try await say(try await WorkoutActions(services: services).run(intent, userId: userId, workoutId: workoutId, key: key).sentence)
+        try await say(
+            try await WorkoutActions(services: services).run(intent, userId: userId, workoutId: workoutId, key: key, unit: unit).sentence)
     }
 }
 
@@ -58,7 +59,8 @@ struct Intent: Codable, Sendable {
     static let names = ["LOG_SET", "ADD_EXERCISE", "SWAP_EXERCISE", "PRESCRIBE_SET", "COMPLETE_WORKOUT", "CANCEL_WORKOUT"]
 }
 
-/// Runs workout intents against the workout in progress through `ActiveWorkoutControl`, idempotent under `key`.
+/// Runs workout intents against the workout in progress through `ActiveWorkoutControl`, idempotent under `key`; the
+/// sentence it answers gives weights in the user's unit (an intent's numbers are kilograms, as the API's are).
 struct WorkoutActions {
     let services: CoachServices
 
@@ -68,7 +70,7 @@ struct WorkoutActions {
         var state: WorkoutBrief.State?
     }
 
-    func run(_ intent: Intent, userId: String, workoutId: String?, key: String) async throws -> Outcome {
+    func run(_ intent: Intent, userId: String, workoutId: String?, key: String, unit: WeightUnit) async throws -> Outcome {
         guard Intent.names.contains(intent.intent) else {
             throw ServiceError.invalidArgument(field: "intent", reason: "must be one of \(Intent.names.joined(separator: ", "))")
         }
@@ -83,7 +85,7 @@ struct WorkoutActions {
                 userId: userId, workout: workout, entry: SetEntry(reps: reps, weightKg: intent.weightKg, rir: intent.rir),
                 idempotencyKey: key)
             let after = try await workouts.activeWorkout(userId: userId)
-            return Outcome(sentence: FastLane.sentence(logged), state: after.map { WorkoutBrief($0).state })
+            return Outcome(sentence: FastLane.sentence(logged, unit: unit), state: after.map { WorkoutBrief($0).state })
         case "ADD_EXERCISE":
             guard let exerciseId = intent.exerciseId else {
                 throw ServiceError.invalidArgument(field: "exercise_id", reason: "is required for ADD_EXERCISE")
@@ -113,7 +115,7 @@ struct WorkoutActions {
                 targetReps: intent.targetReps,
                 targetWeightKg: intent.targetWeightKg, targetRir: intent.targetRir, idempotencyKey: key)
             let state = WorkoutBrief(after).state
-            return Outcome(sentence: state.next.map { "Next: \($0.sentence)." } ?? "Prescribed.", state: state)
+            return Outcome(sentence: state.next.map { "Next: \($0.sentence(in: unit))." } ?? "Prescribed.", state: state)
         case "CANCEL_WORKOUT":
             try await workouts.cancelWorkout(userId: userId, workoutId: workout.id, idempotencyKey: key)
             return Outcome(sentence: "Workout cancelled; nothing was saved to your history.", state: nil)

@@ -34,9 +34,17 @@ enum CoachPrompt {
         workout tools (get_workout_state, log_set, prescribe_set, add_exercise, swap_exercise, complete_workout) to act.
         """
 
+    /// For a user who reads pounds: what they read is in pounds, what the tools take and answer is not.
+    static let pounds = """
+        The user reads and types weights in pounds: give every weight in lb. The tools' numbers are kilograms \
+        (weight_kg, e1rm_kg): convert them (1 lb = 0.45359237 kg) and round to the nearest 0.5 lb; log_set's summary \
+        already says what was logged in lb.
+        """
+
     /// The messages of a turn, in the chat-completions shape.
     static func messages(for turn: CoachTurn, context: TrainingContext?) throws -> [JSONValue] {
         var system = Self.system
+        if turn.weightUnit == .pounds { system += "\n" + pounds }
         if turn.workoutId != nil { system += "\n" + workoutMode }
         var messages: [JSONValue] = [["role": "system", "content": .string(system)]]
         if let context {

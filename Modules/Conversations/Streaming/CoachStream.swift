@@ -74,7 +74,10 @@ struct CoachStream: Sendable {
                     "latency_ms": .stringConvertible(elapsed.milliseconds),
                 ])
         }
+        // The user's unit is read beside the premium gate: the fast lane's first byte waits for one round trip, not two.
+        async let weightUnit = services.weightUnit(userId: userId)
         try await services.premium.requirePremium(userId: userId)
+        let unit = try await weightUnit
         let message = try Self.check(input.message)
         let askedWorkout = input.workoutId.flatMap { $0.isEmpty ? nil : $0 }
         if let askedWorkout { try await requireWorkoutInProgress(askedWorkout, userId: userId) }
@@ -100,16 +103,19 @@ struct CoachStream: Sendable {
         var toolbox = CoachToolbox(
             userId: userId, conversationId: conversation.id, messageId: messageId, workoutId: workoutId, services: services, emit: emit,
             logger: logger, proposed: ProposedArtifacts())
+        toolbox.weightUnit = unit
 
         let chosen: Lane
-        if let command = SetCommandParser.parse(message) {
+        if let command = SetCommandParser.parse(message, unit: unit) {
             chosen = .fast
             lane = chosen.rawValue
-            try await FastLane(services: services).answer(command, userId: userId, workoutId: workoutId, key: messageId, say: say)
+            try await FastLane(services: services).answer(
+                command, userId: userId, workoutId: workoutId, key: messageId, unit: unit, say: say)
         } else if message.first == "{" {
             chosen = .functional
             lane = chosen.rawValue
-            try await FunctionalLane(services: services).answer(message, userId: userId, workoutId: workoutId, key: messageId, say: say)
+            try await FunctionalLane(services: services).answer(
+                message, userId: userId, workoutId: workoutId, key: messageId, unit: unit, say: say)
         } else {
             chosen = .slow
             lane = chosen.rawValue
@@ -119,13 +125,14 @@ struct CoachStream: Sendable {
             if workoutId != nil {
                 async let analysis = services.analysisBrief(userId: userId, logger: logger)
                 if let workout = try await services.workouts.activeWorkout(userId: userId) {
-                    brief = ([WorkoutBrief(workout).text] + (await analysis)).joined(separator: "\n")
+                    brief = ([WorkoutBrief(workout).text(in: unit)] + (await analysis)).joined(separator: "\n")
                 }
             }
             // Only the slow lane reads the conversation so far: the fast lane's first byte waits for nothing it does not use.
             let history = try await services.store.recentMessages(userId: userId, conversationId: conversation.id, limit: Self.historyLimit)
             let memory = try await services.memory.memory(userId: userId)
-            let turn = CoachTurn(message: message, history: history, workoutId: workoutId, workoutBrief: brief, memory: memory)
+            let turn = CoachTurn(
+                message: message, history: history, workoutId: workoutId, workoutBrief: brief, memory: memory, weightUnit: unit)
             // In workout mode the athlete reads between sets: whatever the model says, two sentences at most.
             try await model.respond(to: turn, tools: toolbox, say: workoutId == nil ? say : SentenceCap(limit: 2).limiting(say))
         }

@@ -37,6 +37,13 @@ extension CoachServices {
 }
 
 extension CoachServices {
+    /// The unit the user reads and types weights in (kilograms for an account that has none, or is gone).
+    func weightUnit(userId: String) async throws -> WeightUnit {
+        try await accounts.account(userId: userId)?.weightUnit ?? .kilograms
+    }
+}
+
+extension CoachServices {
     /// The analyst's newest insight and today's brief as lines for workout mode's brief; none when the composition
     /// has no analyst or it has nothing yet. Best effort: a failure is logged and the brief goes without.
     func analysisBrief(userId: String, logger: Logger) async -> [String] {

@@ -30,6 +30,8 @@ public struct CoachToolbox: Sendable {
     let writes = CoachStream.EventCounter()
     /// The equipment the turn's message names ("with dumbbells"), which proposals must keep to; nil when it names none.
     var requestedEquipment: EquipmentSet?
+    /// The unit the user reads weights in, for the texts tools answer (their numbers stay kilograms).
+    var weightUnit = WeightUnit.kilograms
     /// The model's tokens and the tool calls of this turn, for `agent_request_completed`.
     let usage = TurnUsage()
 

@@ -8,7 +8,9 @@ extension CoachTools {
     static let profileTools: [CoachToolDefinition] = [
         CoachToolDefinition(
             name: "get_user_profile",
-            description: "The user's name, time zone, first day of the week, weight unit and how long they have been a member.",
+            description:
+                "The user's name, time zone, first day of the week, weight unit (kg or lb: say weights in it; tools take and give kg) "
+                + "and how long they have been a member.",
             parameters: Schema.object([:]), workoutOnly: false),
         CoachToolDefinition(
             name: "get_training_analysis",
@@ -34,7 +36,7 @@ extension CoachTools {
             return [
                 "name": account.name.map(JSONValue.string) ?? .null, "time_zone": .string(account.timeZone ?? "UTC"),
                 "week_starts_on": .string(account.weekStartsOnMonday ? "monday" : "sunday"),
-                "weight_unit": .string(account.weightFormat == "lbs" ? "lbs" : "kg"), "member_for_days": .int(max(days, 0)),
+                "weight_unit": .string(account.weightUnit.symbol), "member_for_days": .int(max(days, 0)),
             ]
         case "get_training_analysis":
             struct Arguments: Decodable {

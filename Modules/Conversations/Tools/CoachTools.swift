@@ -270,13 +270,16 @@ enum CoachTools {
             let logged = try await SetLogger(workouts: services.workouts).logNext(
                 userId: box.userId, workout: try await activeWorkout(box),
                 entry: SetEntry(reps: input.reps, weightKg: input.weightKg, rir: input.rir), idempotencyKey: box.writeKey(name))
-            return try JSONValue(encoding: logged)
+            // What was logged as the user reads it, for the model to say as it is (the numbers stay kilograms).
+            guard case .object(var answer) = try JSONValue(encoding: logged) else { return [:] }
+            answer["summary"] = .string(FastLane.sentence(logged, unit: box.weightUnit))
+            return .object(answer)
         case "add_exercise", "swap_exercise", "prescribe_set", "complete_workout", "cancel_workout":
             // The functional lane's intents, as tools: the tool's name in capitals is the intent's.
             let input = try arguments.decode(Intent.self, adding: name.uppercased())
             return try JSONValue(
                 encoding: try await WorkoutActions(services: services).run(
-                    input, userId: box.userId, workoutId: box.workoutId, key: box.writeKey(name)
+                    input, userId: box.userId, workoutId: box.workoutId, key: box.writeKey(name), unit: box.weightUnit
                 ).state)
         default:
             if let result = try await runMemory(name, arguments: arguments, in: box) { return result }

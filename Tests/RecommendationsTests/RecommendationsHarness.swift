@@ -64,11 +64,15 @@ struct RecommendationsHarness {
         }
     }
 
-    func addUser(_ id: String, premium isPremium: Bool = true, timeZone: String = "UTC", weekStartsOnMonday: Bool = true) async {
+    /// `weightFormat` as Auth stores it (`kilograms`, `pounds`), nil when the user never chose.
+    func addUser(
+        _ id: String, premium isPremium: Bool = true, timeZone: String = "UTC", weekStartsOnMonday: Bool = true, weightFormat: String? = nil
+    ) async {
         await accounts.add(
             AccountSummary(
                 userId: id, email: "\(id)@example.com", emailVerified: true, providers: [.password], originalProvider: "email",
-                createdAt: Date(timeIntervalSince1970: 0), timeZone: timeZone, weekStartsOnMonday: weekStartsOnMonday))
+                createdAt: Date(timeIntervalSince1970: 0), timeZone: timeZone, weekStartsOnMonday: weekStartsOnMonday,
+                weightFormat: weightFormat))
         if isPremium { await premium.grant(userId: id) }
     }
 

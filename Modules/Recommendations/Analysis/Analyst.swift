@@ -21,9 +21,14 @@ struct Analyst: Sendable {
     let events: any ProductEventSink
     let logger: Logger
 
-    func calendar(userId: String) async throws -> CivilCalendar {
+    /// The user's days and weeks, and the unit they read weights in: the notes a job writes and the weights it
+    /// recommends are in that unit as it is when the job runs (kilograms for an account without one).
+    func reader(userId: String) async throws -> (calendar: CivilCalendar, unit: WeightUnit) {
         let account = try await accounts.account(userId: userId)
-        return CivilCalendar(timeZoneIdentifier: account?.timeZone, weekStartsOnMonday: account?.weekStartsOnMonday ?? true)
+        return (
+            CivilCalendar(timeZoneIdentifier: account?.timeZone, weekStartsOnMonday: account?.weekStartsOnMonday ?? true),
+            account?.weightUnit ?? .kilograms
+        )
     }
 
     // MARK: POST_WORKOUT
@@ -42,12 +47,13 @@ struct Analyst: Sendable {
                 steps.append((session, action, reason))
             }
         }
-        let calendar = try await calendar(userId: userId)
-        let note = try await PostWorkoutAnalysis(analytics: analytics).note(
+        let (calendar, unit) = try await reader(userId: userId)
+        let note = try await PostWorkoutAnalysis(analytics: analytics, unit: unit).note(
             for: workout, sessions: sessions, steps: steps, calendar: calendar, now: now)
         let fresh = workout.endTime > now.addingTimeInterval(-RecommendationStore.timeToLive)
         let proposals =
-            (payload.backfill == true && !fresh) || steps.isEmpty ? [] : try await proposals(for: workout, steps: steps, now: now)
+            (payload.backfill == true && !fresh) || steps.isEmpty
+            ? [] : try await proposals(for: workout, steps: steps, unit: unit, now: now)
         let store = self.store
         let notes = self.notes
         let expires = workout.endTime.addingTimeInterval(AnalysisNotes.timeToLive(.insights))
@@ -62,8 +68,8 @@ struct Analyst: Sendable {
     }
 
     /// A template-scoped recommendation when the user has an active routine and the workout came from a template of
-    /// theirs; otherwise one exercise-scoped recommendation per exercise that steps.
-    func proposals(for workout: CompletedWorkout, steps: [PostWorkoutAnalysis.Step], now: Date) async throws -> [(
+    /// theirs; otherwise one exercise-scoped recommendation per exercise that steps. Weights step on `unit`'s grid.
+    func proposals(for workout: CompletedWorkout, steps: [PostWorkoutAnalysis.Step], unit: WeightUnit, now: Date) async throws -> [(
         item: Recommendation, exercises: [PlannedExercise]?
     )] {
         let userId = workout.userId
@@ -71,14 +77,14 @@ struct Analyst: Sendable {
         if try await plans.activeRoutine(userId: userId) != nil, let templateId = workout.sourceTemplateId,
             let template = try await existingTemplate(userId: userId, id: templateId)
         {
-            guard let (changes, exercises) = ProgressionPlanner.templateChanges(template, steps: steps) else { return [] }
+            guard let (changes, exercises) = ProgressionPlanner.templateChanges(template, steps: steps, unit: unit) else { return [] }
             let item = Recommendation(
                 id: Self.recommendationId(workoutId: workout.id, target: template.id), scope: .template,
                 target: RecommendationTarget(templateId: template.id, templateName: template.name, templateVersion: template.version),
                 changes: changes, status: .pendingReview, workoutId: workout.id, createdAt: now, expiresAt: expires)
             return [(item, exercises)]
         }
-        return ProgressionPlanner.exerciseChanges(steps).map { change in
+        return ProgressionPlanner.exerciseChanges(steps, unit: unit).map { change in
             let item = Recommendation(
                 id: Self.recommendationId(workoutId: workout.id, target: change.exerciseId), scope: .exercise,
                 target: RecommendationTarget(exerciseId: change.exerciseId, exerciseName: change.exerciseName), changes: [change],
@@ -133,7 +139,8 @@ struct Analyst: Sendable {
         guard try await premium.isPremium(userId: payload.userId) else { return }
         let now = clock.now()
         let newest = try await notes.summary(userId: payload.userId, sections: [.insights], date: nil, limit: 1).insights.first
-        let note = try await DailyBriefAnalysis(analytics: analytics, plans: plans).note(
+        let unit = try await reader(userId: payload.userId).unit
+        let note = try await DailyBriefAnalysis(analytics: analytics, plans: plans, unit: unit).note(
             userId: payload.userId, day: payload.day, newestInsight: newest, now: now)
         let notes = self.notes
         try await database.transaction { tx in
@@ -145,7 +152,8 @@ struct Analyst: Sendable {
     func writeWeeklyReview(_ payload: AnalystJobs.WeeklyReview) async throws {
         guard try await premium.isPremium(userId: payload.userId) else { return }
         let now = clock.now()
-        let note = try await WeeklyReviewAnalysis(analytics: analytics, plans: plans).note(
+        let unit = try await reader(userId: payload.userId).unit
+        let note = try await WeeklyReviewAnalysis(analytics: analytics, plans: plans, unit: unit).note(
             userId: payload.userId, weekStart: payload.weekStart, now: now)
         // A review of a week long past (a backfill) lives 30 days from the week's end, not from today.
         let weekEnd = Date(timeIntervalSince1970: Double((CivilCalendar.day(ofText: payload.weekStart) ?? 0) + 7) * 86_400)

@@ -4,9 +4,11 @@ import Platform
 
 /// The daily brief (job `DAILY_BRIEF`): readiness from recent load and the next planned workout. Its data budget
 /// is the training context (at most 2 KB), the active routine's next template and the newest insight's headline.
+/// Weights are written in the user's unit.
 struct DailyBriefAnalysis {
     let analytics: any TrainingAnalytics
     let plans: any PlanLibrary
+    let unit: WeightUnit
 
     func note(userId: String, day: String, newestInsight: AnalysisNote?, now: Date) async throws -> AnalysisNote {
         let context = try await analytics.trainingContext(userId: userId)
@@ -44,7 +46,7 @@ struct DailyBriefAnalysis {
         if let next = try await nextTemplate(userId: userId) {
             let exercises = next.exercises.prefix(5).map { exercise in
                 let top = exercise.sets.compactMap(\.targetWeightKg).max()
-                return top.map { "\(exercise.name) \(PostWorkoutAnalysis.kg($0))" } ?? exercise.name
+                return top.map { "\(exercise.name) \(unit.text(kilograms: $0))" } ?? exercise.name
             }
             findings.append("Next planned: \(next.name) (\(exercises.joined(separator: ", "))).")
             headline = "Next up: \(next.name). " + readiness

@@ -5,11 +5,14 @@ import Platform
 /// The insight written after a workout (job `POST_WORKOUT`): personal records, stalls, effort against the plan
 /// (RIR), the week's volume against the four weeks before, and each exercise's progression step. Deterministic;
 /// its data budget is the trimmed workout (its exercises' sets) plus, from Analytics, twelve weeks of each of
-/// at most eight exercises' series and five weeks of stats: a few KB whatever the history.
+/// at most eight exercises' series and five weeks of stats: a few KB whatever the history. Weights are written in
+/// the user's unit, and the next weights are on its grid.
 struct PostWorkoutAnalysis {
     static let maxExercises = 8
 
     let analytics: any TrainingAnalytics
+    /// The unit the user reads weights in.
+    let unit: WeightUnit
 
     /// One judged exercise and the step it takes.
     typealias Step = (session: ExerciseSession, action: ProgressionAction, reason: String)
@@ -31,13 +34,14 @@ struct PostWorkoutAnalysis {
             guard let previousBest = before.map(\.e1rmKg).max() else { continue }
             if best > previousBest + 0.05 {
                 records.append(session.name)
-                findings.append("New best on \(session.name): estimated 1RM \(Self.kg(best)) (was \(Self.kg(previousBest))).")
+                findings.append(
+                    "New best on \(session.name): estimated 1RM \(unit.text(kilograms: best)) (was \(unit.text(kilograms: previousBest))).")
             } else if before.count >= 4 {
                 let recent = before.suffix(3).map(\.e1rmKg).max() ?? 0
                 let earlier = before.dropLast(3).map(\.e1rmKg).max() ?? 0
                 if recent <= earlier + 0.05 {
                     stalls.append(session.name)
-                    findings.append("\(session.name) has not passed its best estimated 1RM (\(Self.kg(earlier))) for 3 weeks.")
+                    findings.append("\(session.name) has not passed its best estimated 1RM (\(unit.text(kilograms: earlier))) for 3 weeks.")
                 }
             }
         }
@@ -58,7 +62,7 @@ struct PostWorkoutAnalysis {
                     let change = Int(saturating: ((week.volumeKg / average - 1) * 100).rounded())
                     let direction = change >= 0 ? "above" : "below"
                     findings.append(
-                        "This week's volume is \(Self.kg(week.volumeKg)), \(abs(change))% \(direction) the weekly average of the 4 weeks before."
+                        "This week's volume is \(unit.text(kilograms: week.volumeKg)), \(abs(change))% \(direction) the weekly average of the 4 weeks before."
                     )
                 }
             }
@@ -66,7 +70,10 @@ struct PostWorkoutAnalysis {
         // The progression steps come first: when the note is cut to its budget, what to do next survives.
         findings.insert(
             contentsOf: steps.map { step in
-                let change = ProgressionPlanner.weight(step.session.topWeightKg, step.action).map { " Next: \(Self.kg($0))." } ?? ""
+                let change =
+                    ProgressionPlanner.weight(step.session.topWeightKg, step.action, unit: unit).map {
+                        " Next: \(unit.text(kilograms: $0))."
+                    } ?? ""
                 switch step.action {
                 case .progress: return "\(step.session.name): every prescribed set met its target; ready to progress.\(change)"
                 case .deload: return "\(step.session.name): targets missed two sessions in a row; deload 10%.\(change)"
@@ -92,11 +99,6 @@ struct PostWorkoutAnalysis {
         }.max() ?? 0
     }
 
-    static func kg(_ value: Double) -> String { "\(one(value)) kg" }
-
     /// One decimal, without a trailing `.0`.
-    static func one(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return Int(exactly: rounded).map { "\($0)" } ?? "\(rounded)"
-    }
+    static func one(_ value: Double) -> String { WeightUnit.oneDecimal(value) }
 }

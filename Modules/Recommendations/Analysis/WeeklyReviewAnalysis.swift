@@ -4,13 +4,14 @@ import Platform
 
 /// The weekly review (job `WEEKLY_REVIEW`) of the week just ended: progression of the top lifts, working sets per
 /// muscle against a target range, adherence to the routine. Its data budget is twelve weeks of stats, the
-/// training context's lifts (top five) and the active routine.
+/// training context's lifts (top five) and the active routine. Weights are written in the user's unit.
 struct WeeklyReviewAnalysis {
     /// Working sets a week per muscle that most programs aim at for growth.
     static let targetSets = 10.0...20.0
 
     let analytics: any TrainingAnalytics
     let plans: any PlanLibrary
+    let unit: WeightUnit
 
     /// `weekStart` is the reviewed week's first day.
     func note(userId: String, weekStart: String, now: Date) async throws -> AnalysisNote {
@@ -23,10 +24,10 @@ struct WeeklyReviewAnalysis {
                 let change = lift.e1rmKg - previous
                 let word = change > 0.05 ? "up" : change < -0.05 ? "down" : "flat"
                 findings.append(
-                    "\(lift.name): estimated 1RM \(PostWorkoutAnalysis.kg(lift.e1rmKg)), \(word) \(PostWorkoutAnalysis.kg(abs(change))) on the 4 weeks before."
+                    "\(lift.name): estimated 1RM \(unit.text(kilograms: lift.e1rmKg)), \(word) \(unit.text(kilograms: abs(change))) on the 4 weeks before."
                 )
             } else {
-                findings.append("\(lift.name): estimated 1RM \(PostWorkoutAnalysis.kg(lift.e1rmKg)).")
+                findings.append("\(lift.name): estimated 1RM \(unit.text(kilograms: lift.e1rmKg)).")
             }
         }
         if let week {
@@ -51,7 +52,7 @@ struct WeeklyReviewAnalysis {
             if average > 0 {
                 let change = Int(saturating: ((week.volumeKg / average - 1) * 100).rounded())
                 findings.append(
-                    "Volume \(PostWorkoutAnalysis.kg(week.volumeKg)), \(abs(change))% \(change >= 0 ? "above" : "below") the weeks before.")
+                    "Volume \(unit.text(kilograms: week.volumeKg)), \(abs(change))% \(change >= 0 ? "above" : "below") the weeks before.")
             }
         }
         headline += "."

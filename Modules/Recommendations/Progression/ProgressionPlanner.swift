@@ -1,7 +1,8 @@
 import Contracts
 
 /// Turns a workout's verdicts into weight changes by `WeightProgression`: an exercise whose prescription was
-/// met progresses; one missed in this session and the one before deloads; anything else holds.
+/// met progresses; one missed in this session and the one before deloads; anything else holds. Weights step on the
+/// grid of the user's unit and stay kilograms.
 public enum ProgressionPlanner {
     /// The step an exercise takes after `session`, given its previous judged session's verdict (nil: none).
     public static func action(for session: ExerciseSession, previous: SessionVerdict?) -> (ProgressionAction, String)? {
@@ -13,10 +14,11 @@ public enum ProgressionPlanner {
     }
 
     /// Exercise-scoped changes: each exercise's heaviest weight done, progressed or deloaded.
-    public static func exerciseChanges(_ steps: [(session: ExerciseSession, action: ProgressionAction, reason: String)]) -> [ExerciseChange]
-    {
+    public static func exerciseChanges(
+        _ steps: [(session: ExerciseSession, action: ProgressionAction, reason: String)], unit: WeightUnit = .kilograms
+    ) -> [ExerciseChange] {
         steps.compactMap { step in
-            guard let next = weight(step.session.topWeightKg, step.action) else { return nil }
+            guard let next = weight(step.session.topWeightKg, step.action, unit: unit) else { return nil }
             return ExerciseChange(
                 exerciseId: step.session.exerciseId, exerciseName: step.session.name, action: step.action, reason: step.reason,
                 fromWeightKg: step.session.topWeightKg, toWeightKg: next)
@@ -26,7 +28,8 @@ public enum ProgressionPlanner {
     /// Template-scoped changes: every planned set (with a weight) of each exercise stepped from the template's own
     /// weight. Answers the changes and the template's exercises as they become, or nil when nothing changes.
     public static func templateChanges(
-        _ template: WorkoutTemplate, steps: [(session: ExerciseSession, action: ProgressionAction, reason: String)]
+        _ template: WorkoutTemplate, steps: [(session: ExerciseSession, action: ProgressionAction, reason: String)],
+        unit: WeightUnit = .kilograms
     ) -> (changes: [ExerciseChange], exercises: [PlannedExercise])? {
         var exercises = template.exercises.map { PlannedExercise(exerciseId: $0.exerciseId, sets: $0.sets) }
         var changes: [ExerciseChange] = []
@@ -34,7 +37,9 @@ public enum ProgressionPlanner {
             var setChanges: [SetWeightChange] = []
             for position in exercises.indices where exercises[position].exerciseId == step.session.exerciseId {
                 for index in exercises[position].sets.indices {
-                    guard let from = exercises[position].sets[index].targetWeightKg, let to = weight(from, step.action), to != from else {
+                    guard let from = exercises[position].sets[index].targetWeightKg, let to = weight(from, step.action, unit: unit),
+                        to != from
+                    else {
                         continue
                     }
                     exercises[position].sets[index].targetWeightKg = to
@@ -51,10 +56,10 @@ public enum ProgressionPlanner {
         return changes.isEmpty ? nil : (changes, exercises)
     }
 
-    static func weight(_ weightKg: Double, _ action: ProgressionAction) -> Double? {
+    static func weight(_ weightKg: Double, _ action: ProgressionAction, unit: WeightUnit) -> Double? {
         switch action {
-        case .progress: WeightProgression.progressed(weightKg)
-        case .deload: WeightProgression.deloaded(weightKg)
+        case .progress: WeightProgression.progressed(weightKg, unit: unit)
+        case .deload: WeightProgression.deloaded(weightKg, unit: unit)
         }
     }
 }

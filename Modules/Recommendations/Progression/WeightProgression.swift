@@ -1,3 +1,4 @@
+import Contracts
 import Platform
 
 /// The seed's progression rules (003 "Progression Rules"), computed in whole grams so no rounding of binary
@@ -12,13 +13,18 @@ import Platform
 /// nearest 2.5 is 45; 10 kg +5 % is 10.5, nearest 1.25 is 10), the step is one grid unit (47.5, 11.25), as a deload
 /// is one grid unit down: otherwise a lift between 40 and 50 kg, or a light dumbbell, could never move.
 /// Ties round up (half away from zero).
+///
+/// A user who reads pounds progresses on a pound grid (`WeightProgression+Pounds.swift`); these kilogram rules are
+/// the `unit: .kilograms` case, unchanged.
 public enum WeightProgression {
     /// The heaviest step up, in grams.
     static let capGrams = 5_000
 
-    /// The weight after a successful session, or nil for a weight that cannot progress (0 or less).
-    public static func progressed(_ weightKg: Double) -> Double? {
+    /// The weight after a successful session on the grid of the user's unit, or nil for a weight that cannot
+    /// progress (0 or less).
+    public static func progressed(_ weightKg: Double, unit: WeightUnit = .kilograms) -> Double? {
         guard weightKg.isFinite, weightKg > 0 else { return nil }
+        if unit == .pounds { return Pounds.progressed(weightKg) }
         let grams = Self.grams(weightKg)
         let (perMille, grid) = rule(grams)
         var next = nearest(grams, perMille: 1000 + perMille, grid: grid)
@@ -28,9 +34,11 @@ public enum WeightProgression {
         return Double(next) / 1000
     }
 
-    /// The weight after a deload (−10 %), or nil for a weight that cannot go down (0 or less).
-    public static func deloaded(_ weightKg: Double) -> Double? {
+    /// The weight after a deload (−10 %) on the grid of the user's unit, or nil for a weight that cannot go down
+    /// (0 or less).
+    public static func deloaded(_ weightKg: Double, unit: WeightUnit = .kilograms) -> Double? {
         guard weightKg.isFinite, weightKg > 0 else { return nil }
+        if unit == .pounds { return Pounds.deloaded(weightKg) }
         let grams = Self.grams(weightKg)
         let (_, grid) = rule(grams)
         var next = nearest(grams, perMille: 900, grid: grid)

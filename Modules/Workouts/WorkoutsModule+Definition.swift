@@ -3,7 +3,8 @@ import Platform
 
 extension WorkoutsModule {
     /// Workouts in a composition: provides the exercise catalog, plan library, training log and active-workout
-    /// control (and itself, for the admin CLI), consumes nothing.
+    /// control (and itself, for the admin CLI); consumes the account directory (an import's default unit is the
+    /// user's).
     public static func definition() -> ModuleDefinition {
         ModuleDefinition(
             name: "workouts",
@@ -11,10 +12,13 @@ extension WorkoutsModule {
                 Contract.exerciseCatalog.erased, Contract.planLibrary.erased, Contract.trainingLog.erased,
                 Contract.activeWorkoutControl.erased,
                 Self.handle.erased,
-            ]
+            ],
+            consumes: [Contract.accountDirectory.erased]
         ) { context in
             let platform = context.platform
-            let module = WorkoutsModule(database: platform.database, clock: platform.clock, ids: platform.ids)
+            let module = WorkoutsModule(
+                database: platform.database, clock: platform.clock, ids: platform.ids,
+                accounts: try context.require(Contract.accountDirectory))
             var plugin = module.plugin
             plugin.provides = [
                 ProvidedContract(Contract.exerciseCatalog, module.catalog), ProvidedContract(Contract.planLibrary, module.planLibrary),

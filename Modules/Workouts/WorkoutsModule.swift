@@ -21,7 +21,9 @@ public struct WorkoutsModule: Sendable {
     /// History import from Strong and Hevy exports (`importWorkouts`, `povver-workouts import`).
     public let importer: WorkoutImporter
 
-    public init(database: Database, clock: any WallClock, ids: any IDGenerator) {
+    /// `accounts` gives the user's unit to an import that names none (a composition passes Auth's directory; without
+    /// one, as in the CLI, such an import reads kilograms).
+    public init(database: Database, clock: any WallClock, ids: any IDGenerator, accounts: (any AccountDirectory)? = nil) {
         let catalog = SQLExerciseCatalog(database: database)
         let context = WorkoutsContext(
             database: database, clock: clock, ids: ids, catalog: catalog,
@@ -39,7 +41,8 @@ public struct WorkoutsModule: Sendable {
         self.activeWorkoutControl = SQLActiveWorkoutControl(active: active)
         self.endedWorkoutRetention = EndedWorkoutRetention(database: database, clock: clock)
         let match = ExerciseNameMatch(catalog: catalog)
-        self.importer = WorkoutImporter(base: WorkoutImport(context: context, resolve: { try await match.id(for: $0) }))
+        self.importer = WorkoutImporter(
+            base: WorkoutImport(context: context, resolve: { try await match.id(for: $0) }, accounts: accounts))
     }
 
     public static let migrations = WorkoutsMigrations.all

@@ -129,8 +129,8 @@ import Workouts
         }
     }
 
-    /// Without Auth (or a substitute) nothing verifies tokens: the start fails naming the module, before the
-    /// database is touched.
+    /// Without Auth (or a substitute) nothing verifies tokens or knows accounts: the start fails naming the module,
+    /// before the database is touched (Workouts consumes the account directory, which is checked first).
     @Test func aCompositionMissingAConsumedContractDoesNotStart() async throws {
         let config = try AppConfig.fromEnvironment([
             "POVVER_MODULES": "workouts", "POVVER_DATABASE_URL": "sqlite:///nonexistent-dir/never.sqlite",
@@ -139,7 +139,7 @@ import Workouts
             performing: { _ = try await PovverServer.build(config: config, logger: TestDatabases.logger) },
             throws: { error in
                 let text = "\(error)"
-                return text.contains("AccessTokenVerifier") && text.contains("add the auth module")
+                return text.contains("AccountDirectory") && text.contains("the module workouts") && text.contains("add the auth module")
             })
         #expect(FileManager.default.fileExists(atPath: "/nonexistent-dir/never.sqlite") == false)
 

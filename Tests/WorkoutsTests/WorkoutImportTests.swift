@@ -80,6 +80,38 @@ import Testing
         }
     }
 
+    /// A Strong file's weights carry no unit: without `weight_unit` they are the user's unit, read from the account
+    /// directory (`pounds` as Auth stores it); a unit named in the request wins; without a directory they are kilograms.
+    @Test(arguments: TestDatabases.engines)
+    func withoutAWeightUnitTheUsersUnitIsRead(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine, migrate: [Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)]) {
+            (db) async throws in
+            let account = { (id: String, format: String?) in
+                AccountSummary(
+                    userId: id, email: "\(id)@example.com", emailVerified: true, providers: [.password], originalProvider: "email",
+                    createdAt: Date(), weightFormat: format)
+            }
+            let accounts = FakeAccountDirectory([
+                account("pounds", "pounds"), account("kilos", "kilograms"), account("unset", nil), account("pounds-asking-kg", "pounds"),
+                account("kilos-asking-lb", "kilograms"), account("pounds-on-the-cli", "pounds"),
+            ])
+            let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator(), accounts: accounts)
+            func bench(_ module: WorkoutsModule, _ user: String, _ unit: String?) async throws -> [Double?] {
+                let result = try await module.importer.base.run(
+                    userId: user, request: .init(format: "strong_csv", content: Self.strong, weightUnit: unit, timeZone: nil))
+                return try await module.history.get(userId: user, id: result.workoutIds[0]).exercises[0].sets.map(\.weightKg)
+            }
+            #expect(try await bench(module, "pounds", nil) == [18.14, 36.29, 37.42], "40, 80 and 82.5 lb")
+            #expect(try await bench(module, "kilos", nil) == [40, 80, 82.5])
+            #expect(try await bench(module, "unset", nil) == [40, 80, 82.5])
+            #expect(try await bench(module, "no-account", nil) == [40, 80, 82.5])
+            #expect(try await bench(module, "pounds-asking-kg", "kg") == [40, 80, 82.5], "the request's unit wins")
+            #expect(try await bench(module, "kilos-asking-lb", "lb") == [18.14, 36.29, 37.42])
+            let withoutDirectory = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            #expect(try await bench(withoutDirectory, "pounds-on-the-cli", nil) == [40, 80, 82.5], "no directory: kilograms")
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func poundsAreConvertedAndHevyExportsRead(engine: SQLEngine) async throws {
         try await Self.with(engine) { module, _ in

@@ -13,10 +13,15 @@ import SQLKit
 /// and names it cannot match are reported with their row count, never guessed. A file is bounded by `ImportCaps`
 /// and written `batchSize` workouts to a transaction, so no other user's write waits behind a large import for
 /// longer than one batch; an import cut short leaves the batches it wrote, and sending the file again adds the rest.
+///
+/// A Strong file's weights carry no unit: they are read in `weight_unit` when given, else in the user's unit (the
+/// account's `weight_format`, through `accounts`; kilograms where there is no directory, as in the Workouts CLI).
 struct WorkoutImport: Sendable {
     let context: WorkoutsContext
     /// The catalog id an exported exercise name stands for, or nil.
     let resolve: @Sendable (String) async throws -> String?
+    /// Where the user's unit is read when a request gives none.
+    var accounts: (any AccountDirectory)? = nil
     /// Workouts written in one transaction.
     var batchSize = 50
     /// Runs after each batch is committed with the workouts written so far (tests cut an import short here).
@@ -62,6 +67,10 @@ struct WorkoutImport: Sendable {
 
     /// Imports `request.content` for the user. `progress` hears (workouts written, workouts in the file).
     func run(userId: String, request: Request, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> Result {
+        var request = request
+        if request.weightUnit == nil, let account = try await accounts?.account(userId: userId) {
+            request.weightUnit = account.weightUnit == .pounds ? "lb" : "kg"
+        }
         let reading = try Self.read(request)
         try ImportCaps.checkFile(reading)
         // Names are matched once each, in the file's order.

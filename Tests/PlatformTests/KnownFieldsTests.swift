@@ -49,12 +49,26 @@ import Testing
     }
 
     @Test func knownFieldsAliasesFreeformObjectsAndTheIgnoredUserIdPass() {
-        #expect(Self.refusal(#"{"name": "x", "workoutId": "w", "userId": "u", "user_id": "u"}"#) == nil)
+        #expect(Self.refusal(#"{"name": "x", "workoutId": "w", "userId": "u", "user_id": null}"#) == nil)
         #expect(Self.refusal(#"{"name": "x", "params": {"anything": {"nested": [1, {"at": "all"}]}}}"#) == nil)
         #expect(Self.refusal(#"{"ops": [{"op": "remove", "set_id": "s"}, {"op": "add", "exercise_id": "e"}], "exercises": []}"#) == nil)
         #expect(Self.refusal(#"{"name": "x", "exercises": null, "params": null}"#) == nil)
         #expect(Self.refusal(#"{"anything": 1}"#, schema: Schema.any) == nil)
         #expect(Self.refusal(#"{"anything": 1}"#, schema: Schema.empty) == "anything", "an endpoint that takes nothing takes no field")
+    }
+
+    /// The ignored `userId` / `user_id` are strings, as the document says: anything else is refused.
+    @Test func theIgnoredUserIdIsAString() {
+        for body in [#"{"name": "x", "userId": 5}"#, #"{"name": "x", "user_id": {"a": [1]}}"#] {
+            do {
+                try KnownFields(schema: Self.template).check(Data(body.utf8))
+                Issue.record("took \(body)")
+            } catch let error as ServiceError {
+                #expect(error.details["reason"] == "expected string", "\(body)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
     }
 
     /// Text that is not JSON is left to the decoder, whose error says what is wrong; generated text never traps.

@@ -7,8 +7,8 @@ import Foundation
 ///
 /// Every name a schema lists is known, legacy aliases included; a schema that says nothing of its shape
 /// (`Schema.any`) or an object open to more (`Schema.freeform`) takes anything. Of a `oneOf`/`anyOf` of objects, a field any alternative
-/// lists is known. `userId` / `user_id` are known at the top level of every request and ignored there, as the
-/// API has always said (the user comes from the credentials). The OpenAPI document declares the same:
+/// lists is known. `userId` / `user_id` are known at the top level of every request (a string or null) and ignored
+/// there, as the API has always said (the user comes from the credentials). The OpenAPI document declares the same:
 /// `additionalProperties: false` on every object of a request (`OpenAPIDocument`).
 ///
 /// The check walks the body's bytes once, reading keys only; a body that is not well-formed JSON is left to the
@@ -19,6 +19,8 @@ public struct KnownFields: Sendable {
         case any
         case object([String: Node])
         case array(Node)
+        /// A string or null, nothing else (the ignored `userId` / `user_id`).
+        case text
     }
 
     /// Names every request takes at its top level and ignores.
@@ -34,7 +36,7 @@ public struct KnownFields: Sendable {
         }
         switch Self.node(schema) {
         case .object(var fields):
-            for name in Self.ignoredAtTop where fields[name] == nil { fields[name] = .any }
+            for name in Self.ignoredAtTop where fields[name] == nil { fields[name] = .text }
             root = .object(fields)
         case let other: root = other
         }
@@ -68,7 +70,7 @@ public struct KnownFields: Sendable {
             switch node {
             case .object(let more): fields = (fields ?? [:]).merging(more) { first, second in merged(first, second) }
             case .array(let element): items = items.map { merged($0, element) } ?? element
-            case .any: break
+            case .any, .text: break
             }
         }
         if types.contains("object") {
@@ -126,6 +128,10 @@ public struct KnownFields: Sendable {
         mutating func read(_ node: Node, path: String) throws {
             skipSpace()
             guard index < bytes.count else { throw Malformed() }
+            if node == .text, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "n") {
+                throw ServiceError(
+                    .invalidArgument, "The field '\(path)' must be a string.", details: ["field": path, "reason": "expected string"])
+            }
             switch bytes[index] {
             case UInt8(ascii: "{"):
                 index += 1

@@ -124,7 +124,9 @@ public enum OpenAPIDocument {
     static func body(_ schema: JSONValue) -> JSONValue {
         guard case .object(var object) = closed(schema), case .object(var properties)? = object["properties"] else { return closed(schema) }
         for name in KnownFields.ignoredAtTop.sorted() where properties[name] == nil {
-            properties[name] = ["description": "ignored: the user comes from the credentials", "deprecated": true]
+            properties[name] = [
+                "type": ["string", "null"], "description": "ignored: the user comes from the credentials", "deprecated": true,
+            ]
         }
         object["properties"] = .object(properties)
         return .object(object)

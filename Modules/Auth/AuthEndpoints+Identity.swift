@@ -113,7 +113,7 @@ extension AuthEndpoints {
     /// Google and Apple sign-in, account confirmation, linking and the recent-login operations.
     static func identity(service: AuthService) -> [Endpoint] {
         [
-            .rpc(
+            .exchange(
                 "signInWithIdp", access: .open, tag: tag,
                 summary: "Sign in with a Google or Apple ID token: existing_user, or new_user to confirm.",
                 request: Schema.object(
@@ -131,10 +131,12 @@ extension AuthEndpoints {
                             required: ["provider", "email"]),
                     ], required: ["result", "user", "tokens"]),
                 input: IdentitySignInRequest.self
-            ) { input, call in
-                try await service.signInWithIdentity(
+            ) { input, call, exchange in
+                let browser = try BrowserSession.requested(by: exchange)
+                let result = try await service.signInWithIdentity(
                     provider: input.provider, idToken: input.idToken, rawNonce: input.rawNonce, name: input.name, timeZone: input.timeZone,
                     authorizationCode: input.authorizationCode, clientAddress: call.clientAddress)
+                return try BrowserSession.answer(result, for: browser)
             },
             .rpc(
                 "confirmAccountCreation", access: .unconfirmedUser, tag: tag,
@@ -187,7 +189,7 @@ extension AuthEndpoints {
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
                 return try await service.setPassword(principal: principal, password: input.password)
             },
-            .rpc(
+            .exchange(
                 "changePassword", access: .account, tag: tag,
                 summary: "Change the password. Needs a recent sign-in; every other session ends.",
                 request: Schema.object(
@@ -197,12 +199,14 @@ extension AuthEndpoints {
                             minLength: Validation.minimumPasswordLength, maxLength: Validation.maximumPasswordLength),
                     ], required: ["current_password", "new_password"]),
                 response: Schema.object(["tokens": tokensSchema], required: ["tokens"]), input: ChangePasswordRequest.self
-            ) { input, call in
+            ) { input, call, exchange in
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
-                return try await service.changePassword(
+                let browser = try BrowserSession.requested(by: exchange)
+                let result = try await service.changePassword(
                     principal: principal, currentPassword: input.currentPassword, newPassword: input.newPassword)
+                return try BrowserSession.answer(result, for: browser)
             },
-            .rpc(
+            .exchange(
                 "reauthenticate", access: .account, tag: tag,
                 summary: "Sign in again (password, Google or Apple) for a fresh auth_time before a sensitive operation.",
                 request: Self.passwordOrToken(
@@ -213,12 +217,14 @@ extension AuthEndpoints {
                             "id_token": Schema.string(maxLength: 8192), "raw_nonce": Schema.string(maxLength: 512),
                         ], required: ["provider"])),
                 response: Schema.object(["tokens": tokensSchema], required: ["tokens"]), input: ReauthenticateRequest.self
-            ) { input, call in
+            ) { input, call, exchange in
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
-                return try await service.reauthenticate(
+                let browser = try BrowserSession.requested(by: exchange)
+                let result = try await service.reauthenticate(
                     principal: principal, provider: input.provider, password: input.password, idToken: input.idToken,
                     rawNonce: input.rawNonce,
                     clientAddress: call.clientAddress)
+                return try BrowserSession.answer(result, for: browser)
             },
             .rpc(
                 "changeEmail", access: .account, tag: tag,

@@ -28,7 +28,8 @@ struct SignInRequest: Decodable, Sendable {
 }
 
 struct RefreshRequest: Decodable, Sendable {
-    var refreshToken: String
+    /// nil for a browser, whose token is its cookie.
+    var refreshToken: String?
 
     enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
 }
@@ -102,11 +103,14 @@ extension ProfileChanges {
 enum AuthEndpoints {
     static let tag = "Auth"
 
+    /// `refresh_token` is always there for an app; a browser session (`X-Povver-Session: cookie`) gets it as an
+    /// `HttpOnly` cookie instead (`BrowserSession`).
     static let tokensSchema = Schema.object(
         [
-            "access_token": Schema.string, "refresh_token": Schema.string, "expires_in": Schema.integer,
-            "token_type": Schema.enumeration(["Bearer"]),
-        ], required: ["access_token", "refresh_token", "expires_in", "token_type"])
+            "access_token": Schema.string,
+            "refresh_token": Schema.string(description: "Absent for a browser session (X-Povver-Session: cookie): it is in the cookie."),
+            "expires_in": Schema.integer, "token_type": Schema.enumeration(["Bearer"]),
+        ], required: ["access_token", "expires_in", "token_type"])
     static let userSchema = Schema.object(
         [
             "id": Schema.string, "email": Schema.string(format: "email"), "name": Schema.nullable(Schema.string),
@@ -127,7 +131,7 @@ enum AuthEndpoints {
     static func make(service: AuthService, signingKey: SigningKey) -> [Endpoint] {
         let jwks = (try? JSONCoding.encodeToString(signingKey.jwks)) ?? #"{"keys":[]}"#
         return [
-            .rpc(
+            .exchange(
                 "signUp", access: .open, tag: tag,
                 summary: "Create an email/password account and sign in; a code to verify the email is mailed.",
                 request: Schema.object(
@@ -137,38 +141,48 @@ enum AuthEndpoints {
                         "name": Schema.string(maxLength: 100), "time_zone": Schema.timeZone,
                     ], required: ["email", "password"]),
                 response: signInResultSchema, input: SignUpRequest.self
-            ) { input, call in
-                try await service.signUp(
+            ) { input, call, exchange in
+                let browser = try BrowserSession.requested(by: exchange)
+                let result = try await service.signUp(
                     email: input.email, password: input.password, name: input.name, timeZone: input.timeZone,
                     clientAddress: call.clientAddress)
+                return try BrowserSession.answer(result, for: browser)
             },
-            .rpc(
+            .exchange(
                 "signIn", access: .open, tag: tag, summary: "Sign in with email and password.",
                 request: Schema.object(
                     ["email": Schema.string(format: "email"), "password": Schema.string, "time_zone": Schema.timeZone],
                     required: ["email", "password"]),
                 response: signInResultSchema, input: SignInRequest.self
-            ) { input, call in
-                try await service.signIn(
+            ) { input, call, exchange in
+                let browser = try BrowserSession.requested(by: exchange)
+                let result = try await service.signIn(
                     email: input.email, password: input.password, timeZone: input.timeZone, clientAddress: call.clientAddress)
+                return try BrowserSession.answer(result, for: browser)
             },
-            .rpc(
+            .exchange(
                 "refreshToken", access: .open, tag: tag,
-                summary: "Swap a refresh token for new tokens. A token used twice ends its session.",
-                request: Schema.object(["refresh_token": Schema.string], required: ["refresh_token"]),
+                summary:
+                    "Swap a refresh token for new tokens. A token used twice ends its session. A browser session (X-Povver-Session: cookie) sends none: its cookie is read, and replaced.",
+                request: Schema.object(["refresh_token": Schema.string]),
                 response: Schema.object(["tokens": tokensSchema], required: ["tokens"]), input: RefreshRequest.self
-            ) { input, _ in
-                ["tokens": try await service.refresh(refreshToken: input.refreshToken)]
+            ) { input, _, exchange in
+                let browser = try BrowserSession.requested(by: exchange)
+                guard let token = input.refreshToken ?? browser?.cookieToken else {
+                    throw ServiceError(.unauthenticated, "There is no session to refresh. Please sign in.")
+                }
+                return try BrowserSession.answer(TokensResult(tokens: try await service.refresh(refreshToken: token)), for: browser)
             },
-            .rpc(
+            .exchange(
                 "signOut", access: .unconfirmedUser, tag: tag,
-                summary: "End this session, the session of a refresh token, or every session.",
+                summary: "End this session, the session of a refresh token, or every session (a browser's cookie is removed).",
                 request: Schema.object(["refresh_token": Schema.string, "all_sessions": Schema.boolean]),
                 response: Schema.empty, input: SignOutRequest.self
-            ) { input, call in
+            ) { input, call, exchange in
                 guard let principal = call.principal else { throw ServiceError(.unauthenticated) }
+                let browser = try BrowserSession.requested(by: exchange)
                 try await service.signOut(principal: principal, refreshToken: input.refreshToken, allSessions: input.allSessions ?? false)
-                return Empty()
+                return Answer(data: Empty(), headers: browser.map { [.setCookie: $0.clearing] } ?? [:])
             },
             .rpc(
                 "getAccount", access: .user, tag: tag, readOnly: true, summary: "The account: email, linked providers, dates.",

@@ -61,6 +61,19 @@ public struct Endpoint: Sendable {
         request: JSONValue, response: JSONValue, input: Input.Type = Input.self, maxBodyBytes: Int? = nil,
         _ handler: @escaping @Sendable (Input, CallContext) async throws -> Output
     ) -> Endpoint {
+        exchange(
+            name, access: access, tag: tag, readOnly: readOnly, summary: summary, request: request, response: response, input: input,
+            maxBodyBytes: maxBodyBytes
+        ) { input, call, _ in Answer(data: try await handler(input, call)) }
+    }
+
+    /// An RPC endpoint as `rpc`, whose handler also reads the request's headers and adds headers to its answer
+    /// (a browser's session cookie).
+    public static func exchange<Input: Decodable & Sendable, Output: Encodable & Sendable>(
+        _ name: String, access: Access, tag: String, readOnly: Bool = false, summary: String,
+        request: JSONValue, response: JSONValue, input: Input.Type = Input.self, maxBodyBytes: Int? = nil,
+        _ handler: @escaping @Sendable (Input, CallContext, HTTPExchange) async throws -> Answer<Output>
+    ) -> Endpoint {
         let querySchema = readOnly ? request : nil
         let known = KnownFields(schema: request)
         return Endpoint(
@@ -77,8 +90,10 @@ public struct Endpoint: Sendable {
             let call = CallContext(
                 principal: context.principal, requestID: context.requestID, logger: context.logger, remoteAddress: context.remoteAddress,
                 forwardedFor: forwardedFor, trusted: settings.trustedProxies)
-            let output = try await handler(input, call)
-            return try Envelope.success(output)
+            let answer = try await handler(input, call, HTTPExchange(headers: request.headers, authority: request.head.authority))
+            var response = try Envelope.success(answer.data)
+            response.headers.append(contentsOf: answer.headers)
+            return response
         }
     }
 

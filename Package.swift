@@ -151,12 +151,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "Web",
+            dependencies: [
+                "Contracts", "Platform", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
+            path: "Modules/Web",
+            resources: [.copy("Resources/app")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Apps
 
         .target(
             name: "PovverModules",
             dependencies: [
-                "Contracts", "Platform", "Auth", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics",
+                "Contracts", "Platform", "Auth", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics", "Web",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -379,7 +393,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "PovverApp", "PovverModules", "Platform", "Contracts", "Auth", "AuthTool", "Subscription", "SubscriptionTool", "Workouts",
-                "Analytics", "Recommendations", "RecommendationsTool", "Fakes",
+                "Analytics", "Recommendations", "RecommendationsTool", "Fakes", "Web",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -4,13 +4,14 @@ import Conversations
 import Platform
 import Recommendations
 import Subscription
+import Web
 import Workouts
 
 /// Every module of Povver by name, as definitions a composition takes. Each reads its own settings from the
 /// environment here, so a bad value stops the start (naming the variable) before the database opens.
 public enum PovverModules {
     /// In the order the full server composes them.
-    public static let names = ["auth", "subscription", "conversations", "workouts", "recommendations", "analytics"]
+    public static let names = ["auth", "subscription", "conversations", "workouts", "recommendations", "analytics", "web"]
 
     /// The definitions of `names` (every module when nil: `POVVER_MODULES` unset), in the full server's order.
     /// Throws `CompositionError.unknownModule` for a name that is no module. `signingKey` overrides Auth's key file (tests).
@@ -30,6 +31,7 @@ public enum PovverModules {
         case "workouts": WorkoutsModule.definition()
         case "recommendations": RecommendationsModule.definition(settings: try RecommendationsSettings(environment: environment))
         case "analytics": AnalyticsModule.definition(settings: try AnalyticsSettings(environment: environment))
+        case "web": WebModule.definition()
         default: throw CompositionError.unknownModule(name, known: Self.names)
         }
     }

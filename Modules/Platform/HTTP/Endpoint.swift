@@ -32,6 +32,9 @@ public struct Endpoint: Sendable {
     public var enveloped: Bool
     /// The operations its answer leads to (`EndpointLink`), declared in the OpenAPI document.
     public var links: [EndpointLink] = []
+    /// Whether `/openapi.json` lists it: every route of the HTTP contract is; files served to a browser (the web
+    /// app) are not part of the contract and are left out.
+    public var documented = true
     public var respond: @Sendable (Request, APIRequestContext, EndpointSettings) async throws -> Response
 
     public init(

@@ -3,7 +3,8 @@ import HTTPTypes
 
 /// The machine-readable form of the HTTP contract, built from the same `Endpoint` values the router serves.
 public enum OpenAPIDocument {
-    public static func make(endpoints: [Endpoint], title: String = "Povver Server", version: String = "1.0.0") -> JSONValue {
+    public static func make(endpoints allEndpoints: [Endpoint], title: String = "Povver Server", version: String = "1.0.0") -> JSONValue {
+        let endpoints = allEndpoints.filter(\.documented)
         var paths: [String: JSONValue] = [:]
         let served = Dictionary(endpoints.map { ($0.name, $0) }) { first, _ in first }
         for endpoint in endpoints {

@@ -1,0 +1,14 @@
+import Platform
+
+/// The web app as a plug-in: the browser's Povver (HTML, CSS and JavaScript modules, a manifest and a service
+/// worker) served at `/`. It provides and consumes no contract and keeps nothing of a user: the app speaks the
+/// HTTP API like any other client.
+public enum WebModule {
+    /// The module in a composition: its routes over the files loaded once, when it is built.
+    public static func definition() -> ModuleDefinition {
+        ModuleDefinition(name: "web") { _ in
+            let app = try WebApp.load()
+            return ModulePlugin(name: "web", endpoints: WebEndpoints.make(app: app))
+        }
+    }
+}

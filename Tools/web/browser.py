@@ -21,6 +21,7 @@ ROLE_SELECTORS = {
     "combobox": "select",
     "heading": "h1, h2, h3",
     "img": "[role=img], img",
+    "file": "input[type=file]",
 }
 
 
@@ -77,6 +78,10 @@ class Browser:
                 raise AssertionError(f"no {role} named {name!r} on {self.driver.current_url}")
             time.sleep(0.05)
 
+    def find_file(self, name):
+        """A file chooser, by its label (it has no role of its own)."""
+        return self.find("file", name)
+
     def wait_for(self, predicate, timeout=10, what="the page to change"):
         deadline = time.monotonic() + timeout
         while True:
@@ -108,11 +113,6 @@ class Browser:
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
         element.click()
         return element
-
-    def forget_session(self):
-        """A new visitor: no cookie (the refresh cookie lives on /refreshToken, out of a page's reach), no storage."""
-        self.driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
-        self.driver.execute_script("localStorage.clear()")
 
     def fill(self, name, value, role="textbox"):
         element = self.find(role, name)

@@ -41,28 +41,28 @@ def make_premium(email):
 
 
 class WebJourneys(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.browser = Browser(BASE)
+    def setUp(self):
+        # A new browser for each journey: a new visitor, with no cookie or storage left by another.
+        self.browser = Browser(BASE)
+
+    def tearDown(self):
+        # On a failure, what the screen showed: a screenshot and the page's text, beside the others.
+        result = self._outcome.result
+        if any(test is self for test, _ in result.failures + result.errors):
+            try:
+                self.browser.screenshot(SHOTS, f"failure-{self._testMethodName}", top=False)
+                with open(os.path.join(SHOTS, f"failure-{self._testMethodName}.txt"), "w") as out:
+                    out.write(self.browser.driver.current_url + "\n" + self.browser.text() + "\n"
+                              + json.dumps(self.browser.console_errors(), indent=1))
+            except Exception:  # noqa: BLE001 - the failure itself is what gets reported
+                pass
+        self.browser.quit()
 
     @classmethod
     def tearDownClass(cls):
-        cls.browser.quit()
         if BENCH:
             with open(BENCH, "w") as out:
                 json.dump(results, out, indent=2)
-
-    def run(self, result=None):
-        # On a failure, what the screen showed: a screenshot and the page's text, beside the others.
-        outcome = super().run(result)
-        if result and (result.failures or result.errors) and getattr(self, "browser", None):
-            try:
-                self.browser.screenshot(SHOTS, f"failure-{self._testMethodName}")
-                with open(os.path.join(SHOTS, f"failure-{self._testMethodName}.txt"), "w") as out:
-                    out.write(self.browser.driver.current_url + "\n" + self.browser.text() + "\n" + json.dumps(self.browser.console_errors(), indent=1))
-            except Exception:  # noqa: BLE001 - the failure itself is what gets reported
-                pass
-        return outcome
 
     def log_current_set(self):
         """Types a weight where no target prefilled it, taps Log set, and reports how the screen kept up. The
@@ -167,6 +167,7 @@ class WebJourneys(unittest.TestCase):
         b.click("link", "Exercises")
         b.fill("Search exercises", "bench")
         b.find("combobox", "Equipment").send_keys("barbell")
+        b.click("button", "Search")
         b.wait_for_text("Barbell Bench Press", timeout=10)
         self.shot("07-plans-exercises")
 
@@ -198,6 +199,11 @@ class WebJourneys(unittest.TestCase):
                 # The signal comes back: the two sets are sent in order, the badge goes.
                 b.offline(False)
                 b.wait_for(lambda: "not synced" not in b.text(), timeout=15, what="the queued sets to sync")
+                # The coach in workout mode, on the same screen: "10 @ 40" logs the next set.
+                b.fill("Message", "10 @ 40")
+                b.click("button", "Send")
+                logged += 1
+                b.wait_for_text(f"{logged} / {total}", timeout=15)
         results["log_set_to_next_frame_ms_max"] = round(max(frames), 1)
         b.find("button", "Finish workout")
         self.shot("10-workout-done")
@@ -238,6 +244,19 @@ class WebJourneys(unittest.TestCase):
         squat = b.find("textbox", "Barbell Squat set 1 weight (lb)")
         self.assertAlmostEqual(float(squat.get_attribute("value")), 137.8, delta=0.2, msg="62.5 kg (accepted) in lb")
 
+        # Import a Strong export (its weights in lb, the unit the form now offers).
+        export = os.path.join(SHOTS, "strong-export.csv")
+        with open(export, "w") as out:
+            out.write("Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE\n"
+                      "2026-01-05 18:00:00,Old Push,45m,Bench Press (Barbell),1,225,5,,,,,8\n"
+                      "2026-01-05 18:00:00,Old Push,45m,Bench Press (Barbell),2,225,5,,,,,9\n")
+        b.click("link", "Profile")
+        b.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", b.find_file("Strong or Hevy export (CSV)"))
+        b.find_file("Strong or Hevy export (CSV)").send_keys(export)
+        b.click("button", "Import")
+        b.wait_for_text("Imported 1 workout (2 sets)", timeout=15)
+        self.shot("14-profile-import", top=False)
+
         # Delete the account (seed 004: warning, sign in again, confirm).
         b.click("link", "Profile")
         b.click("button", "Delete account")
@@ -253,10 +272,7 @@ class WebJourneys(unittest.TestCase):
         b = self.browser
         email = f"keys-{int(time.time() * 1000)}@example.com"
         api("signUp", {"email": email, "password": PASSWORD})
-        b.open("/")
-        b.forget_session()
         b.open("/#/signin")
-        b.driver.refresh()
         b.find("textbox", "Email").click()
         active = lambda: b.driver.switch_to.active_element
         active().send_keys(email)

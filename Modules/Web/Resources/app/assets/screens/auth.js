@@ -53,9 +53,10 @@ function signUp(ctx) {
     h("h2", {}, "Create your account"),
     form(async (data) => {
       const name = String(data.get("name") || "").trim();
-      await call("signUp", {
+      const answer = await call("signUp", {
         email: data.get("email"), password: data.get("password"), ...(name ? { name } : {}), time_zone: zone(),
       }, { auth: false });
+      ctx.store.set({ verifyEmail: answer.user?.email_verified === false ? answer.user.email : null });
       await ctx.signedIn();
     },
     field("Name", { type: "text", name: "name", autocomplete: "name" }),

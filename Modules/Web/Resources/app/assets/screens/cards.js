@@ -2,7 +2,7 @@
 // server sent before the card contract (status `proposed`, lane `slow`, no `actions`): they are read as pending
 // cards of the type's canvas lane, offering the type's usual actions.
 import { call, newKey, ApiError } from "../lib/api.js";
-import { h, openDialog, toast } from "../lib/dom.js";
+import { h, replace, openDialog, toast } from "../lib/dom.js";
 import { lineChart, barChart } from "../lib/chart.js";
 import * as fmt from "../lib/format.js";
 
@@ -50,7 +50,7 @@ export function renderCard(raw, context) {
         h("h3", { id: `card-${card.id}` }, card.title || "Coach"),
         card.subtitle ? h("p", { class: "caption" }, card.subtitle) : null),
       card.status !== "pending" ? h("span", { class: `badge${card.status === "accepted" || card.status === "completed" ? " accent" : ""}` }, statusText(card.status)) : null);
-    body.replaceChildren(...[].concat(content(card, context)));
+    replace(body, content(card, context));
     actions.replaceChildren(...(card.status === "pending" ? card.actions.map((action) => button(action)) : []));
     element.replaceChildren(header, body, actions);
   }

@@ -145,7 +145,10 @@ export async function render(ctx) {
           h("span", { class: "caption" }, fmt.date(item.updated_at)))))));
   }).catch(() => {});
   call("prewarmSession", {}).catch(() => {});
+  const unverified = ctx.store.get().verifyEmail;
   return [
+    unverified ? h("div", { class: "banner", role: "status" },
+      `We emailed a code to ${unverified} to verify your address. `, h("a", { href: "#/profile" }, "Enter the code")) : null,
     h("div", { class: "stack" },
       h("h2", {}, "What are we training?"),
       h("p", { class: "muted" }, "Ask for a plan, a progress check or today's workout.")),

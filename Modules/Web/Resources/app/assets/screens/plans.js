@@ -1,7 +1,7 @@
 // Plans: routines (the active one marked, its next workout), templates (view, edit exercises, sets, targets and
 // weights, reorder) and the exercise catalog with its filters.
 import { call, newKey, ApiError } from "../lib/api.js";
-import { h, confirmAction, toast, field } from "../lib/dom.js";
+import { h, replace, confirmAction, toast, field } from "../lib/dom.js";
 import { icon } from "../lib/icons.js";
 import * as fmt from "../lib/format.js";
 import { exerciseSearch, pickExercise } from "./exercise-search.js";
@@ -91,7 +91,7 @@ async function templateEditor(ctx, id) {
   };
 
   function draw() {
-    container.replaceChildren(
+    replace(container,
       h("a", { class: "button ghost small", href: "#/plans/templates" }, icon("back"), "Templates"),
       field("Template name", { value: draft.name, onchange: (e) => { draft.name = e.target.value; status.textContent = "Unsaved changes"; } }),
       ...draft.exercises.map((exercise, index) => h("section", { class: "card", "aria-label": exercise.name },

@@ -1,7 +1,7 @@
 // Profile: name, units, time zone, week start, theme; email and password (re-authentication when asked for),
 // sign-in methods, sign out everywhere, account deletion (seed 004's flows); subscription status; import and export.
 import { call, signOut, forget, ApiError } from "../lib/api.js";
-import { h, field, segmented, openDialog, confirmAction, toast, uid } from "../lib/dom.js";
+import { h, replace, field, segmented, openDialog, confirmAction, toast, uid } from "../lib/dom.js";
 import * as fmt from "../lib/format.js";
 import { exportJSON, exportStrongCSV } from "../lib/export.js";
 
@@ -79,7 +79,7 @@ function preferences(ctx, user) {
       (value) => { ctx.store.set({ theme: value }); ctx.applyTheme(value); }));
 }
 
-function verification(account) {
+function verification(ctx, account) {
   if (account.email_verified) return null;
   const codeId = uid("code");
   const form = h("form", { class: "banner stack", "aria-label": "Verify your email" },
@@ -93,6 +93,7 @@ function verification(account) {
     event.preventDefault();
     try {
       await call("verifyEmail", { code: new FormData(form).get("code") });
+      ctx.store.set({ verifyEmail: null });
       form.replaceWith(h("p", { class: "banner", role: "status" }, "Email verified."));
     } catch (error) {
       toast(error.message);
@@ -130,7 +131,7 @@ function security(ctx, account) {
   };
   return h("section", { class: "card", "aria-labelledby": "account-title" },
     h("h2", { id: "account-title" }, "Account"),
-    verification(account),
+    verification(ctx, account),
     h("div", { class: "row spread" }, h("div", { class: "grow" }, h("div", { class: "caption" }, "Email"), h("div", {}, account.email)),
       hasPassword ? h("button", { class: "button small", type: "button", onclick: changeEmail }, "Change email") : h("span", { class: "caption" }, `Managed by ${PROVIDERS[account.original_provider] || account.original_provider}`)),
     h("button", { class: "button", type: "button", onclick: changePassword }, hasPassword ? "Change password" : "Set password"),
@@ -180,9 +181,10 @@ function data(ctx) {
         format: values.get("format"), content, weight_unit: values.get("weight_unit"), time_zone: ctx.store.get().user.time_zone || Intl.DateTimeFormat().resolvedOptions().timeZone,
       });
       progress.value = 3;
-      result.replaceChildren(
-        h("p", {}, `Imported ${fmt.count(answer.imported)} workouts (${fmt.count(answer.sets)} sets).`),
-        answer.skipped?.length ? h("p", { class: "caption" }, `${answer.skipped.length} rows skipped (first: row ${answer.skipped[0].row}, ${answer.skipped[0].reason}).`) : null,
+      const plural = (n, word) => `${fmt.count(n)} ${word}${n === 1 ? "" : "s"}`;
+      replace(result,
+        h("p", {}, `Imported ${plural(answer.imported, "workout")} (${plural(answer.sets, "set")}).`),
+        answer.skipped?.length ? h("p", { class: "caption" }, `${plural(answer.skipped.length, "row")} skipped (first: row ${answer.skipped[0].row}, ${answer.skipped[0].reason}).`) : null,
         answer.unmatched_exercises?.length ? h("p", { class: "caption" }, `Not in the catalog: ${answer.unmatched_exercises.map((u) => u.name).slice(0, 5).join(", ")}.`) : null);
     } catch (error) {
       progress.hidden = true;

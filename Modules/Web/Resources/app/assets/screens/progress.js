@@ -1,7 +1,7 @@
 // Progress: the analyst's recommendations (accept / reject, auto-pilot), its summary, a lift's e1RM over time,
 // weekly sets per muscle group, and the history (list, detail, edit, delete).
 import { call, ApiError } from "../lib/api.js";
-import { h, confirmAction, toast, uid } from "../lib/dom.js";
+import { h, replace, confirmAction, toast, uid } from "../lib/dom.js";
 import { icon } from "../lib/icons.js";
 import { lineChart, barChart } from "../lib/chart.js";
 import * as fmt from "../lib/format.js";
@@ -114,7 +114,7 @@ async function workoutDetail(ctx, id) {
   let editing = false;
   const draft = structuredClone(workout);
   function draw() {
-    container.replaceChildren(
+    replace(container,
       h("a", { class: "button ghost small", href: "#/progress" }, icon("back"), "Progress"),
       h("div", {}, h("h2", {}, workout.name || "Workout"), h("p", { class: "muted" }, fmt.dateTime(workout.end_time || workout.start_time))),
       h("div", { class: "totals card" },

@@ -224,7 +224,8 @@ function draw(ctx, container) {
   let state = states.get(service);
   if (!state || state.workoutId !== doc.id) {
     state = { workoutId: doc.id, index: 0, current: null, editing: new Set(), drafts: {}, restUntil: null };
-    state.chat = chatPanel(ctx, { workoutId: doc.id, compact: true, onTurnEnd: () => service.sync().then(() => draw(ctx, container)) });
+    // A set the coach logged ("8 @ 100", "done") moves the screen on like one logged here.
+    state.chat = chatPanel(ctx, { workoutId: doc.id, compact: true, onTurnEnd: () => { state.advance = true; service.sync().then(() => draw(ctx, container)); } });
     state.index = Math.max(0, doc.exercises.findIndex((e) => e.sets.some((s) => !s.completed_at)));
     states.set(service, state);
   }

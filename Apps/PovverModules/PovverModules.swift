@@ -31,7 +31,7 @@ public enum PovverModules {
         case "workouts": WorkoutsModule.definition()
         case "recommendations": RecommendationsModule.definition(settings: try RecommendationsSettings(environment: environment))
         case "analytics": AnalyticsModule.definition(settings: try AnalyticsSettings(environment: environment))
-        case "web": WebModule.definition()
+        case "web": WebModule.definition(settings: try WebSettings(environment: environment))
         default: throw CompositionError.unknownModule(name, known: Self.names)
         }
     }

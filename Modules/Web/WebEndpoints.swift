@@ -21,16 +21,16 @@ enum WebEndpoints {
         var endpoint = Endpoint.get(path, tag: "Web", summary: "The web app's files.", response: Schema.string, contentType: "text/html") {
             request, context in
             guard let file = app.file(at: locate(context)) else { throw ServiceError(.notFound, "There is no such file.") }
-            return respond(file, version: app.version, request: request)
+            return respond(file, app: app, request: request)
         }
         endpoint.documented = false
         return endpoint
     }
 
     /// The file's bytes (gzip when the client takes it), or 304 when the client holds this version already.
-    static func respond(_ file: WebFile, version: String, request: Request) -> Response {
-        var headers = WebHeaders.security
-        let etag = "\"\(version)\""
+    static func respond(_ file: WebFile, app: WebApp, request: Request) -> Response {
+        var headers = WebHeaders.security(policy: app.contentSecurityPolicy)
+        let etag = "\"\(app.version)\""
         headers[.contentType] = file.contentType
         headers[.eTag] = etag
         headers[.vary] = "Accept-Encoding"

@@ -4,12 +4,31 @@ import HTTPTypes
 /// The headers every file of the web app is served with.
 enum WebHeaders {
     /// The Content Security Policy: scripts, styles, fonts, images, workers and connections from this origin
-    /// only; no inline script or style, no `eval`, no plug-ins, no framing, no `<base>`, forms post here.
-    static let contentSecurityPolicy = [
-        "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
-        "connect-src 'self'", "manifest-src 'self'", "worker-src 'self'", "object-src 'none'", "base-uri 'none'",
-        "form-action 'self'", "frame-ancestors 'none'",
-    ].joined(separator: "; ")
+    /// only; no inline script or style, no `eval`, no plug-ins, no framing, no `<base>`, forms post here. A
+    /// configured sign-in provider adds its own script, style, frame and connection origins, nothing else.
+    static func contentSecurityPolicy(for settings: WebSettings = WebSettings()) -> String {
+        var script = ["'self'"]
+        var style = ["'self'"]
+        var frame: [String] = []
+        var connect = ["'self'"]
+        if settings.googleClientID != nil {
+            script.append("https://accounts.google.com/gsi/client")
+            style.append("https://accounts.google.com/gsi/style")
+            frame.append("https://accounts.google.com/gsi/")
+            connect.append("https://accounts.google.com/gsi/")
+        }
+        if settings.appleServicesID != nil {
+            script.append("https://appleid.cdn-apple.com")
+            frame.append("https://appleid.apple.com")
+            connect.append("https://appleid.apple.com")
+        }
+        return [
+            "default-src 'self'", "script-src \(script.joined(separator: " "))", "style-src \(style.joined(separator: " "))",
+            "img-src 'self' data:", "font-src 'self'", "connect-src \(connect.joined(separator: " "))", "manifest-src 'self'",
+            "worker-src 'self'", frame.isEmpty ? nil : "frame-src \(frame.joined(separator: " "))", "object-src 'none'",
+            "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+        ].compactMap { $0 }.joined(separator: "; ")
+    }
 
     // cannot trap: a header name spelled here is a valid token
     static let contentSecurityPolicyField = HTTPField.Name("Content-Security-Policy")!
@@ -19,9 +38,9 @@ enum WebHeaders {
     static let resourcePolicy = HTTPField.Name("Cross-Origin-Resource-Policy")!
 
     /// The security headers of every web response.
-    static var security: HTTPFields {
+    static func security(policy: String) -> HTTPFields {
         [
-            contentSecurityPolicyField: contentSecurityPolicy, contentTypeOptions: "nosniff", referrerPolicy: "no-referrer",
+            contentSecurityPolicyField: policy, contentTypeOptions: "nosniff", referrerPolicy: "no-referrer",
             openerPolicy: "same-origin", resourcePolicy: "same-origin",
         ]
     }

@@ -5,9 +5,9 @@ import Platform
 /// HTTP API like any other client.
 public enum WebModule {
     /// The module in a composition: its routes over the files loaded once, when it is built.
-    public static func definition() -> ModuleDefinition {
+    public static func definition(settings: WebSettings = WebSettings()) -> ModuleDefinition {
         ModuleDefinition(name: "web") { _ in
-            let app = try WebApp.load()
+            let app = try WebApp.load(settings: settings)
             return ModulePlugin(name: "web", endpoints: WebEndpoints.make(app: app))
         }
     }

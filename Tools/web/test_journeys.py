@@ -70,17 +70,26 @@ class WebJourneys(unittest.TestCase):
         b = self.browser
         for _ in range(40):
             try:
-                open_weights = sorted((int(m.group(1)), e) for e in b.all("textbox", "weight", exact=False)
-                                      for m in [re.match(r"Set (\d+) weight", e.accessible_name)] if m)
-                if open_weights and open_weights[0][1].get_attribute("value") == "":
-                    open_weights[0][1].send_keys("40")
+                # The current set's row: its Log set button and its weight field.
+                button = b.find("button", "Log set")
+                weight = b.driver.execute_script("return arguments[0].closest('li').querySelector('input')", button)
+                self.assertRegex(weight.accessible_name, r"^Set \d+ weight \((kg|lb)\)$")
+                if weight.get_attribute("value") == "":
+                    weight.send_keys("40")
                 # The set shows as logged before the next frame is drawn.
-                return b.driver.execute_script("""
+                frame = b.driver.execute_script("""
+                    // The weight typed must be in the row being logged (a redraw may have come between).
+                    const row = [...arguments[0].closest('li').querySelectorAll('input')].map((i) => i.value);
+                    if (row[0] === '') return { retry: true };
                     const start = performance.now();
                     arguments[0].click();
                     const logged = Number(/(\\d+) \\/ \\d+/.exec(document.body.innerText)[1]);
-                    return new Promise((done) => requestAnimationFrame(() => done({ ms: performance.now() - start, logged })));
-                """, b.find("button", "Log set"))
+                    return new Promise((done) => requestAnimationFrame(() => done({ ms: performance.now() - start, logged, row })));
+                """, button)
+                if frame.get("retry"):
+                    time.sleep(0.05)
+                    continue
+                return frame
             except StaleElementReferenceException:
                 time.sleep(0.05)
         raise AssertionError("the set could not be logged")
@@ -187,7 +196,7 @@ class WebJourneys(unittest.TestCase):
             frame = self.log_current_set()
             frames.append(frame["ms"])
             logged += 1
-            self.assertEqual(frame["logged"], logged, "the set is on screen at once")
+            self.assertEqual(frame["logged"], logged, f"the set is on screen at once ({frame})")
             if logged == 6:
                 b.wait_for_text("2 not synced")
                 self.shot("09-workout-offline")

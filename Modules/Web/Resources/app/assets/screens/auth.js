@@ -1,6 +1,7 @@
 // Signed out: sign in, create an account, forgot password, and set a new one with the emailed code.
 import { call, ApiError } from "../lib/api.js";
 import { h, field } from "../lib/dom.js";
+import { ssoButtons } from "./sso.js";
 
 function brand(subtitle) {
   return h("div", { class: "brand" },
@@ -41,6 +42,7 @@ function signIn(ctx) {
     field("Email", { type: "email", name: "email", autocomplete: "email", required: true }),
     field("Password", { type: "password", name: "password", autocomplete: "current-password", required: true }),
     h("button", { class: "button primary block", type: "submit" }, "Sign in")),
+    ssoButtons(ctx),
     h("p", { class: "row spread" },
       h("a", { href: "#/forgot" }, "Forgot password?"),
       h("a", { href: "#/signup" }, "Sign up")),
@@ -64,6 +66,7 @@ function signUp(ctx) {
     field("Password", { type: "password", name: "password", autocomplete: "new-password", required: true, minlength: 8 },
       h("span", { class: "caption" }, "At least 8 characters.")),
     h("button", { class: "button primary block", type: "submit" }, "Create account")),
+    ssoButtons(ctx),
     h("p", {}, "Already have an account? ", h("a", { href: "#/signin" }, "Sign in instead")),
   ];
 }

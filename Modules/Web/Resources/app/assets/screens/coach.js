@@ -153,6 +153,9 @@ export async function render(ctx) {
       h("h2", {}, "What are we training?"),
       h("p", { class: "muted" }, "Ask for a plan, a progress check or today's workout.")),
     panel.element,
+    h("div", { class: "choices", role: "group", "aria-label": "Suggestions" },
+      ["Make me a 3-day plan", "What should I do today?", "How am I doing?"].map((text) =>
+        h("button", { class: "button small", type: "button", onclick: (event) => { event.currentTarget.parentElement.remove(); panel.ask(text); } }, text))),
     conversations,
   ];
 }

@@ -125,6 +125,9 @@ class WebJourneys(unittest.TestCase):
         """)
         results["first_visit_bytes"] = first_visit
         self.assertLessEqual(first_visit, 200 * 1024)
+        # An installable app: Chrome finds nothing missing (manifest, icon, service worker).
+        self.assertEqual(b.driver.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"], [])
+        self.assertEqual(b.driver.execute_cdp_cmd("Page.getAppManifest", {}).get("errors"), [])
         self.assert_accessible("sign in")
         self.shot("01-sign-in")
         b.click("link", "Sign up")
@@ -235,6 +238,15 @@ class WebJourneys(unittest.TestCase):
         self.shot("12-progress")
         b.click("button", "Accept")
         b.wait_for_text("Applied to Full Body A")
+
+        # Edit the workout in the history: one more rep on the first squat set.
+        b.click("link", "Full Body A", exact=False)
+        b.click("button", "Edit workout")
+        b.fill("Barbell Squat set 1 reps", "9")
+        b.click("button", "Save changes")
+        b.wait_for_text("9 × 60 kg")
+        b.click("link", "Progress")
+        b.find("heading", "History")
 
         # Units: lb everywhere.
         b.click("link", "Profile")

@@ -104,8 +104,15 @@ async function show() {
   const context = { ...app, route, onLeave: (fn) => cleanups.push(fn) };
   const view = SIGNED_OUT.has(route.name) ? signedOutFrame(route.name) : shell(route.name);
   try {
-    replace(view.main, await module.render(context));
+    const content = await module.render(context);
+    // Another address was opened while this screen loaded: it is dropped, and what it started is stopped.
+    if (render !== renderCount) {
+      cleanups.forEach((fn) => fn());
+      return;
+    }
+    replace(view.main, content);
   } catch (error) {
+    if (render !== renderCount) return;
     replace(view.main, h("div", { class: "banner error", role: "alert" }, error instanceof ApiError ? error.message : "Something went wrong. Please try again."));
     if (!(error instanceof ApiError)) console.error(error);
   }

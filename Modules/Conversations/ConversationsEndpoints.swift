@@ -12,12 +12,14 @@ struct ConversationsEndpoints {
         var conversationId: String?
         var limit: Int?
         var cursor: String?
+        var includeWorkout: Bool?
 
         enum CodingKeys: String, CodingKey {
             case conversationId = "conversation_id"
             case camel = "conversationId"
             case canvas = "canvasId"
             case limit, cursor
+            case includeWorkout = "include_workout"
         }
 
         init(from decoder: any Decoder) throws {
@@ -29,6 +31,7 @@ struct ConversationsEndpoints {
                 ?? canvas
             limit = try container.decodeIfPresent(Int.self, forKey: .limit)
             cursor = try container.decodeIfPresent(String.self, forKey: .cursor)
+            includeWorkout = try container.decodeIfPresent(Bool.self, forKey: .includeWorkout)
         }
     }
 
@@ -175,12 +178,19 @@ struct ConversationsEndpoints {
             },
             .rpc(
                 "getConversations", access: .user, tag: tag, readOnly: true,
-                summary: "The user's conversations, most recently active first, a page at a time.",
-                request: Schema.object(["limit": Schema.integer(minimum: 1, maximum: 100), "cursor": Schema.string]),
+                summary: """
+                    The user's conversations, most recently active first, a page at a time. Workout-mode chats (those with a \
+                    `workout_id`) are left out unless `include_workout` is true.
+                    """,
+                request: Schema.object([
+                    "limit": Schema.integer(minimum: 1, maximum: 100), "cursor": Schema.string, "include_workout": Schema.boolean,
+                ]),
                 response: Schema.object(["items": Schema.array(summary), "next_cursor": Schema.string], required: ["items"]),
                 input: ConversationInput.self
             ) { input, call in
-                let page = try await store.list(userId: try call.userId(), limit: input.limit ?? 20, cursor: input.cursor)
+                let page = try await store.list(
+                    userId: try call.userId(), limit: input.limit ?? 20, cursor: input.cursor, includeWorkout: input.includeWorkout ?? false
+                )
                 return Page(items: page.items, nextCursor: page.nextCursor)
             },
             .rpc(

@@ -45,10 +45,10 @@ extension ConversationsModule {
         return try await services.memory.update(userId: userId, changes: CoachMemory(), forget: forget)
     }
 
-    /// The user's conversations, most recent first (a page of `limit`).
+    /// The user's conversations, most recent first (a page of `limit`), workout-mode chats included.
     public func conversations(userId: String, limit: Int = 20, cursor: String? = nil) async throws -> (
         items: [ConversationSummary], nextCursor: String?
     ) {
-        try await services.store.list(userId: userId, limit: limit, cursor: cursor)
+        try await services.store.list(userId: userId, limit: limit, cursor: cursor, includeWorkout: true)
     }
 }

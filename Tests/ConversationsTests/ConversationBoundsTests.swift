@@ -105,7 +105,7 @@ import Testing
                 let refused = await h.send("u1", "8 @ 100", workoutId: id)
                 #expect(refused.types == ["error"] && refused.errorCode == "NOT_FOUND", "\(refused)")
             }
-            let listed = try await h.module.services.store.list(userId: "u1", limit: 10, cursor: nil)
+            let listed = try await h.module.services.store.list(userId: "u1", limit: 10, cursor: nil, includeWorkout: true)
             #expect(listed.items.isEmpty)
             let mine = await h.startWorkout("u1")
             let logged = await h.send("u1", "8 @ 100", workoutId: mine.id)

@@ -114,7 +114,7 @@ import Testing
             let logged = try await Self.stream(client, ["workoutId": workoutId, "message": "8 @ 100"], token: token)
             #expect(Self.text(logged).hasPrefix("Logged Barbell Bench Press - Medium Grip set 1: 8 × 100 kg."), "\(logged)")
             #expect(logged.last?["type"] as? String == "message_end" && logged.last?["lane"] as? String == "fast", "the coach's lane")
-            let conversations = try await client.call("getConversations", [:], token: token)
+            let conversations = try await client.call("getConversations", ["include_workout": true], token: token)
             let workoutChat = try #require(
                 (conversations.data["items"] as? [[String: Any]])?.first { $0["workout_id"] as? String == workoutId }?["id"] as? String)
             let done = try await Self.stream(client, ["conversation_id": workoutChat, "message": "done"], token: token)

@@ -47,9 +47,13 @@ public struct Artifact: Sendable, Equatable {
         switch type {
         case .routineSummary, .routineUpdate: return count(data["days"]?.arrayValue, "day")
         case .sessionPlan, .templateUpdate: return count(data["exercises"]?.arrayValue, "exercise")
-        case .visualization: return count(data["points"]?.arrayValue, "week")
+        case .visualization:
+            return count(data["points"]?.arrayValue, "week") ?? count(data["rows"]?.arrayValue, "lift")
+                ?? count(data["bars"]?.arrayValue, data["muscle"] == nil ? "muscle group" : "week")
         case .clarifyQuestions: return count(data["questions"]?.arrayValue, "question")
-        case .analysisSummary, .suggestion, .text: return nil
+        case .analysisSummary: return count(data["findings"]?.arrayValue, "finding")
+        case .suggestion: return data["text"]?.stringValue
+        case .text: return nil
         }
     }
 

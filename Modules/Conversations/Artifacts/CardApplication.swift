@@ -38,6 +38,12 @@ struct CardApplication {
             let template = try await services.plans.createTemplate(
                 userId: userId, plan: try SessionPlanData.template(of: content), idempotencyKey: key)
             return ["template_id": .string(template.id)]
+        case (.accept, .suggestion) where content["action"]?.stringValue == "complete_workout":
+            guard let workoutId = content["workout_id"]?.stringValue else {
+                throw ServiceError.invalidArgument(field: "data.workout_id", reason: "is required")
+            }
+            let workout = try await services.workouts.completeWorkout(userId: userId, workoutId: workoutId, idempotencyKey: key)
+            return ["workout_id": .string(workout.id)]
         case (.accept, _), (.saveRoutine, _), (.reject, _):
             // Nothing to make: the card is only marked (an accepted suggestion, a rejected card).
             return [:]

@@ -41,6 +41,7 @@ extension RuleBasedCoach {
         }
         if !lifts.isEmpty { lines.append("Estimated 1RMs over the last four weeks: \(lifts.joined(separator: ", ")).") }
         try await say(lines.joined(separator: "\n"))
+        _ = try await tools.call("show_analysis_summary")
     }
 
     /// The text ending with a full stop (unless it ends a sentence already).

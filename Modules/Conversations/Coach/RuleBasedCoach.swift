@@ -25,11 +25,12 @@ public struct RuleBasedCoach: CoachModel {
         } else if turn.workoutId != nil {
             let state = try await tools.call("get_workout_state")
             let next = try state["next"].flatMap { $0 == .null ? nil : try $0.decode(WorkoutBrief.NextSet.self) }
+            let last = state["last_time"]?.stringValue.map { " \($0)." } ?? ""
             try await say(
                 next.map {
-                    "Next up: \($0.sentence(in: turn.weightUnit)). Log it by typing what you did, like \"8 @ 100\", or \"done\" if it went as planned."
+                    "Next up: \($0.sentence(in: turn.weightUnit)).\(last) Log it by typing what you did, like \"8 @ 100\", or \"done\" if it went as planned."
                 }
-                    ?? "Every set is logged. Say \"finish\" in the app when you are done, or ask me to add an exercise.")
+                    ?? "Every set is logged. Say \"finished\" and I will wrap the workout up, or ask me to add an exercise.")
         } else {
             try await say(Self.help)
         }

@@ -2,18 +2,29 @@ import Contracts
 import Foundation
 import Platform
 
-/// The fast lane: set commands against the workout in progress, with no model. A message here with no workout in
-/// progress is `FAILED_PRECONDITION`. It answers with weights in the user's unit (`unit`), as the command's bare
-/// weights were read.
+/// The fast lane: set commands against the workout in progress, with no model, in workout mode or in any chat while a
+/// workout is in progress. With none in progress a set command gets a sentence saying how to start one, never an
+/// error. "finished" / "I'm done" never log a set: they propose finishing the workout (a `suggestion` card the user
+/// accepts). It answers with weights in the user's unit (`unit`), as the command's bare weights were read.
 struct FastLane {
     let services: CoachServices
 
+    static let noWorkout = """
+        There is no workout in progress, so nothing was logged. Start one from Plans, or ask me "what should I do today?", \
+        then tell me your sets here, like "8 @ 100".
+        """
+
     func answer(
-        _ command: SetCommand, userId: String, workoutId: String?, key: String, unit: WeightUnit,
+        _ command: SetCommand, userId: String, workoutId: String?, key: String, unit: WeightUnit, toolbox: CoachToolbox,
         say: @Sendable (String) async throws -> Void
     ) async throws {
         guard let workout = try await services.workouts.activeWorkout(userId: userId), workoutId == nil || workout.id == workoutId else {
-            throw ServiceError(.failedPrecondition, "No workout is in progress. Start one, then log your sets here.")
+            try await say(command == .finish ? "There is no workout in progress to finish." : Self.noWorkout)
+            return
+        }
+        if command == .finish {
+            try await proposeFinishing(workout, toolbox: toolbox, say: say)
+            return
         }
         if command == .next {
             try await say(
@@ -48,5 +59,23 @@ struct FastLane {
         text += "."
         text += logged.next.map { " Next: \($0.sentence(in: unit))." } ?? " That was the last set. Finish the workout when you are ready."
         return text
+    }
+
+    /// "Finish Push? 12 of 15 sets logged.": a `suggestion` card whose acceptance finishes the workout; with nothing
+    /// logged, a sentence instead (an empty workout is cancelled, not finished).
+    func proposeFinishing(_ workout: ActiveWorkout, toolbox: CoachToolbox, say: @Sendable (String) async throws -> Void) async throws {
+        let state = WorkoutBrief(workout).state
+        let logged = state.exercises.reduce(0) { $0 + $1.logged }
+        let planned = state.exercises.reduce(0) { $0 + $1.sets }
+        let name = state.name ?? "your workout"
+        guard logged > 0 else {
+            try await say("Nothing is logged in \(name) yet. Log a set first, or cancel the workout from the workout screen.")
+            return
+        }
+        let text = "\(logged) of \(planned) sets logged."
+        _ = try await toolbox.propose(
+            .suggestion, title: "Finish \(name)?",
+            data: ["action": "complete_workout", "workout_id": .string(workout.id), "text": .string(text)])
+        try await say("Finish \(name)? \(text) Accept to save it to your history.")
     }
 }

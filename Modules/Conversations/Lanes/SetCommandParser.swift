@@ -17,6 +17,8 @@ enum SetCommand: Sendable, Equatable {
     case next
     /// "skip": the next set is not done (it is removed from the workout).
     case skip
+    /// "finished", "I'm done": the end of the workout, which the coach asks to confirm (a card) before it finishes it.
+    case finish
     /// A set with its numbers.
     case log(SetEntry)
     /// "A x B" with bare numbers: which is the reps is decided against the set it is logged into (`resolved`).
@@ -49,8 +51,9 @@ enum SetCommand: Sendable, Equatable {
 /// The fast lane's grammar (docs/coach.md has it with examples). A message is a command only when every word of
 /// it belongs to the grammar; anything else goes to the other lanes.
 ///
-///     command  = done | next | skip | [log-word] entry [effort]
-///     done     = "done" | "set done" | "finished" | "log it" | "same again" | "same"
+///     command  = done | next | skip | finish | [log-word] entry [effort]
+///     done     = "done" | "set done" | "log it" | "same again" | "same"
+///     finish   = "finished" | "i'm done" | "all done" | "done for today" | "finish (the) workout" | "end (the) workout" …
 ///     next     = "next" | "next set" | "what's next" | "whats next"
 ///     skip     = "skip" | "skip set" | "skip it" | "skip this set" | "skip this one"
 ///     entry    = reps [rep-word] ("@" | "at" | "with") weight [unit]      8 @ 100 · 8 reps at 100 kg
@@ -79,7 +82,10 @@ enum SetCommandParser {
         while let last = tokens.last, [".", "!", ","].contains(last) { tokens.removeLast() }
         let phrase = tokens.joined(separator: " ")
         switch phrase {
-        case "done", "set done", "finished", "log it", "same", "same again": return .done
+        case "done", "set done", "log it", "same", "same again": return .done
+        case "finished", "i'm done", "im done", "i am done", "all done", "done for today", "finish", "finish workout", "finish the workout",
+            "end workout", "end the workout", "workout done", "workout finished", "finished the workout", "i'm finished", "im finished":
+            return .finish
         case "next", "next set", "what's next", "whats next": return .next
         case "skip", "skip set", "skip it", "skip this set", "skip this one": return .skip
         default: break

@@ -56,22 +56,26 @@ struct ConversationStore: Sendable {
         return try Self.summary(row)
     }
 
-    /// The user's conversations, most recently changed first; `cursor` is the previous page's last one.
-    func list(userId: String, limit: Int, cursor: String?) async throws -> (items: [ConversationSummary], nextCursor: String?) {
+    /// The user's conversations, most recently changed first; `cursor` is the previous page's last one. Workout-mode
+    /// chats (a `workout_id`) are listed only with `includeWorkout`: they belong to the workout they were opened in.
+    func list(userId: String, limit: Int, cursor: String?, includeWorkout: Bool = false) async throws -> (
+        items: [ConversationSummary], nextCursor: String?
+    ) {
         guard Self.listLimit.contains(limit) else { throw ServiceError.invalidArgument(field: "limit", reason: "must be from 1 to 100") }
         let after = try KeysetCursor.parse(cursor, separator: "|").map { (updatedAt: $0.milliseconds, id: $0.id) }
+        let modes: SQLQueryString = includeWorkout ? "" : " AND workout_id IS NULL"
         let rows: [any SQLRow]
         if let after {
             rows = try await database.sql.raw(
                 """
-                SELECT * FROM conversations_threads WHERE user_id = \(bind: userId)
+                SELECT * FROM conversations_threads WHERE user_id = \(bind: userId)\(modes)
                 AND (updated_at < \(bind: after.updatedAt) OR (updated_at = \(bind: after.updatedAt) AND id < \(bind: after.id)))
                 ORDER BY updated_at DESC, id DESC LIMIT \(bind: limit + 1)
                 """
             ).all()
         } else {
             rows = try await database.sql.raw(
-                "SELECT * FROM conversations_threads WHERE user_id = \(bind: userId) ORDER BY updated_at DESC, id DESC LIMIT \(bind: limit + 1)"
+                "SELECT * FROM conversations_threads WHERE user_id = \(bind: userId)\(modes) ORDER BY updated_at DESC, id DESC LIMIT \(bind: limit + 1)"
             ).all()
         }
         let items = try rows.prefix(limit).map(Self.summary)

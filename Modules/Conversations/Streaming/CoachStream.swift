@@ -110,7 +110,7 @@ struct CoachStream: Sendable {
             chosen = .fast
             lane = chosen.rawValue
             try await FastLane(services: services).answer(
-                command, userId: userId, workoutId: workoutId, key: messageId, unit: unit, say: say)
+                command, userId: userId, workoutId: workoutId, key: messageId, unit: unit, toolbox: toolbox, say: say)
         } else if message.first == "{" {
             chosen = .functional
             lane = chosen.rawValue
@@ -125,7 +125,14 @@ struct CoachStream: Sendable {
             if workoutId != nil {
                 async let analysis = services.analysisBrief(userId: userId, logger: logger)
                 if let workout = try await services.workouts.activeWorkout(userId: userId) {
-                    brief = ([WorkoutBrief(workout).text(in: unit)] + (await analysis)).joined(separator: "\n")
+                    // Today's target is the brief's next set; what the lifter did last time in it goes beside it.
+                    var last: String?
+                    if let (exercise, _) = WorkoutBrief.nextSet(of: workout) {
+                        last = try await LastSession.sentence(
+                            exerciseId: exercise.exerciseId, excluding: workout.id, userId: userId, analytics: services.analytics,
+                            unit: unit)
+                    }
+                    brief = ([WorkoutBrief(workout).text(in: unit)] + (last.map { [$0] } ?? []) + (await analysis)).joined(separator: "\n")
                 }
             }
             // Only the slow lane reads the conversation so far: the fast lane's first byte waits for nothing it does not use.
@@ -136,7 +143,17 @@ struct CoachStream: Sendable {
             // In workout mode the athlete reads between sets: whatever the model says, two sentences at most.
             try await model.respond(to: turn, tools: toolbox, say: workoutId == nil ? say : SentenceCap(limit: 2).limiting(say))
         }
-        let title = conversation.title == nil ? Self.title(from: conversation.messageCount == 0 ? message : nil) : nil
+        // Titled by its topic: the first message the coach read as one (never a set command or an app's JSON intent);
+        // a workout-mode chat by its workout.
+        var title: String?
+        if conversation.title == nil {
+            if workoutId != nil {
+                let workout = try? await services.workouts.activeWorkout(userId: userId)
+                title = workout?.name.map { "Workout: \($0)" } ?? "Workout chat"
+            } else if chosen == .slow {
+                title = Self.title(from: message)
+            }
+        }
         try Task.checkCancellation()
         try await services.store.recordTurn(
             userId: userId, conversationId: conversation.id,

@@ -6,7 +6,7 @@ import Platform
 /// catalog, proposals that become artifacts (checked first: every exercise exists, values in range), and in
 /// workout mode the workout's state and set logging.
 enum CoachTools {
-    static let all: [CoachToolDefinition] = core + profileTools + memoryTools + proposalTools
+    static let all: [CoachToolDefinition] = core + profileTools + memoryTools + cardTools + proposalTools
 
     /// A day's exercises as proposals give them: catalog ids and planned sets.
     static let exercisesSchema = Schema.array(
@@ -264,7 +264,17 @@ enum CoachTools {
                 .clarifyQuestions, title: "A few questions", data: ["questions": try JSONValue(encoding: input.questions)])
             return ["artifact_id": .string(artifact.id)]
         case "get_workout_state":
-            return try JSONValue(encoding: try WorkoutBrief(try await activeWorkout(box)).state)
+            let workout = try await activeWorkout(box)
+            guard case .object(var state) = try JSONValue(encoding: WorkoutBrief(workout).state) else { return [:] }
+            // What the lifter did last time in the exercise that comes next, as the copilot says it.
+            if let (exercise, _) = WorkoutBrief.nextSet(of: workout),
+                let last = try await LastSession.sentence(
+                    exerciseId: exercise.exerciseId, excluding: workout.id, userId: box.userId, analytics: services.analytics,
+                    unit: box.weightUnit)
+            {
+                state["last_time"] = .string(last)
+            }
+            return .object(state)
         case "log_set":
             let input = try arguments.decode(LogSetArguments.self)
             let logged = try await SetLogger(workouts: services.workouts).logNext(
@@ -283,6 +293,7 @@ enum CoachTools {
                 ).state)
         default:
             if let result = try await runMemory(name, arguments: arguments, in: box) { return result }
+            if let result = try await runCard(name, arguments: arguments, in: box) { return result }
             return try await runMore(name, arguments: arguments, in: box)
         }
     }

@@ -126,7 +126,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            path: "Modules/Conversations", swiftSettings: swiftSettings),
+            path: "Modules/Conversations", resources: [.copy("Resources/phrasings.tsv")], swiftSettings: swiftSettings),
         .target(
             name: "Workouts",
             dependencies: [

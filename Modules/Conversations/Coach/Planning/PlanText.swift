@@ -65,12 +65,12 @@ struct PlanText {
     }
 
     /// The number words and what they become.
-    private static let units = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9]
-    private static let small = ["ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15]
-    private static let tens = [
+    static let units = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9]
+    static let small = ["ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15]
+    static let tens = [
         "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
     ]
-    private static let frequencies = ["once": "1", "twice": "2", "thrice": "3"]
+    static let frequencies = ["once": "1", "twice": "2", "thrice": "3"]
 
     /// Number words as digits: "forty five" is "45", "twice" is "2 times".
     private static func digits(_ words: [String]) -> [String] {

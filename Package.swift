@@ -428,6 +428,13 @@ if Context.environment["POVVER_BENCHMARKS"] == "1" {
         ))
     package.targets.append(
         .executableTarget(
+            name: "understanding-bench",
+            dependencies: ["Conversations"],
+            path: "Tools/understanding-bench",
+            swiftSettings: swiftSettings
+        ))
+    package.targets.append(
+        .executableTarget(
             name: "recommendations-bench",
             dependencies: [
                 "Recommendations", "Analytics", "Workouts", "Fakes", "Platform", "Contracts", "TestSupport",

@@ -38,6 +38,18 @@ public actor FakeTrainingAnalytics: TrainingAnalytics {
         return Array((exercises[userId]?[exerciseId] ?? []).suffix(weeks))
     }
 
+    public func exerciseBests(userId: String, weeks: Int) async throws -> [ExerciseBest] {
+        try failIfAsked(userId)
+        try Self.check(weeks: weeks)
+        let bests = (exercises[userId] ?? [:]).compactMap { id, series -> ExerciseBest? in
+            let recent = series.suffix(weeks)
+            guard let best = recent.map(\.e1rmKg).max(), let last = recent.last else { return nil }
+            return ExerciseBest(exerciseId: id, e1rmKg: best, lastWeekStart: last.weekStart)
+        }
+        let kept = bests.sorted { ($0.lastWeekStart, $1.exerciseId) > ($1.lastWeekStart, $0.exerciseId) }.prefix(ExerciseBest.limit)
+        return kept.sorted { $0.exerciseId < $1.exerciseId }
+    }
+
     public func muscleProgress(userId: String, muscle: String, weeks: Int) async throws -> [MuscleWeek] {
         try failIfAsked(userId)
         try Self.check(weeks: weeks)

@@ -18,6 +18,10 @@ func trainingAnalyticsConformance(_ analytics: some TrainingAnalytics, fixture: 
     let squat = try await analytics.exerciseProgress(userId: "u1", exerciseId: "Barbell_Squat", weeks: 4)
     #expect(squat.count == 1 && squat.first?.sets == 3 && squat.first?.topWeightKg == 100)
     #expect(try await analytics.exerciseProgress(userId: "u2", exerciseId: "Barbell_Squat", weeks: 4).isEmpty, "another user's numbers")
+    let bests = try await analytics.exerciseBests(userId: "u1", weeks: 12)
+    #expect(bests.map(\.exerciseId) == ["Barbell_Squat"] && bests.first?.lastWeekStart == squat.first?.weekStart, "\(bests)")
+    #expect(abs((bests.first?.e1rmKg ?? 0) - 116.67) < 0.05, "Epley: 100 × (1 + 5 / 30)")
+    #expect(try await analytics.exerciseBests(userId: "u2", weeks: 12).isEmpty, "another user's numbers")
     #expect(try await analytics.weeklyStats(userId: "u1", weeks: 1).first?.sets == 3)
     #expect(try await analytics.muscleProgress(userId: "u1", muscle: "quadriceps", weeks: 2).first?.sets == 3)
     var seen = 0
@@ -32,6 +36,7 @@ func trainingAnalyticsConformance(_ analytics: some TrainingAnalytics, fixture: 
     for (field, call) in [
         ("weeks", { _ = try await analytics.weeklyStats(userId: "u1", weeks: 0) }),
         ("weeks", { _ = try await analytics.exerciseProgress(userId: "u1", exerciseId: "Barbell_Squat", weeks: 261) }),
+        ("weeks", { _ = try await analytics.exerciseBests(userId: "u1", weeks: 0) }),
         ("limit", { _ = try await analytics.trainingSets(userId: "u1", query: TrainingSetQuery(limit: 201)) }),
         ("cursor", { _ = try await analytics.trainingSets(userId: "u1", query: TrainingSetQuery(cursor: "forged")) }),
     ] as [(String, () async throws -> Void)] {

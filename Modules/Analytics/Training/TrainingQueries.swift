@@ -44,6 +44,23 @@ struct TrainingQueries: TrainingAnalytics {
         }
     }
 
+    func exerciseBests(userId: String, weeks: Int) async throws -> [ExerciseBest] {
+        let from = try await firstWeek(userId: userId, weeks: weeks)
+        let rows = try await database.sql.raw(
+            """
+            SELECT exercise_id, MAX(e1rm_kg) AS e1rm_kg, MAX(week_start) AS last_week FROM analytics_exercise_weeks
+            WHERE user_id = \(bind: userId) AND week_start >= \(bind: from)
+            GROUP BY exercise_id ORDER BY last_week DESC, exercise_id LIMIT \(literal: ExerciseBest.limit)
+            """
+        ).all()
+        return try rows.map { row in
+            ExerciseBest(
+                exerciseId: try row.decode(column: "exercise_id", as: String.self),
+                e1rmKg: try row.decode(column: "e1rm_kg", as: Double.self),
+                lastWeekStart: try row.decode(column: "last_week", as: String.self))
+        }.sorted { $0.exerciseId < $1.exerciseId }
+    }
+
     func muscleProgress(userId: String, muscle: String, weeks: Int) async throws -> [MuscleWeek] {
         let from = try await firstWeek(userId: userId, weeks: weeks)
         return try await database.sql.raw(

@@ -189,12 +189,39 @@ public struct TrainingSetPage: Codable, Sendable, Equatable {
     }
 }
 
+/// One exercise's best over recent weeks: what a starting weight is planned from.
+public struct ExerciseBest: Codable, Sendable, Equatable {
+    public var exerciseId: String
+    /// The highest weekly e1RM of the weeks asked for (Epley, from the logged sets as done: RIR not counted).
+    public var e1rmKg: Double
+    /// The newest week the exercise was trained in, `YYYY-MM-DD`.
+    public var lastWeekStart: String
+
+    /// The most exercises `exerciseBests` answers.
+    public static let limit = 300
+
+    public init(exerciseId: String, e1rmKg: Double, lastWeekStart: String) {
+        self.exerciseId = exerciseId
+        self.e1rmKg = e1rmKg
+        self.lastWeekStart = lastWeekStart
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case exerciseId = "exercise_id"
+        case e1rmKg = "e1rm_kg"
+        case lastWeekStart = "last_week_start"
+    }
+}
+
 /// The user's training analytics: exact, maintained as workouts are completed, edited and deleted. Provided by
 /// Analytics; read by the coach and the analyst. Weeks start on the user's chosen day in the user's time zone;
 /// only weeks with training appear. Weeks count back from the current week (`weeks` 1…260).
 public protocol TrainingAnalytics: Sendable {
     /// The exercise's weekly points over the last `weeks` weeks, oldest first.
     func exerciseProgress(userId: String, exerciseId: String, weeks: Int) async throws -> [ExerciseWeek]
+    /// Every exercise trained in the last `weeks` weeks with its best e1RM over them, at most `ExerciseBest.limit`
+    /// (the most recently trained first), ordered by exercise id.
+    func exerciseBests(userId: String, weeks: Int) async throws -> [ExerciseBest]
     /// The muscle's weekly points over the last `weeks` weeks, oldest first.
     func muscleProgress(userId: String, muscle: String, weeks: Int) async throws -> [MuscleWeek]
     /// The last `weeks` weeks' stats, oldest first.

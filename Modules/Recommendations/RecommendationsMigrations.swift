@@ -1,6 +1,6 @@
 import Platform
 
-/// Recommendations' tables: the analyst's notes, the judged sessions the deload rule reads back, the
+/// Recommendations' tables: the analyst's notes, the judged sessions the deload rule and freeform sets read back, the
 /// recommendations and the auto-pilot setting.
 enum RecommendationsMigrations {
     static let all: [Migration] = [
@@ -60,6 +60,14 @@ enum RecommendationsMigrations {
                 )
                 """,
             ]
-        }
+        },
+        Migration(version: 2, name: "each judged session's top set; recommendations by workout") { _ in
+            [
+                "ALTER TABLE recommendations_sessions ADD COLUMN top_weight_grams BIGINT",
+                "ALTER TABLE recommendations_sessions ADD COLUMN top_reps BIGINT",
+                "CREATE INDEX recommendations_sessions_workout ON recommendations_sessions (user_id, workout_id)",
+                "CREATE INDEX recommendations_items_workout ON recommendations_items (user_id, workout_id)",
+            ]
+        },
     ]
 }

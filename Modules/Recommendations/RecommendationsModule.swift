@@ -54,15 +54,25 @@ public struct RecommendationsModule: Sendable {
     public var summaries: any TrainingAnalysisSummaries { notes }
 
     /// A completed workout (not an imported one: history is the backfill's) queues its analysis, for premium users
-    /// only: a free user's training is not read (gate 1).
+    /// only: a free user's training is not read (gate 1). A deleted workout takes its insight, its judged sessions
+    /// and its pending recommendations with it.
     var handlers: [EventHandler] {
         let premium = self.premium
         let jobs = self.jobs
+        let database = self.database
+        let notes = self.notes
+        let store = self.store
         return [
             .on(WorkoutCompleted.self, name: "recommendations.workout_completed") { event, _ in
                 guard event.imported != true, try await premium.isPremium(userId: event.userId) else { return }
                 try await jobs.enqueue(try AnalystJobs.job(postWorkout: .init(userId: event.userId, workoutId: event.workoutId)))
-            }
+            },
+            .on(WorkoutDeleted.self, name: "recommendations.workout_deleted") { event, _ in
+                try await database.transaction { tx in
+                    try await notes.remove(userId: event.userId, id: "pw-\(event.workoutId)", in: tx)
+                    try await store.forget(userId: event.userId, workoutId: event.workoutId, in: tx)
+                }
+            },
         ]
     }
 

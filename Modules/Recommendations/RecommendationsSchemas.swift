@@ -12,13 +12,21 @@ enum RecommendationsSchemas {
         required: ["insights", "daily_brief", "weekly_review"])
 
     static let setChange = Schema.object(
-        ["set_index": Schema.integer, "from_weight_kg": Schema.number, "to_weight_kg": Schema.number],
-        required: ["set_index", "from_weight_kg", "to_weight_kg"])
+        [
+            "set_index": Schema.integer, "from_weight_kg": Schema.nullable(Schema.number), "to_weight_kg": Schema.number,
+            "from_reps": Schema.nullable(Schema.integer), "to_reps": Schema.nullable(Schema.integer),
+        ],
+        required: ["set_index", "from_weight_kg", "to_weight_kg", "from_reps", "to_reps"])
     static let change = Schema.object(
         [
-            "exercise_id": Schema.string, "exercise_name": Schema.string, "action": Schema.enumeration(["progress", "deload"]),
-            "reason": Schema.string, "from_weight_kg": Schema.number, "to_weight_kg": Schema.number, "sets": Schema.array(setChange),
-        ], required: ["exercise_id", "exercise_name", "action", "reason", "from_weight_kg", "to_weight_kg", "sets"])
+            "exercise_id": Schema.string, "exercise_name": Schema.string,
+            "action": Schema.enumeration(ProgressionAction.allCases.map(\.rawValue)), "reason": Schema.string,
+            "from_weight_kg": Schema.nullable(Schema.number), "to_weight_kg": Schema.number, "from_reps": Schema.nullable(Schema.integer),
+            "to_reps": Schema.nullable(Schema.integer), "sets": Schema.array(setChange),
+        ],
+        required: [
+            "exercise_id", "exercise_name", "action", "reason", "from_weight_kg", "to_weight_kg", "from_reps", "to_reps", "sets",
+        ])
     static let status = Schema.enumeration(RecommendationStatus.allCases.map(\.rawValue))
     static let recommendation = Schema.object(
         [
@@ -27,7 +35,7 @@ enum RecommendationsSchemas {
                 "template_id": Schema.string, "template_name": Schema.string, "template_version": Schema.integer,
                 "exercise_id": Schema.string, "exercise_name": Schema.string,
             ]),
-            "changes": Schema.array(change), "status": status, "workout_id": Schema.string, "created_at": Schema.timestamp,
+            "changes": Schema.array(change), "status": status, "workout_id": Schema.nullable(Schema.string), "created_at": Schema.timestamp,
             "expires_at": Schema.timestamp, "reviewed_at": Schema.timestamp,
         ], required: ["id", "scope", "target", "changes", "status", "workout_id", "created_at", "expires_at"])
     static let page = Schema.object(

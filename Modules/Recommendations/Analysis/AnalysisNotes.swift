@@ -40,6 +40,11 @@ public struct AnalysisNotes: TrainingAnalysisSummaries {
         ).run()
     }
 
+    /// Removes one of the user's notes (a deleted workout's insight), in the caller's transaction.
+    func remove(userId: String, id: String, in tx: Transaction) async throws {
+        try await tx.sql.raw("DELETE FROM recommendations_notes WHERE user_id = \(bind: userId) AND id = \(bind: id)").run()
+    }
+
     /// The note with findings dropped from the end until its JSON fits `maxBytes` (a headline is short by
     /// construction; an overlong one is cut too).
     public static func bounded(_ note: AnalysisNote) -> AnalysisNote {

@@ -38,7 +38,14 @@ struct Analyst: Sendable {
         guard try await premium.isPremium(userId: userId) else { return }
         guard let workout = try await log.workout(userId: userId, id: payload.workoutId) else { return }
         let now = clock.now()
-        let sessions = ExerciseSession.sessions(of: workout)
+        // Sets logged without targets are judged against the exercise's previous session.
+        var tops: [String: TopSet] = [:]
+        for exercise in workout.exercises where tops[exercise.exerciseId] == nil && !exercise.sets.contains(where: { $0.targetReps != nil })
+        {
+            tops[exercise.exerciseId] = try await store.previousTop(
+                userId: userId, exerciseId: exercise.exerciseId, before: workout.endTime, excluding: workout.id)
+        }
+        let sessions = ExerciseSession.sessions(of: workout, previous: tops)
         var steps: [PostWorkoutAnalysis.Step] = []
         for session in sessions {
             let previous = try await store.previousVerdict(
@@ -52,8 +59,8 @@ struct Analyst: Sendable {
             for: workout, sessions: sessions, steps: steps, calendar: calendar, now: now)
         let fresh = workout.endTime > now.addingTimeInterval(-RecommendationStore.timeToLive)
         let proposals =
-            (payload.backfill == true && !fresh) || steps.isEmpty
-            ? [] : try await proposals(for: workout, steps: steps, unit: unit, now: now)
+            payload.backfill == true && !fresh
+            ? [] : try await proposals(for: workout, steps: steps, sessions: sessions, unit: unit, now: now)
         let store = self.store
         let notes = self.notes
         let expires = workout.endTime.addingTimeInterval(AnalysisNotes.timeToLive(.insights))
@@ -68,29 +75,39 @@ struct Analyst: Sendable {
     }
 
     /// A template-scoped recommendation when the user has an active routine and the workout came from a template of
-    /// theirs; otherwise one exercise-scoped recommendation per exercise that steps. Weights step on `unit`'s grid.
-    func proposals(for workout: CompletedWorkout, steps: [PostWorkoutAnalysis.Step], unit: WeightUnit, now: Date) async throws -> [(
-        item: Recommendation, exercises: [PlannedExercise]?
-    )] {
+    /// theirs: its weighted sets stepped, its weightless sets calibrated from `sessions`; and one exercise-scoped
+    /// recommendation per other exercise that steps (every exercise without such a template). Weights step on `unit`'s
+    /// grid.
+    func proposals(
+        for workout: CompletedWorkout, steps: [PostWorkoutAnalysis.Step], sessions: [ExerciseSession], unit: WeightUnit, now: Date
+    ) async throws -> [(item: Recommendation, exercises: [PlannedExercise]?)] {
         let userId = workout.userId
         let expires = now.addingTimeInterval(RecommendationStore.timeToLive)
+        var loose = steps
+        var result: [(item: Recommendation, exercises: [PlannedExercise]?)] = []
         if try await plans.activeRoutine(userId: userId) != nil, let templateId = workout.sourceTemplateId,
             let template = try await existingTemplate(userId: userId, id: templateId)
         {
-            guard let (changes, exercises) = ProgressionPlanner.templateChanges(template, steps: steps, unit: unit) else { return [] }
-            let item = Recommendation(
-                id: Self.recommendationId(workoutId: workout.id, target: template.id), scope: .template,
-                target: RecommendationTarget(templateId: template.id, templateName: template.name, templateVersion: template.version),
-                changes: changes, status: .pendingReview, workoutId: workout.id, createdAt: now, expiresAt: expires)
-            return [(item, exercises)]
+            let planned = Set(template.exercises.map(\.exerciseId))
+            loose = steps.filter { !planned.contains($0.session.exerciseId) }
+            if let (changes, exercises) = ProgressionPlanner.templateChanges(
+                template, steps: steps.filter { planned.contains($0.session.exerciseId) }, sessions: sessions, unit: unit)
+            {
+                let item = Recommendation(
+                    id: Self.recommendationId(workoutId: workout.id, target: template.id), scope: .template,
+                    target: RecommendationTarget(templateId: template.id, templateName: template.name, templateVersion: template.version),
+                    changes: changes, status: .pendingReview, workoutId: workout.id, createdAt: now, expiresAt: expires)
+                result.append((item, exercises))
+            }
         }
-        return ProgressionPlanner.exerciseChanges(steps, unit: unit).map { change in
-            let item = Recommendation(
-                id: Self.recommendationId(workoutId: workout.id, target: change.exerciseId), scope: .exercise,
-                target: RecommendationTarget(exerciseId: change.exerciseId, exerciseName: change.exerciseName), changes: [change],
-                status: .pendingReview, workoutId: workout.id, createdAt: now, expiresAt: expires)
-            return (item, nil)
-        }
+        return result
+            + ProgressionPlanner.exerciseChanges(loose, unit: unit).map { change in
+                let item = Recommendation(
+                    id: Self.recommendationId(workoutId: workout.id, target: change.exerciseId), scope: .exercise,
+                    target: RecommendationTarget(exerciseId: change.exerciseId, exerciseName: change.exerciseName), changes: [change],
+                    status: .pendingReview, workoutId: workout.id, createdAt: now, expiresAt: expires)
+                return (item, nil)
+            }
     }
 
     func existingTemplate(userId: String, id: String) async throws -> WorkoutTemplate? {
@@ -153,12 +170,25 @@ struct Analyst: Sendable {
         guard try await premium.isPremium(userId: payload.userId) else { return }
         let now = clock.now()
         let unit = try await reader(userId: payload.userId).unit
-        let note = try await WeeklyReviewAnalysis(analytics: analytics, plans: plans, unit: unit).note(
+        let (note, stalls) = try await WeeklyReviewAnalysis(analytics: analytics, plans: plans, unit: unit).note(
             userId: payload.userId, weekStart: payload.weekStart, now: now)
         // A review of a week long past (a backfill) lives 30 days from the week's end, not from today.
         let weekEnd = Date(timeIntervalSince1970: Double((CivilCalendar.day(ofText: payload.weekStart) ?? 0) + 7) * 86_400)
         let expires = min(now, weekEnd).addingTimeInterval(AnalysisNotes.timeToLive(.weeklyReview))
+        // Only a week ended in the last 7 days proposes anything (a backfilled one's would be stale at birth).
+        let proposals =
+            weekEnd > now.addingTimeInterval(-RecommendationStore.timeToLive)
+            ? try await stallProposals(userId: payload.userId, period: note.period, stalls: stalls, unit: unit, now: now) : []
         let notes = self.notes
-        try await database.transaction { tx in try await notes.write(note, userId: payload.userId, expiresAt: expires, in: tx) }
+        let store = self.store
+        try await database.transaction { tx in
+            try await notes.write(note, userId: payload.userId, expiresAt: expires, in: tx)
+            for proposal in proposals {
+                try await store.insert(proposal.item, userId: payload.userId, proposed: proposal.exercises, in: tx)
+            }
+        }
+        for proposal in proposals where proposal.item.scope == .template {
+            try await autoApply(userId: payload.userId, id: proposal.item.id)
+        }
     }
 }

@@ -74,9 +74,13 @@ struct PostWorkoutAnalysis {
                     ProgressionPlanner.weight(step.session.topWeightKg, step.action, unit: unit).map {
                         " Next: \(unit.text(kilograms: $0))."
                     } ?? ""
-                switch step.action {
-                case .progress: return "\(step.session.name): every prescribed set met its target; ready to progress.\(change)"
-                case .deload: return "\(step.session.name): targets missed two sessions in a row; deload 10%.\(change)"
+                let name = step.session.name
+                switch (step.action, step.session.prescribed) {
+                case (.progress, true): return "\(name): every prescribed set met its target; ready to progress.\(change)"
+                case (.progress, false): return "\(name): the top set matched or beat the session before; ready to progress.\(change)"
+                case (.deload, true): return "\(name): targets missed two sessions in a row; deload 10%.\(change)"
+                case (.deload, false): return "\(name): short of the session before two sessions in a row; deload 10%.\(change)"
+                case (.calibrate, _), (.repRange, _): return "\(name): \(step.reason)"
                 }
             }, at: 0)
         var headline = workout.name ?? "Workout"

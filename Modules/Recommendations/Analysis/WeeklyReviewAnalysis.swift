@@ -13,8 +13,9 @@ struct WeeklyReviewAnalysis {
     let plans: any PlanLibrary
     let unit: WeightUnit
 
-    /// `weekStart` is the reviewed week's first day.
-    func note(userId: String, weekStart: String, now: Date) async throws -> AnalysisNote {
+    /// `weekStart` is the reviewed week's first day. Answers the note and the top lifts that stalled
+    /// (`StallPlanner`), which the note names.
+    func note(userId: String, weekStart: String, now: Date) async throws -> (note: AnalysisNote, stalls: [StallPlanner.Stall]) {
         let stats = try await analytics.weeklyStats(userId: userId, weeks: 12)
         let context = try await analytics.trainingContext(userId: userId)
         let week = stats.first { $0.weekStart == weekStart }
@@ -29,6 +30,10 @@ struct WeeklyReviewAnalysis {
             } else {
                 findings.append("\(lift.name): estimated 1RM \(unit.text(kilograms: lift.e1rmKg)).")
             }
+        }
+        let stalls = StallPlanner.stalls(context.lifts)
+        if !stalls.isEmpty {
+            findings.append("Stalled: \(stalls.map(\.name).joined(separator: ", ")).")
         }
         if let week {
             let low = week.setsByMuscle.filter { $0.value > 0 && $0.value < Self.targetSets.lowerBound }.keys.sorted()
@@ -57,8 +62,9 @@ struct WeeklyReviewAnalysis {
         }
         headline += "."
         let period = Self.isoWeek(ofDay: CivilCalendar.day(ofText: weekStart) ?? 0)
-        return AnalysisNote(
+        let note = AnalysisNote(
             id: "wr-\(period)", section: .weeklyReview, period: period, headline: headline, findings: findings, createdAt: now)
+        return (note, stalls)
     }
 
     /// `YYYY-Www`: the ISO week of the middle of the week starting on `day` (three days on, so a Sunday-based week is

@@ -49,43 +49,59 @@ public struct RecommendationTarget: Codable, Sendable, Equatable {
     }
 }
 
-/// The progression step of one exercise.
-public enum ProgressionAction: String, Codable, Sendable {
-    case progress, deload
+/// The step of one exercise.
+public enum ProgressionAction: String, Codable, Sendable, CaseIterable {
+    /// One step up the grid (`WeightProgression`).
+    case progress
+    /// −10 % (`WeightProgression`).
+    case deload
+    /// A template's first weights, from what its first session logged (the set had none).
+    case calibrate
+    /// A stalled lift moves to another rep range, its weight brought to the new reps by its e1RM.
+    case repRange = "rep_range"
 }
 
-/// One planned set's weight before and after.
+/// One planned set before and after: its weight (none before a calibration) and, for a rep-range change, its reps.
 public struct SetWeightChange: Codable, Sendable, Equatable {
     public var setIndex: Int
-    public var fromWeightKg: Double
+    @ExplicitNull public var fromWeightKg: Double?
     public var toWeightKg: Double
+    @ExplicitNull public var fromReps: Int?
+    @ExplicitNull public var toReps: Int?
 
-    public init(setIndex: Int, fromWeightKg: Double, toWeightKg: Double) {
+    public init(setIndex: Int, fromWeightKg: Double?, toWeightKg: Double, fromReps: Int? = nil, toReps: Int? = nil) {
         self.setIndex = setIndex
         self.fromWeightKg = fromWeightKg
         self.toWeightKg = toWeightKg
+        self.fromReps = fromReps
+        self.toReps = toReps
     }
 
     enum CodingKeys: String, CodingKey {
         case setIndex = "set_index"
         case fromWeightKg = "from_weight_kg"
         case toWeightKg = "to_weight_kg"
+        case fromReps = "from_reps"
+        case toReps = "to_reps"
     }
 }
 
-/// One exercise's change: the heaviest weight before and after and, for a template, every planned set's.
+/// One exercise's change: the heaviest weight before (none before a calibration) and after, the reps of a rep-range
+/// change, and, for a template, every planned set's.
 public struct ExerciseChange: Codable, Sendable, Equatable {
     public var exerciseId: String
     public var exerciseName: String
     public var action: ProgressionAction
     public var reason: String
-    public var fromWeightKg: Double
+    @ExplicitNull public var fromWeightKg: Double?
     public var toWeightKg: Double
+    @ExplicitNull public var fromReps: Int?
+    @ExplicitNull public var toReps: Int?
     public var sets: [SetWeightChange]
 
     public init(
-        exerciseId: String, exerciseName: String, action: ProgressionAction, reason: String, fromWeightKg: Double, toWeightKg: Double,
-        sets: [SetWeightChange] = []
+        exerciseId: String, exerciseName: String, action: ProgressionAction, reason: String, fromWeightKg: Double?, toWeightKg: Double,
+        fromReps: Int? = nil, toReps: Int? = nil, sets: [SetWeightChange] = []
     ) {
         self.exerciseId = exerciseId
         self.exerciseName = exerciseName
@@ -93,6 +109,8 @@ public struct ExerciseChange: Codable, Sendable, Equatable {
         self.reason = reason
         self.fromWeightKg = fromWeightKg
         self.toWeightKg = toWeightKg
+        self.fromReps = fromReps
+        self.toReps = toReps
         self.sets = sets
     }
 
@@ -102,6 +120,8 @@ public struct ExerciseChange: Codable, Sendable, Equatable {
         case action, reason
         case fromWeightKg = "from_weight_kg"
         case toWeightKg = "to_weight_kg"
+        case fromReps = "from_reps"
+        case toReps = "to_reps"
         case sets
     }
 }
@@ -113,8 +133,8 @@ public struct Recommendation: Codable, Sendable, Equatable {
     public var target: RecommendationTarget
     public var changes: [ExerciseChange]
     public var status: RecommendationStatus
-    /// The workout whose analysis made it.
-    public var workoutId: String
+    /// The workout whose analysis made it; nil for one a weekly review made.
+    @ExplicitNull public var workoutId: String?
     public var createdAt: Date
     public var expiresAt: Date
     public var reviewedAt: Date?

@@ -12,14 +12,17 @@ struct RecommendationStore: Sendable {
 
     // MARK: Judged sessions
 
-    /// Records each judged exercise of a workout (replacing a run before: a job may run twice).
+    /// Records each exercise of a workout with its verdict and top set (replacing a run before: a job may run twice).
     func recordSessions(userId: String, workoutId: String, endedAt: Date, _ sessions: [ExerciseSession], in tx: Transaction) async throws {
-        for session in sessions where session.verdict != .unprescribed {
+        for session in sessions where session.verdict != .unprescribed || session.top != nil {
+            let grams = session.top.map { Int(saturating: ($0.weightKg * 1000).rounded()) }
             try await tx.sql.raw(
                 """
-                INSERT INTO recommendations_sessions (user_id, exercise_id, workout_id, ended_at, verdict)
-                VALUES (\(bind: userId), \(bind: session.exerciseId), \(bind: workoutId), \(bind: endedAt.millisecondsSince1970), \(bind: session.verdict.rawValue))
-                ON CONFLICT (user_id, exercise_id, workout_id) DO UPDATE SET verdict = excluded.verdict, ended_at = excluded.ended_at
+                INSERT INTO recommendations_sessions (user_id, exercise_id, workout_id, ended_at, verdict, top_weight_grams, top_reps)
+                VALUES (\(bind: userId), \(bind: session.exerciseId), \(bind: workoutId), \(bind: endedAt.millisecondsSince1970), \(bind: session.verdict.rawValue),
+                        \(bind: grams), \(bind: session.top?.reps))
+                ON CONFLICT (user_id, exercise_id, workout_id) DO UPDATE SET verdict = excluded.verdict, ended_at = excluded.ended_at,
+                    top_weight_grams = excluded.top_weight_grams, top_reps = excluded.top_reps
                 """
             ).run()
         }
@@ -33,11 +36,43 @@ struct RecommendationStore: Sendable {
             """
             SELECT verdict FROM recommendations_sessions
             WHERE user_id = \(bind: userId) AND exercise_id = \(bind: exerciseId) AND ended_at < \(bind: endedAt.millisecondsSince1970)
-              AND workout_id <> \(bind: workoutId)
+              AND workout_id <> \(bind: workoutId) AND verdict <> 'unprescribed'
             ORDER BY ended_at DESC LIMIT 1
             """
         ).first()
         return try row.flatMap { SessionVerdict(rawValue: try $0.decode(column: "verdict", as: String.self)) }
+    }
+
+    /// The exercise's top set in its session before `endedAt` (another workout), or nil.
+    func previousTop(userId: String, exerciseId: String, before endedAt: Date, excluding workoutId: String) async throws -> TopSet? {
+        let row = try await database.sql.raw(
+            """
+            SELECT top_weight_grams, top_reps FROM recommendations_sessions
+            WHERE user_id = \(bind: userId) AND exercise_id = \(bind: exerciseId) AND ended_at < \(bind: endedAt.millisecondsSince1970)
+              AND workout_id <> \(bind: workoutId) AND top_weight_grams IS NOT NULL
+            ORDER BY ended_at DESC LIMIT 1
+            """
+        ).first()
+        guard let row, let grams = try row.decode(column: "top_weight_grams", as: Int?.self),
+            let reps = try row.decode(column: "top_reps", as: Int?.self)
+        else { return nil }
+        return TopSet(weightKg: Double(grams) / 1000, reps: reps)
+    }
+
+    /// A deleted workout's traces: its judged sessions and its pending recommendations (one reviewed or applied stays,
+    /// as the history of what changed). Answers how many recommendations went.
+    @discardableResult
+    func forget(userId: String, workoutId: String, in tx: Transaction) async throws -> Int {
+        try await tx.sql.raw(
+            "DELETE FROM recommendations_sessions WHERE user_id = \(bind: userId) AND workout_id = \(bind: workoutId)"
+        ).run()
+        return try await tx.sql.raw(
+            """
+            DELETE FROM recommendations_items
+            WHERE user_id = \(bind: userId) AND workout_id = \(bind: workoutId) AND status = 'pending_review'
+            RETURNING id
+            """
+        ).all().count
     }
 
     // MARK: Recommendations
@@ -55,7 +90,7 @@ struct RecommendationStore: Sendable {
                 (user_id, id, scope, target_key, target, changes, proposed, status, workout_id, created_at, updated_at, expires_at, reviewed_at)
             VALUES (\(bind: userId), \(bind: item.id), \(bind: item.scope.rawValue), \(bind: targetKey), \(bind: try JSONCoding.store(item.target)),
                     \(bind: try JSONCoding.store(item.changes)), \(bind: try proposed.map { try JSONCoding.store($0) }), \(bind: item.status.rawValue),
-                    \(bind: item.workoutId), \(bind: now), \(bind: now), \(bind: item.expiresAt.millisecondsSince1970),
+                    \(bind: item.workoutId ?? Self.noWorkout), \(bind: now), \(bind: now), \(bind: item.expiresAt.millisecondsSince1970),
                     \(bind: item.reviewedAt?.millisecondsSince1970))
             ON CONFLICT (user_id, id) DO NOTHING
             RETURNING id
@@ -132,6 +167,26 @@ struct RecommendationStore: Sendable {
         }
     }
 
+    /// What the `workout_id` column holds for a recommendation no workout made (a weekly review's).
+    static let noWorkout = ""
+
+    /// The exercises of the user's weekly-review recommendations made since `since` (each stall is proposed once in
+    /// its 4 weeks, whatever became of the proposal).
+    func reviewedExercises(userId: String, since: Date) async throws -> Set<String> {
+        let rows = try await database.sql.raw(
+            """
+            SELECT changes FROM recommendations_items
+            WHERE user_id = \(bind: userId) AND workout_id = \(bind: Self.noWorkout) AND created_at >= \(bind: since.millisecondsSince1970)
+            """
+        ).all()
+        var ids: Set<String> = []
+        for row in rows {
+            let changes = try JSONCoding.load([ExerciseChange].self, from: try row.decode(column: "changes", as: String.self))
+            ids.formUnion(changes.map(\.exerciseId))
+        }
+        return ids
+    }
+
     static func item(_ row: any SQLRow) throws -> Recommendation {
         Recommendation(
             id: try row.decode(column: "id", as: String.self),
@@ -139,7 +194,7 @@ struct RecommendationStore: Sendable {
             target: try JSONCoding.load(RecommendationTarget.self, from: try row.decode(column: "target", as: String.self)),
             changes: try JSONCoding.load([ExerciseChange].self, from: try row.decode(column: "changes", as: String.self)),
             status: RecommendationStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .expired,
-            workoutId: try row.decode(column: "workout_id", as: String.self),
+            workoutId: try row.decode(column: "workout_id", as: String.self).nonEmpty,
             createdAt: Date(millisecondsSince1970: try row.decode(column: "created_at", as: Int64.self)),
             expiresAt: Date(millisecondsSince1970: try row.decode(column: "expires_at", as: Int64.self)),
             reviewedAt: try row.decode(column: "reviewed_at", as: Int64?.self).map(Date.init(millisecondsSince1970:)))
@@ -174,4 +229,9 @@ struct RecommendationStore: Sendable {
             }
         }
     }
+}
+
+extension String {
+    /// The text, or nil when it is empty.
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

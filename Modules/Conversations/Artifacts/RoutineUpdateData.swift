@@ -42,6 +42,7 @@ enum RoutineUpdateData {
                             "sets": .int(exercise.sets.count),
                             "reps": exercise.sets.first?.targetReps.map(JSONValue.int) ?? .null,
                             "rir": exercise.sets.first?.targetRir.map(JSONValue.int) ?? .null,
+                            "weight_kg": exercise.sets.first?.targetWeightKg.map(JSONValue.double) ?? .null,
                         ]
                     }),
             ])

@@ -22,7 +22,8 @@ enum CoachPrompt {
         - Never invent numbers: quote the user's numbers from the tools, and use exercise ids from search_exercises.
         - Proposals (propose_routine, propose_workout, update_template, update_routine) become cards the user \
         accepts; nothing changes until they do. Say what you proposed in a sentence or two.
-        - Do not compute progression weights; the training analyst does (get_training_analysis).
+        - Do not compute weights: the server sets a proposal's planned weights from the user's history, and the \
+        training analyst progresses them (get_training_analysis).
         - If you lack the days per week or the equipment for a plan, ask with ask_clarifying_questions.
         - When the user states a lasting fact about their training (equipment, days a week, session length, goal, \
         experience, an injury, an exercise they dislike), keep it with remember; use what they told you before.

@@ -11,4 +11,10 @@ extension CoachToolbox {
             ?? 0
         return (try await services.plans.template(userId: userId, id: routine.templateIds[index]), routine.id)
     }
+
+    /// The starting weights of this turn's proposals: the user's history, in their unit.
+    func startingWeights() async throws -> StartingWeights {
+        try await StartingWeights.load(
+            userId: userId, analytics: services.analytics, catalog: services.catalog, unit: weightUnit, logger: logger)
+    }
 }

@@ -5,7 +5,8 @@ import Platform
 /// The tools that propose changes the user then accepts or not (seed 003: they return artifacts and never write):
 /// a session to train, changes to a template, changes to a routine. Each is checked first, so what the user
 /// accepts can be applied; a change is stated against the version it was made from, so accepting it after the
-/// template or routine changed elsewhere is `CONFLICT` rather than a silent overwrite.
+/// template or routine changed elsewhere is `CONFLICT` rather than a silent overwrite. Every planned set's weight is
+/// the server's (`StartingWeights`), whatever weight the arguments carried.
 extension CoachTools {
     static let proposalTools: [CoachToolDefinition] = [
         CoachToolDefinition(
@@ -88,9 +89,10 @@ extension CoachTools {
                 guard let exercises = input.exercises else {
                     throw ServiceError.invalidArgument(field: "exercises", reason: "give a template_id or the exercises of the session")
                 }
-                let plan = TemplatePlan(name: input.name ?? "Workout", exercises: exercises)
+                var plan = TemplatePlan(name: input.name ?? "Workout", exercises: exercises)
                 try await critic.checkDay(plan, field: "")
                 try await critic.checkEquipment([plan], equipment: box.requestedEquipment, field: { _ in "" })
+                plan.exercises = try await box.startingWeights().weighed(plan.exercises)
                 let names = try await critic.names(of: plan.exercises)
                 artifact = try await box.propose(
                     .sessionPlan, title: plan.name,
@@ -102,8 +104,10 @@ extension CoachTools {
             let input = try arguments.decode(TemplateUpdateArguments.self)
             let template = try await services.plans.template(userId: box.userId, id: input.templateId)
             // Not held to the equipment the message names: the template's other exercises are the user's already.
-            let plan = TemplatePlan(name: template.name, exercises: input.exercises)
+            var plan = TemplatePlan(name: template.name, exercises: input.exercises)
             try await critic.checkDay(plan, field: "")
+            // The template's exercises keep its weights; new ones start from the user's history, or calibrate.
+            plan.exercises = try await box.startingWeights().weighed(plan.exercises, keeping: template.exercises)
             let names = try await critic.names(of: plan.exercises)
             let artifact = try await box.propose(
                 .templateUpdate, title: "\(template.name): changes",

@@ -61,7 +61,9 @@ enum CoachTools {
             workoutOnly: false),
         CoachToolDefinition(
             name: "propose_routine",
-            description: "Proposes a routine (one template per training day) as a routine_summary artifact the user can accept.",
+            description:
+                "Proposes a routine (one template per training day) as a routine_summary artifact the user can accept. "
+                + "The server sets each set's weight from the user's history (none where there is none: the first session calibrates).",
             parameters: Schema.object(
                 [
                     "name": Schema.string, "description": Schema.string, "frequency": Schema.integer(minimum: 1, maximum: 14),
@@ -249,9 +251,10 @@ enum CoachTools {
                 ])
             return ["artifact_id": .string(artifact.id), "points": .int(points.count)]
         case "propose_routine":
-            let plan = try await RoutineCritic(catalog: services.catalog).check(try arguments.decode(RoutinePlan.self))
+            let checked = try await RoutineCritic(catalog: services.catalog).check(try arguments.decode(RoutinePlan.self))
             try await RoutineCritic(catalog: services.catalog).checkEquipment(
-                plan.templates, equipment: box.requestedEquipment, field: { "templates[\($0)]." })
+                checked.templates, equipment: box.requestedEquipment, field: { "templates[\($0)]." })
+            let plan = try await box.startingWeights().weighed(checked)
             let names = try await RoutineCritic(catalog: services.catalog).names(plan)
             let artifact = try await box.propose(.routineSummary, title: plan.name, data: try RoutineSummaryData.make(plan, names: names))
             return ["artifact_id": .string(artifact.id)]

@@ -88,7 +88,8 @@ struct RoutineCritic {
 }
 
 /// A `routine_summary` artifact's payload: the routine as accepting it creates it (`routine`), and each day as
-/// the app shows it (`days`: exercise names, sets, rep and RIR targets). (A proposed change to a routine is a
+/// the app shows it (`days`: exercise names, sets, rep and RIR targets, and the first set's weight, null for a
+/// bodyweight exercise or one whose first session calibrates). (A proposed change to a routine is a
 /// `routine_update`: `RoutineUpdateData`.)
 enum RoutineSummaryData {
     static func make(_ plan: RoutinePlan, names: [String: String]) throws -> JSONValue {
@@ -101,6 +102,7 @@ enum RoutineSummaryData {
                             "exercise_id": .string(exercise.exerciseId), "name": .string(names[exercise.exerciseId] ?? exercise.exerciseId),
                             "sets": .int(exercise.sets.count), "reps": exercise.sets.first?.targetReps.map(JSONValue.int) ?? .null,
                             "rir": exercise.sets.first?.targetRir.map(JSONValue.int) ?? .null,
+                            "weight_kg": exercise.sets.first?.targetWeightKg.map(JSONValue.double) ?? .null,
                         ]
                     }),
             ]

@@ -32,7 +32,9 @@ extension RoutinePlanner {
         if !request.avoid.isEmpty {
             parts.append("Spares your \(request.avoid.joined(separator: " and ")): the movements that load them most are left out.")
         }
-        parts.append("Pick weights that leave the planned reps in reserve on the last set; add weight when every set feels easier.")
+        parts.append(
+            "Weights start from the lifts you have logged; a lift without any starts blank: pick a weight that leaves the planned "
+                + "reps in reserve, and what you log sets the next session's. Weights go up as you meet every target.")
         return parts.joined(separator: " ")
     }
 

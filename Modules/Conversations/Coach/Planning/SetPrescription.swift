@@ -11,7 +11,7 @@ import Contracts
 /// | general | 3 × 8 @ RIR 3 | 3 × 10 @ RIR 2 | 2 × 12 @ RIR 2 |
 ///
 /// So strength is 3–5 sets of 3–6 reps at RIR 2–3, hypertrophy 3–4 × 8–12 at RIR 1–2, endurance 2–3 × 12–20 at
-/// RIR 1–2, general fitness 2–3 × 8–12 at RIR 2–3. No weights are planned: the first workout sets them.
+/// RIR 1–2, general fitness 2–3 × 8–12 at RIR 2–3. Weights are the proposal tools' (`StartingWeights`).
 struct SetPrescription: Sendable, Equatable {
     var sets: Int
     let reps: Int

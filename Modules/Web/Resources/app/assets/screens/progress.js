@@ -8,6 +8,16 @@ import * as fmt from "../lib/format.js";
 
 const optional = (promise, fallback) => promise.catch((error) => (error instanceof ApiError && error.status !== 0 ? fallback : Promise.reject(error)));
 
+// A change as the lifter reads it: first weights ("start at 60 kg"), a new rep range ("8 × 60 kg → 5 × 67.5 kg"),
+// or a step ("60 kg → 62.5 kg").
+function changeText(change) {
+  if (change.action === "calibrate" || change.from_weight_kg == null) return `start at ${fmt.weight(change.to_weight_kg)}`;
+  if (change.action === "rep_range" && change.from_reps != null && change.to_reps != null) {
+    return `${change.from_reps} × ${fmt.weight(change.from_weight_kg)} → ${change.to_reps} × ${fmt.weight(change.to_weight_kg)}`;
+  }
+  return `${fmt.weight(change.from_weight_kg)} → ${fmt.weight(change.to_weight_kg)}`;
+}
+
 function recommendationCard(ctx, rec) {
   const element = h("article", { class: "card accent", "aria-labelledby": `rec-${rec.id}` });
   const target = rec.target?.template_name || rec.changes?.[0]?.exercise_name || "Your training";
@@ -25,7 +35,7 @@ function recommendationCard(ctx, rec) {
     h("h3", { id: `rec-${rec.id}` }, `${target}: ${rec.changes?.length === 1 ? "1 change" : `${rec.changes?.length ?? 0} changes`}`),
     h("ul", { class: "exercise-lines" }, (rec.changes || []).map((change) => h("li", {},
       h("span", {}, change.exercise_name || change.exercise_id),
-      h("span", { class: "numeric" }, `${fmt.weight(change.from_weight_kg)} → ${fmt.weight(change.to_weight_kg)}`)))),
+      h("span", { class: "numeric" }, changeText(change))))),
     rec.changes?.[0]?.reason ? h("p", { class: "caption" }, rec.changes[0].reason) : null,
     h("div", { class: "row" },
       h("button", { class: "button primary small", type: "button", onclick: (e) => review("accept", e.currentTarget) }, "Accept"),

@@ -22,7 +22,7 @@ enum CardDataSchemas {
             Schema.object([
                 "exercise_id": Schema.string, "name": Schema.string, "sets": Schema.integer(minimum: 0, maximum: 1000),
                 "reps": Schema.integer(minimum: 0, maximum: 1000), "rir": Schema.integer(minimum: 0, maximum: 1000),
-                "weight_kg": Schema.number,
+                "weight_kg": Schema.nullable(["type": "number", "minimum": 0, "maximum": 500]),
             ])),
     ])
 

@@ -52,7 +52,7 @@ public enum WeightUnit: String, Sendable, Codable, CaseIterable {
 
     /// One decimal, without a trailing `.0`: "102.5", "225".
     public static func oneDecimal(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
+        let rounded = value.roundedToTenth
         return Int(exactly: rounded).map { "\($0)" } ?? "\(rounded)"
     }
 }

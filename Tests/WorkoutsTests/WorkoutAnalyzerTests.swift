@@ -5,8 +5,9 @@ import Testing
 @testable import Workouts
 
 @Suite struct WorkoutAnalyzerTests {
+    /// The project's one rule (`StrengthEstimate.epley`, as Analytics and the analyst read it): a single is Epley too.
     @Test func epleyEstimatesOneRepMax() {
-        #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 100, reps: 1) == 100)
+        #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 100, reps: 1) == 103.3)
         #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 100, reps: 10) == 133.3)
         #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 60, reps: 5) == 70)
         #expect(WorkoutAnalyzer.estimatedOneRepMax(weightKg: 0, reps: 10) == nil)

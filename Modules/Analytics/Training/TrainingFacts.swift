@@ -39,10 +39,9 @@ enum TrainingFacts {
     /// A set lighter than this share of its exercise's heaviest set in the workout is a warm-up.
     static let warmUpShare = 0.5
 
-    /// Epley, as the API states it: `weight × (1 + reps / 30)` (0 without weight or reps).
+    /// The project's e1RM (`StrengthEstimate.epley`); 0 without weight or reps.
     static func e1rm(weightKg: Double, reps: Int) -> Double {
-        guard weightKg > 0, reps > 0 else { return 0 }
-        return weightKg * (1 + Double(reps) / 30)
+        StrengthEstimate.epley(weightKg: weightKg, reps: reps) ?? 0
     }
 
     /// The workout's facts. Its day and week are those of its start in the user's calendar; a set counts once

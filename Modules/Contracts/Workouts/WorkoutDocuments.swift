@@ -112,7 +112,7 @@ public struct WorkoutTotals: Codable, Sendable, Equatable {
                 volume += (set.weightKg ?? 0) * Double(set.reps ?? 0)
             }
         }
-        volume = (volume * 10).rounded() / 10
+        volume = volume.roundedToTenth
     }
 }
 

@@ -34,7 +34,7 @@ extension RuleBasedCoach {
         let lifts = context.lifts.prefix(3).map { lift -> String in
             let now = unit.text(kilograms: lift.e1rmKg)
             guard let previous = lift.previousE1rmKg else { return "\(lift.name) \(now)" }
-            let change = (unit.amount(ofKilograms: lift.e1rmKg - previous) * 10).rounded() / 10
+            let change = unit.amount(ofKilograms: lift.e1rmKg - previous).roundedToTenth
             let amount = "\(WeightUnit.oneDecimal(abs(change))) \(unit.symbol)"
             let trend = change > 0 ? "up \(amount)" : change < 0 ? "down \(amount)" : "steady"
             return "\(lift.name) \(now) (\(trend))"

@@ -49,7 +49,7 @@ extension CoachTools {
                 data: [
                     "findings": .array(findings),
                     "this_week": ["workouts": .int(weeks.first ?? 0)],
-                    "weekly_average_before": ["workouts": .double((average * 10).rounded() / 10), "weeks": .int(before.count)],
+                    "weekly_average_before": ["workouts": .double(average.roundedToTenth), "weeks": .int(before.count)],
                     "lifts": .array(context.lifts.prefix(5).map(liftRow)), "unit": "kg",
                 ])
             return ["artifact_id": .string(artifact.id), "findings": .int(findings.count)]
@@ -65,7 +65,7 @@ extension CoachTools {
                     .visualization, title: "\(muscle.capitalized): weekly sets",
                     data: [
                         "chart": "bar", "metric": "sets", "muscle": .string(muscle),
-                        "bars": .array(points.map { ["label": .string($0.weekStart), "value": .double(($0.sets * 10).rounded() / 10)] }),
+                        "bars": .array(points.map { ["label": .string($0.weekStart), "value": .double($0.sets.roundedToTenth)] }),
                     ])
                 return ["artifact_id": .string(artifact.id), "bars": .int(points.count)]
             }
@@ -75,7 +75,7 @@ extension CoachTools {
                 .visualization, title: "This week's sets per muscle group",
                 data: [
                     "chart": "bar", "metric": "sets", "week_start": stats.last.map { .string($0.weekStart) } ?? .null,
-                    "bars": .array(sets.prefix(15).map { ["label": .string($0.key), "value": .double(($0.value * 10).rounded() / 10)] }),
+                    "bars": .array(sets.prefix(15).map { ["label": .string($0.key), "value": .double($0.value.roundedToTenth)] }),
                 ])
             return ["artifact_id": .string(artifact.id), "bars": .int(min(sets.count, 15))]
         case "show_lifts_table":
@@ -95,7 +95,7 @@ extension CoachTools {
 
     /// A lift as a card's row: its e1RM now and four weeks before, and the change, in kilograms to the tenth.
     static func liftRow(_ lift: TrainingContext.LiftTrend) -> JSONValue {
-        let tenth = { (value: Double) in (value * 10).rounded() / 10 }
+        let tenth = { (value: Double) in value.roundedToTenth }
         return [
             "exercise_id": .string(lift.exerciseId), "name": .string(lift.name), "e1rm_kg": .double(tenth(lift.e1rmKg)),
             "previous_e1rm_kg": lift.previousE1rmKg.map { .double(tenth($0)) } ?? .null,

@@ -247,7 +247,7 @@ enum CoachTools {
                 data: [
                     "chart": "line", "exercise_id": .string(exercise.id), "metric": "e1rm_kg", "unit": "kg",
                     "points": .array(
-                        points.map { ["week_start": .string($0.weekStart), "value": .double(($0.e1rmKg * 10).rounded() / 10)] }),
+                        points.map { ["week_start": .string($0.weekStart), "value": .double($0.e1rmKg.roundedToTenth)] }),
                 ])
             return ["artifact_id": .string(artifact.id), "points": .int(points.count)]
         case "propose_routine":

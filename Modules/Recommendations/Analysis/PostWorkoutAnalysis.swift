@@ -95,11 +95,11 @@ struct PostWorkoutAnalysis {
             createdAt: now)
     }
 
-    /// The workout's best estimated 1RM of the exercise (Epley, as Analytics computes it).
+    /// The workout's best estimated 1RM of the exercise (`StrengthEstimate.epley`, as Analytics computes it).
     static func bestE1RM(_ workout: CompletedWorkout, exerciseId: String) -> Double {
         workout.exercises.filter { $0.exerciseId == exerciseId }.flatMap(\.sets).compactMap { set -> Double? in
-            guard let weight = set.weightKg, let reps = set.reps, reps > 0, weight > 0 else { return nil }
-            return weight * (1 + Double(reps) / 30)
+            guard let weight = set.weightKg, let reps = set.reps else { return nil }
+            return StrengthEstimate.epley(weightKg: weight, reps: reps)
         }.max() ?? 0
     }
 

@@ -8,10 +8,9 @@ enum WorkoutAnalyzer {
         WorkoutTotals(loggedSetsOf: exercises)
     }
 
-    /// Estimated one-rep max by the Epley formula, 1RM = w · (1 + r / 30); a single is its own max.
+    /// The project's estimated one-rep max (`StrengthEstimate.epley`), to a tenth as the workout's numbers show.
     static func estimatedOneRepMax(weightKg: Double, reps: Int) -> Double? {
-        guard weightKg > 0, reps > 0 else { return nil }
-        return round1(reps == 1 ? weightKg : weightKg * (1 + Double(reps) / 30))
+        StrengthEstimate.epley(weightKg: weightKg, reps: reps)?.roundedToTenth
     }
 
     /// Totals, per exercise (sets, reps, volume, best e1RM) and per primary muscle (sets, volume).
@@ -31,16 +30,15 @@ enum WorkoutAnalyzer {
             perExercise.append(
                 ExerciseAnalytics(
                     instanceId: exercise.instanceId, exerciseId: exercise.exerciseId, name: exercise.name, sets: logged.count, reps: reps,
-                    volume: round1(volume), bestE1rm: best))
+                    volume: volume.roundedToTenth, bestE1rm: best))
             for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] {
                 let entry = perMuscle[muscle] ?? (0, 0)
                 perMuscle[muscle] = (entry.sets + logged.count, entry.volume + volume)
             }
         }
-        let muscles = perMuscle.map { MuscleAnalytics(muscle: $0.key, sets: $0.value.sets, volume: round1($0.value.volume)) }
+        let muscles = perMuscle.map { MuscleAnalytics(muscle: $0.key, sets: $0.value.sets, volume: $0.value.volume.roundedToTenth) }
             .sorted { $0.sets != $1.sets ? $0.sets > $1.sets : $0.muscle < $1.muscle }
         return WorkoutAnalytics(totals: totals(exercises), exercises: perExercise, muscles: muscles)
     }
 
-    static func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }

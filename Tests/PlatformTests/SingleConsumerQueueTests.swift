@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Platform
@@ -23,9 +24,7 @@ import Testing
         #expect(queue.append(1))
         // Waits for the wake-up rather than a fixed time: on a busy machine (tests run in parallel on two cores)
         // the consumer may take longer than any short sleep to be scheduled.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while queue.count != 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(queue.count == 0, "the parked consumer woke and took it")
+        try await eventually("the parked consumer woke and took it") { queue.count == 0 }
         for value in 2...6 { #expect(queue.append(value)) }
         queue.close()
         #expect(!queue.append(7), "closed: refused")

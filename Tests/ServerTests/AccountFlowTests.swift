@@ -243,7 +243,7 @@ import Testing
 
     /// Waits until no job is due or running (the server's own worker runs in the background too).
     static func settle(_ server: PovverServer, clock: FakeWallClock) async throws {
-        for _ in 0..<1000 {
+        try await eventually("every due job done") {
             try await server.dispatcher.dispatchPending()
             try await server.worker.drain()
             let now = clock.now().millisecondsSince1970
@@ -254,10 +254,8 @@ import Testing
             let pending =
                 try await server.database.sql.raw("SELECT COUNT(*) AS n FROM platform_outbox WHERE dispatched_at IS NULL")
                 .first(decodingColumn: "n", as: Int.self) ?? 0
-            if busy == 0 && pending == 0 { return }
-            try await Task.sleep(for: .milliseconds(10))
+            return busy == 0 && pending == 0
         }
-        Issue.record("jobs did not settle")
     }
 
     /// Runs both passes of an account deletion: settles, lets the second pass's delay go by, settles again.

@@ -67,12 +67,12 @@ import Testing
             let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
                 .appendingPathComponent("povver-server").path
             let backup = try ChildProcess(["/usr/bin/env", "POVVER_DATABASE_URL=sqlite://\(path)", binary, "backup", backupPath])
-            while backup.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            try await eventually("the backup exited") { !backup.isRunning }
             #expect(backup.waitUntilExit() == 0)
             try await load.value
             #expect(acknowledged.withLock { $0.count } == 30, "the load went on during the backup")
             let again = try ChildProcess(["/usr/bin/env", "POVVER_DATABASE_URL=sqlite://\(path)", binary, "backup", backupPath])
-            while again.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            try await eventually("the second backup exited") { !again.isRunning }
             #expect(again.waitUntilExit() == 65, "an existing file is never overwritten")
         }
         // The documented restore: a server started on the copy.

@@ -236,18 +236,3 @@ import Testing
         }
     }
 }
-
-/// The system time moved forward by what a test advanced, every reading at least a millisecond after the one
-/// before.
-final class ShiftedClock: WallClock {
-    private let state = Mutex((offset: 0.0, last: Date.distantPast))
-
-    func now() -> Date {
-        state.withLock { state in
-            state.last = max(Date().addingTimeInterval(state.offset), state.last.addingTimeInterval(0.001))
-            return state.last
-        }
-    }
-
-    func advance(by seconds: TimeInterval) { state.withLock { $0.offset += seconds } }
-}

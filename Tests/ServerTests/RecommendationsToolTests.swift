@@ -101,7 +101,7 @@ import Testing
             }
             var ran: [Int] = []
             for worker in workers {
-                while worker.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+                try await eventually("the worker exited") { !worker.isRunning }
                 #expect(worker.waitUntilExit() == 0)
                 let text = String(decoding: worker.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
                 ran.append(Int(text.split(separator: " ").dropFirst(2).first ?? "") ?? -1)

@@ -95,7 +95,7 @@ import Testing
     /// moves at least a millisecond per reading, so no two writes share a time.
     @Test(arguments: TestDatabases.engines)
     func answersCarryTheTimeOfTheirOwnWrite(engine: SQLEngine) async throws {
-        try await TestServer.with(engine, clock: AlwaysAdvancingClock()) { _, client in
+        try await TestServer.with(engine, clock: ShiftedClock()) { _, client in
             let token = try await client.newUser("timely@example.com")
             let started = try await client.call("startActiveWorkout", ["name": "Times"], token: token)
             let workoutId = try #require(started.data["id"] as? String)

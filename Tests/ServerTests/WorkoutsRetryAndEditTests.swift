@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func retriedChangesAndDeletesAnswerTheFirstResult(engine: SQLEngine) async throws {
         // Every write a millisecond after the one before, so a repeat that wrote again would show a new time.
-        try await TestServer.with(engine, clock: AlwaysAdvancingClock()) { _, client in
+        try await TestServer.with(engine, clock: ShiftedClock()) { _, client in
             let token = try await client.newUser("retries@example.com")
             let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.squat, Self.bench], token: token)
 
@@ -173,7 +173,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func anEditKeepsTheIdsOfWhatItKeeps(engine: SQLEngine) async throws {
         // Every write a millisecond after the one before: a set's time differs from the workout's end.
-        try await TestServer.with(engine, clock: AlwaysAdvancingClock()) { _, client in
+        try await TestServer.with(engine, clock: ShiftedClock()) { _, client in
             let token = try await client.newUser("edits@example.com")
             let created = try await client.call(
                 "createTemplate",

@@ -180,7 +180,7 @@ let package = Package(
         .target(
             name: "PovverApp",
             dependencies: [
-                "Contracts", "Platform", "PovverModules", .product(name: "Hummingbird", package: "hummingbird"),
+                "Contracts", "Platform", "PovverModules", "Auth", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -15,6 +15,8 @@ public struct PovverServer: Sendable {
     public let config: AppConfig
     public let composition: Composition
     public let endpoints: [Endpoint]
+    /// The OpenAPI document `/openapi.json` serves: every documented route of `endpoints`.
+    public let openAPIDocument: JSONValue
     public let jobs: JobQueue
     public let worker: JobWorker
     public let dispatcher: OutboxDispatcher
@@ -71,7 +73,9 @@ public struct PovverServer: Sendable {
         let served = operations + composition.endpoints
         self.config = config
         self.composition = composition
-        self.endpoints = served + [OperationsEndpoints.openAPI(describing: served)]
+        let openAPI = OperationsEndpoints.openAPI(describing: served)
+        self.endpoints = served + [openAPI.endpoint]
+        self.openAPIDocument = openAPI.document
         self.jobs = platform.jobs
         self.worker = worker
         self.dispatcher = OutboxDispatcher(

@@ -11,6 +11,8 @@ if arguments.first == "--help" || arguments.first == "-h" {
         """
         usage: povver-server                 serve (configured by POVVER_* variables; see the README)
                povver-server backup FILE     write a consistent copy of the SQLite database to FILE while it serves
+               povver-server openapi [FILE]  write the default composition's OpenAPI document (the repository's
+                                             openapi.json) to FILE, or to standard output
         """)
     exit(0)
 }
@@ -20,6 +22,13 @@ if arguments.first == "backup" {
         exit(64)
     }
     exit(await BackupCommand.run(to: arguments[1], environment: environment))
+}
+if arguments.first == "openapi" {
+    guard arguments.count <= 2 else {
+        FileHandle.standardError.write(Data("povver-server: usage: povver-server openapi [FILE]\n".utf8))
+        exit(64)
+    }
+    exit(await OpenAPICommand.run(to: arguments.count == 2 ? arguments[1] : nil))
 }
 if let unknown = arguments.first {
     FileHandle.standardError.write(Data("povver-server: unknown command \(unknown) (try --help)\n".utf8))

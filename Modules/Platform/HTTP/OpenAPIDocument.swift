@@ -42,6 +42,14 @@ public enum OpenAPIDocument {
         ]
     }
 
+    /// `document` as the repository's `openapi.json` holds it: pretty-printed with sorted keys and unescaped slashes,
+    /// ending in a newline, so one document is always the same bytes and a change to it reads as a diff.
+    public static func stableText(_ document: JSONValue) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+    }
+
     /// An endpoint's operation id for `method`: its name, suffixed with the method when it takes several.
     private static func operationID(_ endpoint: Endpoint, method: String) -> String {
         endpoint.methods.count > 1 ? "\(endpoint.name)_\(method.lowercased())" : endpoint.name

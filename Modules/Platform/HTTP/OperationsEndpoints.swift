@@ -40,15 +40,17 @@ public enum OperationsEndpoints {
         ]
     }
 
-    /// `/openapi.json`, describing `endpoints` and itself.
-    public static func openAPI(describing endpoints: [Endpoint]) -> Endpoint {
+    /// `/openapi.json`, describing `endpoints` and itself, with the document it serves (which `povver-server openapi`
+    /// writes out as the repository's `openapi.json`).
+    public static func openAPI(describing endpoints: [Endpoint]) -> (endpoint: Endpoint, document: JSONValue) {
         let box = DocumentBox()
         let endpoint = Endpoint.get("/openapi.json", tag: "Operations", summary: "This OpenAPI document.", response: ["type": "object"]) {
             _, _ in
             json(box.text)
         }
-        box.text = (try? JSONCoding.encodeToString(OpenAPIDocument.make(endpoints: endpoints + [endpoint]))) ?? "{}"
-        return endpoint
+        let document = OpenAPIDocument.make(endpoints: endpoints + [endpoint])
+        box.text = (try? JSONCoding.encodeToString(document)) ?? "{}"
+        return (endpoint, document)
     }
 
     private final class DocumentBox: @unchecked Sendable {

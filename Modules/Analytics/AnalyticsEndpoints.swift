@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// Analytics' HTTP queries (API.md "Analytics"). Numbers are rounded to 0.1 here, for display; the
+/// Analytics' HTTP queries (docs/analytics.md "Queries"). Numbers are rounded to 0.1 here, for display; the
 /// `TrainingAnalytics` contract answers them exact.
 struct AnalyticsEndpoints {
     let queries: TrainingQueries

@@ -134,7 +134,7 @@ extension AuthService {
                 // this second look sees it, so both sign in to one account. SQLite's single writer already
                 // ordered them, and the first look found it.
                 if let linked = try await signInLinked() { return linked }
-                // Decision 1 of seed 002: no automatic linking; sign in the original way, then link in Settings.
+                // No automatic linking (docs/product.md): sign in the original way, then link in Settings.
                 throw ServiceError(.accountExistsWithDifferentCredential, details: ["provider": provider.rawValue])
             }
             try await tx.sql.raw(

@@ -1,5 +1,5 @@
 /// An optional document field that is written as `null` when empty instead of being left out, so every
-/// answer carries the same keys (API.md lists them; a client checking `=== null` sees null, not a missing key).
+/// answer carries the same keys (docs/api.md "Fields"; a client checking `=== null` sees null, not a missing key).
 /// Read back from either form.
 ///
 ///     @ExplicitNull public var name: String?

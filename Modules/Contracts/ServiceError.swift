@@ -1,7 +1,7 @@
 import Foundation
 
 /// The stable error vocabulary every module speaks. Platform maps a code to an HTTP status in one place;
-/// modules and fakes throw `ServiceError` so a client always sees a code from `API.md`.
+/// modules and fakes throw `ServiceError` so a client always sees a code of docs/api.md.
 public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case invalidArgument = "INVALID_ARGUMENT"
     case unauthenticated = "UNAUTHENTICATED"
@@ -32,8 +32,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case invalidCode = "INVALID_CODE"
     case accountNotConfirmed = "ACCOUNT_NOT_CONFIRMED"
 
-    /// The friendly sentence shown when the thrower gave none. Auth codes carry the seeds' table
-    /// (seed 002 "Friendly Error Messages"); the rest say what to do next.
+    /// The friendly sentence shown when the thrower gave none. Auth codes carry the app's table
+    /// (docs/product.md "Friendly error messages"); the rest say what to do next.
     public var defaultMessage: String {
         switch self {
         case .invalidArgument: "The request is not valid. Please check the highlighted field and try again."

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// The `appAccountToken` a user's purchases carry: UUID version 5 (RFC 9562 §5.5, formerly RFC 4122 §4.3) of the
-/// user id in the DNS namespace, as the iOS app computes it (seed 003 "User Lookup"), lowercased.
+/// user id in the DNS namespace, as the iOS app computes it (docs/product.md "Subscription"), lowercased.
 public enum AppAccountToken {
     /// `6ba7b810-9dad-11d1-80b4-00c04fd430c8`.
     static let dnsNamespace: [UInt8] = [0x6b, 0xa7, 0xb8, 0x10, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8]

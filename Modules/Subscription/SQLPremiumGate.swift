@@ -3,8 +3,8 @@ import Foundation
 import Logging
 import Platform
 
-/// The premium gate over Subscription's rows: the override, or the tier the webhook keeps (seed 003 "Gate Check
-/// Logic"), as of now: a premium tier more than the lapse grace past its `expires_at` with no renewal received has
+/// The premium gate over Subscription's rows: the override, or the tier the webhook keeps (docs/product.md
+/// "Subscription"), as of now: a premium tier more than the lapse grace past its `expires_at` with no renewal received has
 /// lapsed (`SubscriptionState.asOf`), so premium never outlives a notification that was never delivered. A tier past
 /// its expiry for a day is reported (`subscription_expiry_overdue` log, metric) for an operator to look at, and a
 /// lapse too (`subscription_lapsed`).

@@ -69,7 +69,7 @@ extension SubscriptionModule {
             .rpc(
                 "appStoreWebhook", access: .open, tag: "Subscription",
                 summary:
-                    "App Store Server Notifications V2: verified, applied per seed 003's table; 200 for repeats, 400 when verification fails.",
+                    "App Store Server Notifications V2: verified, applied per the notifications table; 200 for repeats, 400 when verification fails.",
                 request: Schema.object(
                     ["signedPayload": Schema.string], required: ["signedPayload"], aliases: ["signedPayload": "signed_payload"]),
                 response: Schema.empty,

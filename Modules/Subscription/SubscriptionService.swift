@@ -5,7 +5,7 @@ import Platform
 import SQLKit
 
 /// Subscription state per user, kept by App Store Server Notifications V2 (authoritative, also for
-/// downgrades) and by the client's StoreKit 2 sync (positive entitlements only), per seed 003's authority model.
+/// downgrades) and by the client's StoreKit 2 sync (positive entitlements only), per the authority model (docs/product.md).
 public struct SubscriptionService: Sendable {
     let database: Database
     let store: SubscriptionStore

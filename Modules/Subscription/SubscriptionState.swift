@@ -1,6 +1,6 @@
 import Foundation
 
-/// `free` or `premium` (seed 003 "Subscription States").
+/// `free` or `premium` (docs/product.md "Subscription").
 public enum SubscriptionTier: String, Sendable, Codable {
     case free, premium
 }
@@ -78,7 +78,7 @@ public struct SubscriptionState: Sendable, Equatable, Encodable {
     }
 }
 
-/// What a notification does to the state: seed 003's "App Store Server Notifications V2" table, exactly.
+/// What a notification does to the state: the notifications table of docs/product.md "Subscription", exactly.
 enum NotificationEffect: Equatable {
     /// Sets status (and the tier it implies), expiry, product and renewal flag.
     case setStatus(SubscriptionStatus)

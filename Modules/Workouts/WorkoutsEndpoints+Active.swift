@@ -16,7 +16,7 @@ struct StartWorkoutInput: Decodable, Sendable {
     }
 }
 
-/// A request's `workout_id`, also read from the seed clients' camelCase `workoutId` (API.md, "Field naming").
+/// A request's `workout_id`, also read from the seed clients' camelCase `workoutId` (docs/api.md, "Fields").
 /// Without either the error names `workout_id`; both with different values is `INVALID_ARGUMENT`.
 enum WorkoutIDField {
     private enum Keys: String, CodingKey {

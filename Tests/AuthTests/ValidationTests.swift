@@ -71,7 +71,7 @@ import Testing
 }
 
 @Suite struct FriendlyMessageTests {
-    /// The seeds' table (seed 002 "Friendly Error Messages"), pinned.
+    /// The app's table (docs/product.md "Friendly error messages"), pinned.
     @Test(arguments: [
         (ErrorCode.wrongPassword, "Incorrect password. Please try again."),
         (.requiresRecentLogin, "For your security, please sign in again to continue."),

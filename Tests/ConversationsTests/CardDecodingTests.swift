@@ -8,7 +8,7 @@ import Testing
 @testable import Conversations
 
 /// Every card the coach emits, on the rule-based coach and on a model, decodes strictly into the app's card model
-/// (`CanvasCardModel`, written from API.md "Cards"), as streamed and as `getConversation` answers it.
+/// (`CanvasCardModel`, written from docs/api.md "Cards"), as streamed and as `getConversation` answers it.
 @Suite struct CardDecodingTests {
     typealias H = CoachHarness
 

@@ -338,7 +338,7 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
             #expect(error.message == "The request body must be a JSON object.")
             #expect(error.details?["field"] == nil)
         }
-        // API.md gives the auth codes 400, 401 or 409; an account not confirmed yet conflicts with the request.
+        // The auth codes keep to 400, 401 and 409 (docs/api.md); an account not confirmed yet conflicts with the request.
         #expect(HTTPStatusMapping.status(for: .accountNotConfirmed) == .conflict)
     }
 
@@ -430,7 +430,7 @@ func decodeError(_ response: TestResponse) throws -> ErrorBody {
 }
 
 extension ServerSentEventsTests {
-    /// A stream whose producer fails ends with an `error` event numbered after the last one (API.md: a stream
+    /// A stream whose producer fails ends with an `error` event numbered after the last one (docs/api.md: a stream
     /// always ends with `message_end` or `error`), the error as any answer would give it: a refusal as itself,
     /// anything else the generic `INTERNAL`; flat, and nested under `error` as the app's paywall reads it.
     @Test func aFailingStreamEndsWithAnErrorEvent() async throws {

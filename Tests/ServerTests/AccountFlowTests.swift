@@ -23,8 +23,9 @@ import Testing
         return String(match.1)
     }
 
-    /// Seed 002 phases 1–2: "EmailChangeView: enter new email → Send Verification → success". The code goes to
-    /// the new address only, works once, and the old address is told; sign-in uses the new email.
+    /// The checklist's phases 1–2 (docs/product.md): "EmailChangeView: enter new email → Send Verification →
+    /// success". The code goes to the new address only, works once, and the old address is told; sign-in uses the
+    /// new email.
     @Test(arguments: TestDatabases.engines)
     func emailChangeWithVerification(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
@@ -304,7 +305,7 @@ import Testing
         return found
     }
 
-    /// Seed 002: "Delete Account: warning → reauthenticate → account deleted … user gone from Auth and
+    /// The checklist (docs/product.md): "Delete Account: warning → reauthenticate → account deleted … user gone from Auth and
     /// Firestore", and phase 4: "Delete account with Apple provider: token revocation called before deletion".
     /// Data in every module; afterwards no row of any table mentions the user.
     @Test(arguments: TestDatabases.engines)

@@ -185,7 +185,7 @@ final class FakeIdentityProviders: Sendable {
 @Suite struct IdentityFlowTests {
     let providers = FakeIdentityProviders()
 
-    /// Seed 002, phase 3: new Google user → confirmation → profile with provider google.com; signing in again
+    /// The checklist's phase 3 (docs/product.md): new Google user → confirmation → profile with provider google.com; signing in again
     /// goes straight in; before confirming, nothing but confirm/cancel/sign-out works.
     @Test(arguments: TestDatabases.engines)
     func googleNewUserConfirmsThenSignsInDirectly(engine: SQLEngine) async throws {
@@ -280,7 +280,7 @@ final class FakeIdentityProviders: Sendable {
         }
     }
 
-    /// Decision 1 of seed 002: an email user signing in with Google on the same address gets the friendly
+    /// No automatic linking (docs/product.md): an email user signing in with Google on the same address gets the friendly
     /// collision message, and nothing is created or linked.
     @Test(arguments: TestDatabases.engines)
     func collisionIsRefusedWithTheSeedsMessage(engine: SQLEngine) async throws {

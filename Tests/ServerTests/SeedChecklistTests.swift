@@ -10,7 +10,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Seed 002's "Verification Checklist", phase by phase, as HTTP calls against the server. Google and Apple are
+/// The account-management checklist (docs/product.md), phase by phase, as HTTP calls against the server. Google and Apple are
 /// played by a local key set and a local fake of Apple's token and revoke endpoints. (Items about Xcode builds
 /// and screens map to the server calls those screens make.)
 @Suite struct SeedChecklistTests {

@@ -16,7 +16,7 @@ import Testing
     static let bench = WorkoutsFlowTests.bench
     static let squat = WorkoutsFlowTests.squat
 
-    /// Empty optional fields are sent as null, never left out: every answer carries the keys API.md lists.
+    /// Empty optional fields are sent as null, never left out: every answer carries the keys its schema lists (docs/api.md).
     @Test(arguments: TestDatabases.engines)
     func emptyOptionalFieldsAreNullNotMissing(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in

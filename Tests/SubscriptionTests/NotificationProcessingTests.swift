@@ -81,7 +81,7 @@ struct SubscriptionHarness: Sendable {
 }
 
 @Suite struct NotificationProcessingTests {
-    /// Seed 003's "App Store Server Notifications V2" table, row by row, from an active subscription with
+    /// The notifications table of docs/product.md "Subscription", row by row, from an active subscription with
     /// auto-renew on.
     @Test(arguments: TestDatabases.engines)
     func everyMappingRow(engine: SQLEngine) async throws {

@@ -46,8 +46,8 @@ struct ProductEventHandlers: Sendable {
     }
 
     /// What a subscription change means for the funnel, following the app's `SubscriptionService.purchase()`
-    /// (seed 003): entering a trial is `trial_started`; becoming `active` from no subscription (`free`, `expired`,
-    /// or unknown in an older event) is `subscription_purchased`. A trial converting, a renewal recovered from
+    /// (docs/analytics.md "Taxonomy"): entering a trial is `trial_started`; becoming `active` from no subscription
+    /// (`free`, `expired`, or unknown in an older event) is `subscription_purchased`. A trial converting, a renewal recovered from
     /// grace, an expiry, and an operator's override are no purchase: nil.
     static func productEvent(for change: SubscriptionChanged) -> String? {
         guard change.source != "override" else { return nil }

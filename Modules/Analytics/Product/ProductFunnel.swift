@@ -4,8 +4,8 @@ import Platform
 import SQLKit
 import Synchronization
 
-/// The activation funnel of seed 003: app open → signup → first conversation → first artifact → first accepted
-/// plan. Counts the distinct users who reach each step, in order, with every step's event in [from, to).
+/// The app's activation funnel (docs/analytics.md "Funnel"): app open → signup → first conversation → first
+/// artifact → first accepted plan. Counts the distinct users who reach each step, in order, with every step's event in [from, to).
 ///
 /// A user reaches step k when they reached step k − 1 and their first step-k event in the range is not earlier
 /// than their first step-(k − 1) event. The unit is the user: `trackEvents` takes a signed-in user's token, so every

@@ -6,7 +6,7 @@ public enum ProductEventSource: String, Sendable, Codable, CaseIterable {
     case server
 }
 
-/// One event of the product taxonomy (seed 003 "Monitoring & Analytics"): its name, its typed parameters, who
+/// One event of the product taxonomy (docs/analytics.md "Product events"): its name, its typed parameters, who
 /// may send it, and the milestone its first occurrence makes.
 public struct ProductEventDefinition: Sendable, Equatable {
     /// The JSON type a parameter must have. Numbers are never negative (they are lengths, counts and durations).

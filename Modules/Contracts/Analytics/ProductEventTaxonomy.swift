@@ -1,6 +1,6 @@
 import Foundation
 
-/// The product events Povver records, typed (seed 003 "Event Taxonomy" and "Milestone events"), and the rules
+/// The product events Povver records, typed (docs/analytics.md "Taxonomy" and "Milestones"), and the rules
 /// an event must meet to be stored. The same rules hold for the app's `trackEvents` and the server's
 /// `ProductEventSink`, so a fake sink refuses what the live one refuses.
 public enum ProductEventTaxonomy {

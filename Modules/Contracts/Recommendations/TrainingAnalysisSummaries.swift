@@ -1,6 +1,6 @@
 import Foundation
 
-/// A section of the training analyst's summary (seed 003, `getAnalysisSummary`).
+/// A section of the training analyst's summary (`getAnalysisSummary`, docs/recommendations.md "Notes").
 public enum AnalysisSection: String, Codable, Sendable, CaseIterable {
     /// What the analyst noticed after each workout.
     case insights

@@ -73,7 +73,7 @@ public struct TemplateAnalytics: Codable, Sendable, Equatable {
     }
 }
 
-/// A workout template (seed 003 "Template").
+/// A workout template (docs/product.md "Documents the app reads").
 public struct WorkoutTemplate: Codable, Sendable, Equatable {
     public var id: String
     public var userId: String
@@ -109,7 +109,7 @@ public struct WorkoutTemplate: Codable, Sendable, Equatable {
     }
 }
 
-/// A routine: an ordered cycle of templates with a cursor (seed 003 "Routine").
+/// A routine: an ordered cycle of templates with a cursor (docs/product.md "Documents the app reads").
 public struct Routine: Codable, Sendable, Equatable {
     public var id: String
     public var userId: String

@@ -123,7 +123,7 @@ public enum WorkoutStatus: String, Codable, Sendable {
     case cancelled
 }
 
-/// The active workout document (seed 003 "Active Workout", with ids for addressing).
+/// The active workout document (docs/product.md "Documents the app reads", with ids for addressing).
 public struct ActiveWorkout: Codable, Sendable, Equatable {
     public var id: String
     public var userId: String

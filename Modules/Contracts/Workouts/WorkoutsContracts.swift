@@ -27,7 +27,7 @@ public struct TemplatePlan: Codable, Sendable, Equatable {
     }
 }
 
-/// A whole routine as the coach drafts it (seed 003 flow 2: accepting a `routine_summary`).
+/// A whole routine as the coach drafts it (accepting a `routine_summary`, docs/product.md "The coach").
 public struct RoutinePlan: Codable, Sendable, Equatable {
     public var name: String
     public var description: String?

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 
-/// Platform's settings (`SPEC.md`'s configuration table, the rows no module owns), read from the environment with
+/// Platform's settings (the README's configuration table, the rows no module owns), read from the environment with
 /// defaults that make a bare `swift run povver-server` work. Each module reads its own variables into its own
 /// settings type from `environment`.
 public struct AppConfig: Sendable {

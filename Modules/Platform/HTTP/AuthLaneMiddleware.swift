@@ -29,7 +29,7 @@ public struct ServiceKeySet: Sendable {
     }
 }
 
-/// The two authenticated lanes of `API.md`, as middleware on the routes that need a user:
+/// The two authenticated lanes of docs/api.md, as middleware on the routes that need a user:
 /// Bearer (`Authorization: Bearer <access token>`, the user id from the verified token only) and service
 /// (`X-API-Key` + `X-User-Id`, the coach agent acting for an existing user).
 public struct AuthLaneMiddleware: RouterMiddleware {

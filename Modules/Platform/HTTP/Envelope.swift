@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The response envelope of `API.md`.
+/// The response envelope of docs/api.md.
 public enum Envelope {
     struct Success<Data: Encodable>: Encodable {
         let success = true

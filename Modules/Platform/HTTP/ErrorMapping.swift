@@ -19,8 +19,8 @@ public enum HTTPStatusMapping {
             .forbidden
         case .notFound, .userNotFound:
             .notFound
-        // An account not confirmed yet is a state of the account the request conflicts with (API.md gives the
-        // auth codes 400, 401 or 409).
+        // An account not confirmed yet is a state of the account the request conflicts with (docs/api.md: the
+        // auth codes keep to 400, 401 and 409).
         case .conflict, .emailAlreadyInUse, .accountExistsWithDifferentCredential, .credentialAlreadyInUse,
             .providerAlreadyLinked, .accountNotConfirmed:
             .conflict

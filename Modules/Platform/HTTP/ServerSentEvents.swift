@@ -33,7 +33,7 @@ public enum ServerSentEvents {
         ["data": Schema.string, "event": Schema.string, "id": Schema.string, "retry": Schema.integer], required: ["data"])
 
     /// A `text/event-stream` response that writes each event the moment the sequence produces it. A stream
-    /// always ends with `message_end` or `error` (API.md): when the sequence throws, an `error` event
+    /// always ends with `message_end` or `error` (docs/api.md): when the sequence throws, an `error` event
     /// (`{"type":"error","code":…,"message":…,"error":{"code":…,"message":…}}`, numbered after the last one, the error mapped as any other
     /// answer's, so `INTERNAL` says nothing of the server) ends it, instead of the stream just stopping.
     public static func response<Events: AsyncSequence & Sendable>(_ events: Events, logger: Logger = Logger(label: "povver.sse"))
@@ -71,7 +71,7 @@ public enum ServerSentEvents {
             })
     }
 
-    /// The data of an `error` event: `code` and `message` at the top (API.md's form) and again under `error`, the
+    /// The data of an `error` event: `code` and `message` at the top (docs/api.md's form) and again under `error`, the
     /// envelope's form, for clients that read `error.code` (the app's premium paywall does).
     static func errorEventJSON(_ error: ServiceError) -> String {
         var json = JSONWriter()

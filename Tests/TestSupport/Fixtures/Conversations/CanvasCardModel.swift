@@ -1,8 +1,8 @@
 import Foundation
 import Platform
 
-/// The app's card as it decodes one (seed 000 `UI/Canvas/Models.swift`: `CanvasCardModel` with `CardType`, `CardLane`,
-/// `CardStatus` and the tagged union `CanvasCardData`), written from API.md "Cards" to hold the server's cards to
+/// The app's card as it decodes one (its `UI/Canvas/Models.swift`: `CanvasCardModel` with `CardType`, `CardLane`,
+/// `CardStatus` and the tagged union `CanvasCardData`), written from docs/api.md "Cards" to hold the server's cards to
 /// it: as strict as the app, an unknown type, lane, status or action fails, and each type's `data` must have what the
 /// app's card view renders.
 public struct CanvasCardModel: Decodable, Equatable, Sendable {

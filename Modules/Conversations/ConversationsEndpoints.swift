@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// Conversations' HTTP contract (API.md "Conversations"). `conversationId` and the legacy `canvasId` are
+/// Conversations' HTTP contract (docs/api.md, docs/coach.md). `conversationId` and the legacy `canvasId` are
 /// accepted for `conversation_id`, `workoutId` for `workout_id`.
 struct ConversationsEndpoints {
     let module: ConversationsModule

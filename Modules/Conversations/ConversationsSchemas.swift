@@ -15,7 +15,7 @@ enum ConversationsSchemas {
             "lane": Schema.enumeration(["fast", "functional", "slow"]), "created_at": Schema.timestamp,
         ], required: ["id", "role", "content", "created_at"])
 
-    /// A card as the app decodes it (API.md "Cards"): what the `artifact` event carries in `data`.
+    /// A card as the app decodes it (docs/api.md "Cards"): what the `artifact` event carries in `data`.
     static let cardProperties: [String: JSONValue] = [
         "id": Schema.string, "type": Schema.enumeration(ArtifactType.allCases.map(\.rawValue)),
         "lane": Schema.enumeration(CardLane.allCases.map(\.rawValue)),

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// Recommendations' HTTP endpoints (API.md "Recommendations"). What a free user sees is gate 3 of seed 003's
+/// Recommendations' HTTP endpoints (docs/recommendations.md). What a free user sees is gate 3 of its
 /// three: the analysis, the recommendations and auto-pilot are premium (`PREMIUM_REQUIRED`); the settings read
 /// answers everyone, with `premium` so the app knows to show the paywall.
 struct RecommendationsEndpoints {

@@ -6,7 +6,7 @@ import Platform
 /// Recommendations: the training analyst (post-workout insights, daily briefs, weekly reviews, on the job queue)
 /// and auto-pilot recommendations (progression rules, review, expiry). Reads training data through the Analytics
 /// contract (and the trimmed workout through the training log), changes templates only through the Workouts
-/// contract, and asks `PremiumGate` at each of seed 003's three gates.
+/// contract, and asks `PremiumGate` at each of the three gates of docs/recommendations.md.
 public struct RecommendationsModule: Sendable {
     let database: Database
     let clock: any WallClock

@@ -278,7 +278,7 @@ class WebJourneys(unittest.TestCase):
         b.wait_for_text("Imported 1 workout (2 sets)", timeout=15)
         self.shot("14-profile-import", top=False)
 
-        # Delete the account (seed 004: warning, sign in again, confirm).
+        # Delete the account (docs/product.md "Account deletion": warning, sign in again, confirm).
         b.click("link", "Profile")
         b.click("button", "Delete account")
         b.click("button", "Continue")

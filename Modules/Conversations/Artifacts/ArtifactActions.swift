@@ -8,7 +8,7 @@ import Platform
 /// Idempotent under `idempotency_key`: a repeat answers the first answer and changes nothing.
 ///
 /// - `accept` applies the card (`CardApplication`): a `routine_summary` becomes templates and an active routine
-///   (seed 003 flow 2; `save_routine` leaves the active routine as it is); a `template_update` or `routine_update` is
+///   (docs/product.md "The coach"; `save_routine` leaves the active routine as it is); a `template_update` or `routine_update` is
 ///   applied against the version it was made from (`CONFLICT` when it changed since). The card is `accepted`.
 /// - `start_workout` starts a `session_plan` (or a `template_update`'s changed session); the card is `active`.
 /// - `save_as_template` saves a `session_plan` as a new template; the card is `accepted`.

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// An artifact the coach proposed in a conversation: a card as the app decodes it (API.md "Cards": `id`, `type`,
+/// An artifact the coach proposed in a conversation: a card as the app decodes it (docs/api.md "Cards": `id`, `type`,
 /// `lane`, `status`, `title`, `subtitle`, `data`, `actions`, `meta`) with, where it is stored, the message that
 /// proposed it, its times and, once acted on, what the action made (`result`: e.g. `routine_id`, `template_ids`).
 /// `lane`, `actions`, `subtitle` and `meta` follow from the rest, so a stored card and a streamed one always agree.
@@ -130,7 +130,7 @@ extension Artifact: Codable {
     }
 }
 
-/// Where a card comes from (API.md: `source_template_id`, `source_routine_id`, `draft_id`); each is null where it
+/// Where a card comes from (docs/api.md: `source_template_id`, `source_routine_id`, `draft_id`); each is null where it
 /// does not apply.
 public struct CardMeta: Codable, Sendable, Equatable {
     @ExplicitNull public var sourceTemplateId: String?

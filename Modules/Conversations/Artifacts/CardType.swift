@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the coach can propose inline: the `type` of a card (API.md "Cards"; the app's `CardType`). A new type is
+/// What the coach can propose inline: the `type` of a card (docs/api.md "Cards"; the app's `CardType`). A new type is
 /// one case here: the compiler then asks for its place on the canvas (`lane`) and what it offers (`actions`).
 public enum ArtifactType: String, Codable, Sendable, CaseIterable {
     case sessionPlan = "session_plan"

@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 
-/// The training facts a user told the coach, kept for every later conversation (seed 002: "AI coach memories"):
+/// The training facts a user told the coach, kept for every later conversation (erased with the account: docs/product.md):
 /// what they train with, how often and how long, what for, how experienced they are, what to spare and what they
 /// dislike. Each fact is optional; the user sees them (`getCoachMemory`), changes or forgets them
 /// (`updateCoachMemory`), and they go with the account.

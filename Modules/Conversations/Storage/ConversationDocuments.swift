@@ -29,7 +29,7 @@ public enum MessageRole: String, Codable, Sendable {
     case user, assistant
 }
 
-/// The lane that answered a message (seed 003's 4-lane shell; the worker lane never answers a chat): `message_end`'s
+/// The lane that answered a message (the four lanes of docs/product.md "The coach"; the worker lane never answers a chat): `message_end`'s
 /// `lane` and the stored message's. Not a card's place on the canvas (`CardLane`).
 public enum Lane: String, Codable, Sendable {
     case fast, functional, slow

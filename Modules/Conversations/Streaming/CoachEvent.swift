@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// One event of a coach's answer as API.md's SSE names it; `error` is written by `ServerSentEvents` from the
+/// One event of a coach's answer as docs/api.md's stream names it; `error` is written by `ServerSentEvents` from the
 /// error that ends a stream.
 enum CoachEvent: Sendable, Equatable {
     /// Names the conversation too: a turn sent with none opens one, and this is how the client learns its id.

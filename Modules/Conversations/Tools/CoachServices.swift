@@ -25,7 +25,7 @@ struct CoachServices: Sendable {
 }
 
 extension CoachServices {
-    /// Records what the user did for product analytics (seed 003's taxonomy): best effort, since a chat must not
+    /// Records what the user did for product analytics (docs/analytics.md "Taxonomy"): best effort, since a chat must not
     /// fail because analytics could not be written; a failure is logged. `eventId` makes a retry a no-op.
     func track(_ name: String, userId: String, params: [String: ProductEventValue], eventId: String, logger: Logger) async {
         do {

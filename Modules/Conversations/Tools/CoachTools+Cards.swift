@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// The tools that answer progress questions with cards a person reads at a glance (API.md "Cards"): the analyst's
+/// The tools that answer progress questions with cards a person reads at a glance (docs/api.md "Cards"): the analyst's
 /// summary of how training is going (`analysis_summary`), weekly sets per muscle group as bars and the lifts ranked
 /// in a table (`visualization`). Numbers stay in kilograms, as everywhere in the API; the card says its unit.
 extension CoachTools {

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// The tools that propose changes the user then accepts or not (seed 003: they return artifacts and never write):
+/// The tools that propose changes the user then accepts or not (docs/product.md: they return artifacts and never write):
 /// a session to train, changes to a template, changes to a routine. Each is checked first, so what the user
 /// accepts can be applied; a change is stated against the version it was made from, so accepting it after the
 /// template or routine changed elsewhere is `CONFLICT` rather than a silent overwrite. Every planned set's weight is

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// The coach's tools (seed 003's permission matrix): reads of the user's training data and the
+/// The coach's tools (the permissions of docs/product.md "The coach"): reads of the user's training data and the
 /// catalog, proposals that become artifacts (checked first: every exercise exists, values in range), and in
 /// workout mode the workout's state and set logging.
 enum CoachTools {

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// Checks a proposed routine (or session) before it becomes an artifact (seed 003's critic): 1–7 days, each with 1–12
+/// Checks a proposed routine (or session) before it becomes an artifact (the critic of docs/product.md): 1–7 days, each with 1–12
 /// exercises that exist in the catalog, none twice in a day, 1–10 sets each with reps 1–50, RIR 0–5 and a weight
 /// from 0 to 500 kg. A model's mistake comes back as `INVALID_ARGUMENT` naming the field, so it can repair it.
 struct RoutineCritic {

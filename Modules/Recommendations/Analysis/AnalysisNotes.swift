@@ -6,7 +6,7 @@ import SQLKit
 /// The analyst's notes as stored: one row per insight (per workout), daily brief (per day) and weekly review (per
 /// week), each until its TTL. Answers `TrainingAnalysisSummaries` for the coach and `getAnalysisSummary`.
 public struct AnalysisNotes: TrainingAnalysisSummaries {
-    /// How long each section's notes are answered (seed 003 "Job Types"): 7, 7 and 30 days.
+    /// How long each section's notes are answered (docs/product.md): 7, 7 and 30 days.
     public static func timeToLive(_ section: AnalysisSection) -> TimeInterval {
         switch section {
         case .insights, .dailyBrief: 7 * 86_400
@@ -14,7 +14,7 @@ public struct AnalysisNotes: TrainingAnalysisSummaries {
         }
     }
 
-    /// The largest a note may be as JSON (seed 003 "Bounded responses").
+    /// The largest a note may be as JSON (docs/product.md).
     public static let maxBytes = 2048
 
     let database: Database

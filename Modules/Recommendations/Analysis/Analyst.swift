@@ -5,7 +5,7 @@ import Logging
 import Platform
 
 /// The training analyst: runs the three analyses, turns a workout's verdicts into recommendations, and with
-/// auto-pilot on applies the template-scoped ones at once. Every run is premium only (gate 1 of seed 003's
+/// auto-pilot on applies the template-scoped ones at once. Every run is premium only (gate 1 of docs/recommendations.md's
 /// three: a free user's training is never read and nothing is written for them), and safe to run twice: notes
 /// and recommendations have deterministic ids.
 struct Analyst: Sendable {

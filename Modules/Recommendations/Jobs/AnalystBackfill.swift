@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// Queues the analysis of a user's past months (seed 003 "Backfill"): a post-workout analysis per completed workout
+/// Queues the analysis of a user's past months (docs/product.md): a post-workout analysis per completed workout
 /// and a review per week still within the reviews' 30 days (an older one would be expired at birth), oldest first, under the same deterministic ids the live jobs use, so running it again,
 /// or over months the live jobs already covered, queues nothing twice.
 struct AnalystBackfill: Sendable {

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// The analyst's job kinds (seed 003 "Job Types"), their deterministic ids and payloads. One id per thing
+/// The analyst's job kinds (docs/product.md, docs/recommendations.md "Jobs"), their deterministic ids and payloads. One id per thing
 /// analysed, so a redelivered event, a second scheduler run or a backfill over the same months never queues the
 /// same work twice.
 public enum AnalystJobs {
@@ -13,7 +13,7 @@ public enum AnalystJobs {
     public static let schedule = "recommendations.SCHEDULE"
     public static let kinds = [postWorkout, dailyBrief, weeklyReview, schedule]
 
-    /// At most 3 attempts, 5 then 10 minutes apart, never more than 30 (seed 003 "Retry with backoff").
+    /// At most 3 attempts, 5 then 10 minutes apart, never more than 30 (docs/product.md).
     public static let retry = RetryPolicy(base: 300, cap: 1800)
     public static let maxAttempts = 3
 

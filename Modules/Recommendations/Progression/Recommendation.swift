@@ -1,7 +1,7 @@
 import Contracts
 import Foundation
 
-/// Where a recommendation applies (seed 003 "Recommendation Scopes").
+/// Where a recommendation applies (docs/product.md "Recommendation scopes").
 public enum RecommendationScope: String, Codable, Sendable {
     /// The user has an active routine: the change is to a template's planned weights.
     case template
@@ -126,7 +126,7 @@ public struct ExerciseChange: Codable, Sendable, Equatable {
     }
 }
 
-/// A recommendation as the API shows it (API.md "Recommendations").
+/// A recommendation as the API shows it (docs/recommendations.md).
 public struct Recommendation: Codable, Sendable, Equatable {
     public var id: String
     public var scope: RecommendationScope

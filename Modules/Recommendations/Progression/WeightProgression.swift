@@ -1,7 +1,7 @@
 import Contracts
 import Platform
 
-/// The seed's progression rules (003 "Progression Rules"), computed in whole grams so no rounding of binary
+/// The seed's progression rules (docs/product.md "Progression rules"), computed in whole grams so no rounding of binary
 /// fractions can move a result off its grid:
 ///
 /// - above 40 kg: +2.5 %, rounded to the nearest 2.5 kg, at most +5 kg a step (the heaviest grid weight within 5 kg);

@@ -2,7 +2,7 @@ import Contracts
 import Foundation
 import Platform
 
-/// What a user does with a recommendation (`reviewRecommendation`). Premium only (gate 2 of seed 003's three: a
+/// What a user does with a recommendation (`reviewRecommendation`). Premium only (gate 2 of the three in docs/recommendations.md: a
 /// user who downgraded cannot apply a recommendation made while premium).
 ///
 /// Accepting a template-scoped recommendation applies its weights to the template only if the template is still

@@ -5,7 +5,7 @@ import SQLKit
 
 /// Recommendations as stored, the judged sessions the deload rule reads back, and the auto-pilot setting.
 struct RecommendationStore: Sendable {
-    /// How long a recommendation waits for review (seed 003 "Expiry sweep").
+    /// How long a recommendation waits for review (docs/product.md).
     static let timeToLive: TimeInterval = 7 * 86_400
 
     let database: Database

@@ -1,4 +1,4 @@
-// The active workout (seed 000's FocusModeWorkoutService): the document is kept in localStorage, every set is
+// The active workout (the iOS app's FocusModeWorkoutService): the document is kept in localStorage, every set is
 // applied on screen at once and its write queued with its idempotency key (queue.js), so a reload or a lost
 // signal loses nothing. Finishing first drains the queue, then completes.
 import { call, newKey, ApiError } from "./api.js";

@@ -1,4 +1,4 @@
-// The coach's cards (API.md "Cards"): one renderer per type, with the card's actions. Tolerant of the shapes a
+// The coach's cards (docs/api.md "Cards"): one renderer per type, with the card's actions. Tolerant of the shapes a
 // server sent before the card contract (status `proposed`, lane `slow`, no `actions`): they are read as pending
 // cards of the type's canvas lane, offering the type's usual actions.
 import { call, newKey, ApiError } from "../lib/api.js";
@@ -23,7 +23,7 @@ const LABELS = {
   save_as_template: "Save as template", edit: "Edit", swap: "Swap",
 };
 
-/** A card as API.md describes it, whatever the server's vintage. */
+/** A card as docs/api.md describes it, whatever the server's vintage. */
 export function normalize(card) {
   const status = STATUS[card.status] || card.status || "pending";
   const lane = ["planning", "analysis", "execution"].includes(card.lane) ? card.lane : LANES[card.type] || "planning";

@@ -1,5 +1,5 @@
 // Profile: name, units, time zone, week start, theme; email and password (re-authentication when asked for),
-// sign-in methods, sign out everywhere, account deletion (seed 004's flows); subscription status; import and export.
+// sign-in methods, sign out everywhere, account deletion (the iOS app's flows, docs/product.md); subscription status; import and export.
 import { call, signOut, forget, ApiError } from "../lib/api.js";
 import { h, replace, field, segmented, openDialog, confirmAction, toast, uid } from "../lib/dom.js";
 import * as fmt from "../lib/format.js";
@@ -7,7 +7,7 @@ import { exportJSON, exportStrongCSV } from "../lib/export.js";
 
 const PROVIDERS = { password: "Email and password", "google.com": "Google", "apple.com": "Apple" };
 
-/** Asks for the password again (seed 004's ReauthenticationView); resolves true once signed in again. */
+/** Asks for the password again (the iOS app's ReauthenticationView); resolves true once signed in again. */
 function reauthenticate() {
   return openDialog("Confirm it's you", (close) => {
     const error = h("p", { class: "error-text", role: "alert" });
@@ -200,7 +200,7 @@ function data(ctx) {
       h("button", { class: "button", type: "button", onclick: (e) => exportStrongCSV(ctx, e.currentTarget) }, "Export CSV (Strong)")));
 }
 
-/** Seed 004's DeleteAccountView: the warning, a fresh sign-in, the confirmation, then deletion. */
+/** The iOS app's DeleteAccountView: the warning, a fresh sign-in, the confirmation, then deletion. */
 function deletion(ctx) {
   const start = async () => {
     const understood = await openDialog("Delete your account?", (close) => h("div", { class: "stack" },

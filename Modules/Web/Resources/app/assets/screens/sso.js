@@ -1,7 +1,7 @@
 // Sign in with Google and with Apple, offered only when the server names their client ids (the page's meta tags,
 // from POVVER_WEB_GOOGLE_CLIENT_ID / POVVER_WEB_APPLE_SERVICES_ID). The providers' own scripts are loaded on
 // demand from the origins the Content Security Policy then allows. A new identity is confirmed before the account
-// is made (seed 002, decision 4), or cancelled.
+// is made (docs/product.md "Sign-in with Google and Apple", 4), or cancelled.
 import { call, forget, ApiError } from "../lib/api.js";
 import { h, openDialog } from "../lib/dom.js";
 

@@ -1,7 +1,7 @@
 import Foundation
 
 extension WeightUnit {
-    /// The heaviest weight that is "light", in kilograms (seed 003's 40 kg): at or below it the grid is finer, in both
+    /// The heaviest weight that is "light", in kilograms (the analyst's 40 kg, docs/recommendations.md): at or below it the grid is finer, in both
     /// units, so which grid applies never depends on the unit.
     public static let lightKilograms = 40.0
 

@@ -221,7 +221,7 @@ let package = Package(
         .executableTarget(
             name: "povver-auth",
             dependencies: [
-                "AuthTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AuthTool", "PovverModules", "Platform", "Contracts", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Apps/povver-auth",
@@ -240,7 +240,8 @@ let package = Package(
         .executableTarget(
             name: "povver-subscription",
             dependencies: [
-                "SubscriptionTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SubscriptionTool", "PovverModules", "Platform", "Contracts",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Apps/povver-subscription",
@@ -256,7 +257,8 @@ let package = Package(
         .executableTarget(
             name: "povver-analytics",
             dependencies: [
-                "AnalyticsTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AnalyticsTool", "PovverModules", "Platform", "Contracts",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Apps/povver-analytics",
@@ -272,7 +274,7 @@ let package = Package(
         .executableTarget(
             name: "povver-coach",
             dependencies: [
-                "CoachTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CoachTool", "PovverModules", "Platform", "Contracts", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Apps/povver-coach",
@@ -288,7 +290,8 @@ let package = Package(
         .executableTarget(
             name: "povver-recommendations",
             dependencies: [
-                "RecommendationsTool", "PovverModules", "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RecommendationsTool", "PovverModules", "Platform", "Contracts",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],

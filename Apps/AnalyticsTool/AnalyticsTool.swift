@@ -11,7 +11,7 @@ public struct AnalyticsTool: Sendable {
 
     /// Works on `composition`, which must hold Analytics (the CLI's `AdminComposition`, or a test's).
     public init(composition: Composition) throws {
-        self.analytics = try composition.require(AnalyticsModule.handle)
+        self.analytics = try composition.module(AnalyticsModule.self)
     }
 
     /// The activation funnel over [`from`, `to`), days in UTC (`YYYY-MM-DD`): users per step, and the conversion

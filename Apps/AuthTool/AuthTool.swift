@@ -14,7 +14,7 @@ public struct AuthTool: Sendable {
     /// Works on `composition`, which must hold Auth (the CLI's `AdminComposition`, or a test's server).
     public init(composition: Composition) throws {
         self.composition = composition
-        self.auth = try composition.require(AuthModule.handle)
+        self.auth = try composition.module(AuthModule.self)
     }
 
     var service: AuthService { auth.service }

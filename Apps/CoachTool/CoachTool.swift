@@ -10,7 +10,7 @@ public struct CoachTool: Sendable {
 
     /// Works on `composition`, which must hold Conversations (the CLI's `AdminComposition`, or a test's).
     public init(composition: Composition) throws {
-        self.coach = try composition.require(ConversationsModule.handle)
+        self.coach = try composition.module(ConversationsModule.self)
     }
 
     /// One turn: streams the answer to `write`; answers the conversation's id (for the next turn). An `error`

@@ -1,5 +1,6 @@
 import Analytics
 import Auth
+import Contracts
 import Conversations
 import Platform
 import Recommendations
@@ -11,7 +12,7 @@ import Workouts
 /// environment here, so a bad value stops the start (naming the variable) before the database opens.
 public enum PovverModules {
     /// In the order the full server composes them.
-    public static let names = ["auth", "subscription", "conversations", "workouts", "recommendations", "analytics", "web"]
+    public static let names = ModuleName.all
 
     /// The definitions of `names` (every module when nil: `POVVER_MODULES` unset), in the full server's order.
     /// Throws `CompositionError.unknownModule` for a name that is no module. `signingKey` overrides Auth's key file (tests).
@@ -25,13 +26,13 @@ public enum PovverModules {
 
     static func definition(_ name: String, environment: [String: String], signingKey: SigningKey?) throws -> ModuleDefinition {
         switch name {
-        case "auth": AuthModule.definition(settings: try AuthSettings(environment: environment), signingKey: signingKey)
-        case "subscription": SubscriptionModule.definition(settings: try SubscriptionSettings(environment: environment))
-        case "conversations": ConversationsModule.definition(settings: try ConversationsSettings(environment: environment))
-        case "workouts": WorkoutsModule.definition()
-        case "recommendations": RecommendationsModule.definition(settings: try RecommendationsSettings(environment: environment))
-        case "analytics": AnalyticsModule.definition(settings: try AnalyticsSettings(environment: environment))
-        case "web": WebModule.definition(settings: try WebSettings(environment: environment))
+        case ModuleName.auth: AuthModule.definition(settings: try AuthSettings(environment: environment), signingKey: signingKey)
+        case ModuleName.subscription: SubscriptionModule.definition(settings: try SubscriptionSettings(environment: environment))
+        case ModuleName.conversations: ConversationsModule.definition(settings: try ConversationsSettings(environment: environment))
+        case ModuleName.workouts: WorkoutsModule.definition()
+        case ModuleName.recommendations: RecommendationsModule.definition(settings: try RecommendationsSettings(environment: environment))
+        case ModuleName.analytics: AnalyticsModule.definition(settings: try AnalyticsSettings(environment: environment))
+        case ModuleName.web: WebModule.definition(settings: try WebSettings(environment: environment))
         default: throw CompositionError.unknownModule(name, known: Self.names)
         }
     }

@@ -12,7 +12,7 @@ public struct RecommendationsTool: Sendable {
 
     /// Works on `composition`, which must hold Recommendations (the CLI's `AdminComposition`, or a test's).
     public init(composition: Composition) throws {
-        self.module = try composition.require(RecommendationsModule.handle)
+        self.module = try composition.module(RecommendationsModule.self)
         self.platform = composition.platform
     }
 

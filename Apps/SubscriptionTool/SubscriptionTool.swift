@@ -15,7 +15,7 @@ public struct SubscriptionTool: Sendable {
     /// Works on `composition`, which must hold Subscription and an `AccountDirectory` (the CLI's
     /// `AdminComposition`, or a test's server).
     public init(composition: Composition) throws {
-        self.subscription = try composition.require(SubscriptionModule.handle)
+        self.subscription = try composition.module(SubscriptionModule.self)
         self.accounts = try composition.require(Contract.accountDirectory)
     }
 

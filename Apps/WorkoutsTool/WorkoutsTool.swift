@@ -17,7 +17,7 @@ public struct WorkoutsTool: Sendable {
         let database = try await Database.open(location, maxConnectionsPerEventLoop: 1, logger: logger)
         do {
             try await Migrator(database: database, logger: logger).migrate([
-                Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations),
+                Migrator.platformMigrations, (ModuleName.workouts, WorkoutsModule.migrations),
             ])
         } catch {
             await database.shutdown()

@@ -1,5 +1,6 @@
 import AnalyticsTool
 import ArgumentParser
+import Contracts
 import Foundation
 import Logging
 import Platform
@@ -20,7 +21,8 @@ struct PovverAnalytics: AsyncParsableCommand {
         func run(_ body: (AnalyticsTool) async throws -> String) async throws {
             do {
                 let text = try await AdminComposition.with(
-                    modules: ["auth", "workouts", "analytics"], environment: ProcessInfo.processInfo.environment, databaseURL: database,
+                    modules: [ModuleName.auth, ModuleName.workouts, ModuleName.analytics], environment: ProcessInfo.processInfo.environment,
+                    databaseURL: database,
                     label: "povver-analytics"
                 ) { try await body(AnalyticsTool(composition: $0)) }
                 print(text, terminator: "")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthTool
+import Contracts
 import Foundation
 import Logging
 import Platform
@@ -17,7 +18,7 @@ struct PovverAuth: AsyncParsableCommand {
         var database: String?
 
         /// `modules`: Auth alone, or every module for a deletion (which erases what each of them keeps).
-        func run(modules: [String] = ["auth"], _ body: (AuthTool) async throws -> String) async throws {
+        func run(modules: [String] = [ModuleName.auth], _ body: (AuthTool) async throws -> String) async throws {
             do {
                 let text = try await AdminComposition.with(
                     modules: modules, environment: ProcessInfo.processInfo.environment, databaseURL: database, label: "povver-auth"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachTool
+import Contracts
 import Foundation
 import Logging
 import Platform
@@ -12,7 +13,7 @@ struct PovverCoach: AsyncParsableCommand {
         commandName: "povver-coach", abstract: "Chat with the coach as a user, and list their conversations.",
         subcommands: [Chat.self, Conversations.self, Memory.self])
 
-    static let modules = ["auth", "subscription", "conversations", "workouts", "analytics"]
+    static let modules = [ModuleName.auth, ModuleName.subscription, ModuleName.conversations, ModuleName.workouts, ModuleName.analytics]
 
     struct Options: ParsableArguments {
         @Option(help: "Database URL (default: POVVER_DATABASE_URL or sqlite://./povver.sqlite).")

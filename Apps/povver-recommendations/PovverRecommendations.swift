@@ -1,4 +1,5 @@
 import ArgumentParser
+import Contracts
 import Foundation
 import Logging
 import Platform
@@ -16,7 +17,7 @@ struct PovverRecommendations: AsyncParsableCommand {
         subcommands: [Worker.self, Scheduler.self, Backfill.self, Jobs.self, Sweep.self])
 
     /// Recommendations with what it consumes.
-    static let modules = ["auth", "subscription", "workouts", "recommendations", "analytics"]
+    static let modules = [ModuleName.auth, ModuleName.subscription, ModuleName.workouts, ModuleName.recommendations, ModuleName.analytics]
 
     struct Options: ParsableArguments {
         @Option(help: "Database URL (default: POVVER_DATABASE_URL or sqlite://./povver.sqlite).")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Contracts
 import Foundation
 import Logging
 import Platform
@@ -21,7 +22,8 @@ struct PovverSubscription: AsyncParsableCommand {
             do {
                 // Subscription, and Auth for its account directory (no command runs on an id that names no account).
                 let text = try await AdminComposition.with(
-                    modules: ["auth", "subscription"], environment: ProcessInfo.processInfo.environment, databaseURL: database,
+                    modules: [ModuleName.auth, ModuleName.subscription], environment: ProcessInfo.processInfo.environment,
+                    databaseURL: database,
                     label: "povver-subscription"
                 ) { try await body(SubscriptionTool(composition: $0)) }
                 print(text, terminator: "")

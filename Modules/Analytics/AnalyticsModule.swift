@@ -88,7 +88,8 @@ public struct AnalyticsModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "analytics", migrations: Self.migrations, endpoints: AnalyticsEndpoints(queries: queries).all + product.endpoints(),
+            name: ModuleName.analytics, migrations: Self.migrations,
+            endpoints: AnalyticsEndpoints(queries: queries).all + product.endpoints(),
             eventHandlers: trainingHandlers + product.eventHandlers, services: [product.retention.purger], eraser: eraser)
     }
 }
@@ -97,7 +98,7 @@ public struct AnalyticsModule: Sendable {
 /// milestones. It waits for an update of the user running in this process, and on PostgreSQL takes the user's
 /// analytics lock, so an update that read the history before the deletion cannot write its rows back after it.
 public struct AnalyticsUserDataEraser: UserDataEraser {
-    public let module = "analytics"
+    public let module = ModuleName.analytics
     let database: Database
     let users: KeyedExclusion
     let product: ProductAnalytics

@@ -47,7 +47,7 @@ public struct AuthModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "auth", migrations: Self.migrations,
+            name: ModuleName.auth, migrations: Self.migrations,
             endpoints: AuthEndpoints.make(service: service, signingKey: tokens.signingKey) + AuthEndpoints.identity(service: service),
             services: [
                 service.unconfirmedAccountPurger, CredentialRetention(database: service.database, clock: service.clock).purger, mailSender,

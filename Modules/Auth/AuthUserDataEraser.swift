@@ -8,7 +8,7 @@ import SQLKit
 /// goes at the end of its second pass (`AuthService.runDeletion`).
 /// Account deletion runs it last, after every other module's eraser.
 public struct AuthUserDataEraser: UserDataEraser {
-    public let module = "auth"
+    public let module = ModuleName.auth
     let database: Database
     let statusCache: SessionStatusCache
 

@@ -25,15 +25,16 @@ public struct AnyContractKey: Sendable, Hashable, CustomStringConvertible {
 
 /// Every contract one module may provide to another, with the module that provides it in the full server.
 public enum Contract {
-    public static let accessTokenVerifier = ContractKey<any AccessTokenVerifier>(name: "AccessTokenVerifier", providedBy: "auth")
-    public static let accountDirectory = ContractKey<any AccountDirectory>(name: "AccountDirectory", providedBy: "auth")
-    public static let premiumGate = ContractKey<any PremiumGate>(name: "PremiumGate", providedBy: "subscription")
-    public static let exerciseCatalog = ContractKey<any ExerciseCatalog>(name: "ExerciseCatalog", providedBy: "workouts")
-    public static let planLibrary = ContractKey<any PlanLibrary>(name: "PlanLibrary", providedBy: "workouts")
-    public static let trainingLog = ContractKey<any TrainingLog>(name: "TrainingLog", providedBy: "workouts")
-    public static let activeWorkoutControl = ContractKey<any ActiveWorkoutControl>(name: "ActiveWorkoutControl", providedBy: "workouts")
-    public static let trainingAnalytics = ContractKey<any TrainingAnalytics>(name: "TrainingAnalytics", providedBy: "analytics")
+    public static let accessTokenVerifier = ContractKey<any AccessTokenVerifier>(name: "AccessTokenVerifier", providedBy: ModuleName.auth)
+    public static let accountDirectory = ContractKey<any AccountDirectory>(name: "AccountDirectory", providedBy: ModuleName.auth)
+    public static let premiumGate = ContractKey<any PremiumGate>(name: "PremiumGate", providedBy: ModuleName.subscription)
+    public static let exerciseCatalog = ContractKey<any ExerciseCatalog>(name: "ExerciseCatalog", providedBy: ModuleName.workouts)
+    public static let planLibrary = ContractKey<any PlanLibrary>(name: "PlanLibrary", providedBy: ModuleName.workouts)
+    public static let trainingLog = ContractKey<any TrainingLog>(name: "TrainingLog", providedBy: ModuleName.workouts)
+    public static let activeWorkoutControl = ContractKey<any ActiveWorkoutControl>(
+        name: "ActiveWorkoutControl", providedBy: ModuleName.workouts)
+    public static let trainingAnalytics = ContractKey<any TrainingAnalytics>(name: "TrainingAnalytics", providedBy: ModuleName.analytics)
     public static let trainingAnalysisSummaries = ContractKey<any TrainingAnalysisSummaries>(
-        name: "TrainingAnalysisSummaries", providedBy: "recommendations")
-    public static let productEvents = ContractKey<any ProductEventSink>(name: "ProductEventSink", providedBy: "analytics")
+        name: "TrainingAnalysisSummaries", providedBy: ModuleName.recommendations)
+    public static let productEvents = ContractKey<any ProductEventSink>(name: "ProductEventSink", providedBy: ModuleName.analytics)
 }

@@ -5,32 +5,27 @@ extension ConversationsModule {
     /// Conversations in a composition: consumes the premium gate, the catalog, training analytics, the plan
     /// library, the active-workout control, the product event sink and the account directory; uses the training
     /// analyst's summaries when Recommendations is composed (without it the coach says there is no analysis yet);
-    /// provides itself, for the coach CLI.
+    /// provides no contract.
     public static func definition(settings: ConversationsSettings) -> ModuleDefinition {
         ModuleDefinition(
-            name: "conversations", provides: [Self.handle.erased],
+            name: ModuleName.conversations, provides: [Provision<ConversationsModule>](),
             consumes: [
                 Contract.premiumGate.erased, Contract.exerciseCatalog.erased, Contract.trainingAnalytics.erased,
-                Contract.planLibrary.erased,
-                Contract.activeWorkoutControl.erased, Contract.productEvents.erased, Contract.accountDirectory.erased,
+                Contract.planLibrary.erased, Contract.activeWorkoutControl.erased, Contract.productEvents.erased,
+                Contract.accountDirectory.erased,
             ],
-            uses: [Contract.trainingAnalysisSummaries.erased]
-        ) { context in
-            let platform = context.platform
-            let module = ConversationsModule(
-                settings: settings, database: platform.database, premium: try context.require(Contract.premiumGate),
-                catalog: try context.require(Contract.exerciseCatalog), analytics: try context.require(Contract.trainingAnalytics),
-                plans: try context.require(Contract.planLibrary), workouts: try context.require(Contract.activeWorkoutControl),
-                events: try context.require(Contract.productEvents), accounts: try context.require(Contract.accountDirectory),
-                analysis: context.find(Contract.trainingAnalysisSummaries),
-                clock: platform.clock, ids: platform.ids, metrics: platform.metrics,
-                model: model(settings: settings, timer: platform.timer, metrics: platform.metrics))
-            var plugin = module.plugin
-            plugin.provides = [ProvidedContract(Self.handle, module)]
-            return plugin
-        }
+            uses: [Contract.trainingAnalysisSummaries.erased],
+            build: { context in
+                let platform = context.platform
+                return ConversationsModule(
+                    settings: settings, database: platform.database, premium: try context.require(Contract.premiumGate),
+                    catalog: try context.require(Contract.exerciseCatalog), analytics: try context.require(Contract.trainingAnalytics),
+                    plans: try context.require(Contract.planLibrary), workouts: try context.require(Contract.activeWorkoutControl),
+                    events: try context.require(Contract.productEvents), accounts: try context.require(Contract.accountDirectory),
+                    analysis: try context.find(Contract.trainingAnalysisSummaries),
+                    clock: platform.clock, ids: platform.ids, metrics: platform.metrics,
+                    model: model(settings: settings, timer: platform.timer, metrics: platform.metrics))
+            },
+            plugin: { module, _ in module.plugin })
     }
-
-    /// The built module itself, for the coach CLI (`povver-coach`) composed with it.
-    public static let handle = ContractKey<ConversationsModule>(name: "ConversationsModule", providedBy: "conversations")
 }

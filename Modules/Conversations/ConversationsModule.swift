@@ -57,7 +57,7 @@ public struct ConversationsModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "conversations", migrations: Self.migrations,
+            name: ModuleName.conversations, migrations: Self.migrations,
             endpoints: Endpoint.linking(
                 ConversationsEndpoints(module: self).all + ConversationsEndpoints(module: self).memory, ConversationsEndpoints.links),
             services: [
@@ -69,7 +69,7 @@ public struct ConversationsModule: Sendable {
 
 /// Erases the user's conversations, messages, artifacts and keyed answers.
 public struct ConversationsUserDataEraser: UserDataEraser {
-    public let module = "conversations"
+    public let module = ModuleName.conversations
     let store: ConversationStore
 
     public func eraseUserData(userId: String) async throws {

@@ -142,7 +142,7 @@ public struct RecommendationsModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "recommendations", migrations: Self.migrations,
+            name: ModuleName.recommendations, migrations: Self.migrations,
             endpoints: Endpoint.linking(RecommendationsEndpoints(module: self).all, RecommendationsEndpoints.links),
             eventHandlers: handlers, jobs: jobDefinitions, services: services, eraser: eraser)
     }
@@ -151,7 +151,7 @@ public struct RecommendationsModule: Sendable {
 /// Erases the user's Recommendations rows (notes, judged sessions, recommendations, settings) in one transaction;
 /// the user's queued jobs go with Platform's own eraser.
 public struct RecommendationsUserDataEraser: UserDataEraser {
-    public let module = "recommendations"
+    public let module = ModuleName.recommendations
     let store: RecommendationStore
 
     public func eraseUserData(userId: String) async throws {

@@ -35,7 +35,7 @@ public struct SubscriptionModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "subscription", migrations: Self.migrations, endpoints: endpoints(), eventHandlers: [accountCreatedHandler],
+            name: ModuleName.subscription, migrations: Self.migrations, endpoints: endpoints(), eventHandlers: [accountCreatedHandler],
             eraser: eraser)
     }
 }
@@ -43,7 +43,7 @@ public struct SubscriptionModule: Sendable {
 /// Removes every Subscription row of a user: state, transactions, the audit trail, and orphaned notifications
 /// that carry the user's `appAccountToken`.
 public struct SubscriptionUserDataEraser: UserDataEraser {
-    public let module = "subscription"
+    public let module = ModuleName.subscription
     let database: Database
 
     public init(database: Database) {

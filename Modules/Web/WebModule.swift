@@ -1,3 +1,4 @@
+import Contracts
 import Platform
 
 /// The web app as a plug-in: the browser's Povver (HTML, CSS and JavaScript modules, a manifest and a service
@@ -6,9 +7,9 @@ import Platform
 public enum WebModule {
     /// The module in a composition: its routes over the files loaded once, when it is built.
     public static func definition(settings: WebSettings = WebSettings()) -> ModuleDefinition {
-        ModuleDefinition(name: "web") { _ in
+        ModuleDefinition(name: ModuleName.web) { _ in
             let app = try WebApp.load(settings: settings)
-            return ModulePlugin(name: "web", endpoints: WebEndpoints.make(app: app))
+            return ModulePlugin(name: ModuleName.web, endpoints: WebEndpoints.make(app: app))
         }
     }
 }

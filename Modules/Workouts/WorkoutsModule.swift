@@ -61,7 +61,7 @@ public struct WorkoutsModule: Sendable {
 
     public var plugin: ModulePlugin {
         ModulePlugin(
-            name: "workouts", migrations: Self.migrations,
+            name: ModuleName.workouts, migrations: Self.migrations,
             endpoints: Endpoint.linking(planEndpoints() + activeEndpoints() + importEndpoints(), WorkoutsLinks.all),
             services: [idempotencyPurger, endedWorkoutRetention.purger], eraser: eraser, prepare: { [catalog] in await catalog.prepare() })
     }
@@ -70,7 +70,7 @@ public struct WorkoutsModule: Sendable {
 /// Removes every Workouts row of a user: plans, settings, active and archived workouts, idempotency records.
 /// The catalog is shared and holds nothing of a user.
 public struct WorkoutsUserDataEraser: UserDataEraser {
-    public let module = "workouts"
+    public let module = ModuleName.workouts
     static let tables = [
         "workouts_templates", "workouts_routines", "workouts_user_settings", "workouts_active_sets", "workouts_active_exercises",
         "workouts_active",

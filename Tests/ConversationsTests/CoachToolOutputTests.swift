@@ -24,7 +24,7 @@ import Testing
             label: "test"
         ) { composition in
             let tool = try CoachTool(composition: composition)
-            _ = try await composition.require(SubscriptionModule.handle).service.setOverride(userId: "coach-user", override: "premium")
+            _ = try await composition.module(SubscriptionModule.self).service.setOverride(userId: "coach-user", override: "premium")
             let conversation = try #require(
                 try await tool.turn(userId: "coach-user", message: "hello", conversationId: nil, workoutId: nil, write: { _ in }))
             try await composition.platform.database.sql.raw(

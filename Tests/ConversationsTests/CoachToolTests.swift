@@ -31,7 +31,7 @@ import Testing
             } catch let error as ServiceError {
                 #expect(error.code == .premiumRequired)
             }
-            _ = try await composition.require(SubscriptionModule.handle).service.setOverride(userId: "coach-user", override: "premium")
+            _ = try await composition.module(SubscriptionModule.self).service.setOverride(userId: "coach-user", override: "premium")
             let conversation = try await tool.turn(
                 userId: "coach-user", message: "hello", conversationId: nil, workoutId: nil, write: write)
             #expect(written.withLock { $0 }.contains("How is my bench going?"))
@@ -57,7 +57,7 @@ import Testing
             label: "test"
         ) { composition in
             let tool = try CoachTool(composition: composition)
-            _ = try await composition.require(SubscriptionModule.handle).service.setOverride(userId: "lifter", override: "premium")
+            _ = try await composition.module(SubscriptionModule.self).service.setOverride(userId: "lifter", override: "premium")
             let written = Mutex("")
             let write: @Sendable (String) -> Void = { text in written.withLock { $0 += text } }
             let first = try await tool.turn(

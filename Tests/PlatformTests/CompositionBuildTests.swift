@@ -47,4 +47,45 @@ import Testing
             }
         }
     }
+
+    /// A module built as a type: what it provides is read from the built value, and the composition hands the value
+    /// back by its type (no key in the contract registry).
+    struct Coach: Sendable {
+        let gate: any PremiumGate
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func aTypedModuleProvidesFromItsValueAndIsFoundByItsType(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let typed = ModuleDefinition(
+                name: "coach", provides: [.contract(Contract.premiumGate, \.gate)],
+                build: { _ in Coach(gate: FakePremiumGate(premium: ["u1"])) }, plugin: { _, _ in ModulePlugin(name: "coach") })
+            #expect(typed.provides == [Contract.premiumGate.erased], "declared by what it delivers")
+            let composition = try await Composition.build([typed], platform: Self.platform(db))
+            #expect(try await composition.module(Coach.self).gate.isPremium(userId: "u1"))
+            #expect(try await composition.require(Contract.premiumGate).isPremium(userId: "u1"))
+            #expect(throws: CompositionError.missingModule("String")) { _ = try composition.module(String.self) }
+        }
+    }
+
+    @Test(arguments: TestDatabases.engines)
+    func aModuleGetsOnlyTheContractsItDeclares(engine: SQLEngine) async throws {
+        try await TestDatabases.with(engine) { db in
+            let gate = ProvidedContract(Contract.premiumGate, FakePremiumGate(premium: ["u1"]))
+            let sneaky = ModuleDefinition(name: "sneaky") { context in
+                _ = try context.require(Contract.premiumGate)
+                return ModulePlugin(name: "sneaky")
+            }
+            await #expect(throws: CompositionError.undeclaredContract(module: "sneaky", contract: Contract.premiumGate.erased)) {
+                _ = try await Composition.build([.substitute("fake", providing: [gate]), sneaky], platform: Self.platform(db))
+            }
+            let peeking = ModuleDefinition(name: "peeking") { context in
+                _ = try context.find(Contract.premiumGate)
+                return ModulePlugin(name: "peeking")
+            }
+            await #expect(throws: CompositionError.undeclaredContract(module: "peeking", contract: Contract.premiumGate.erased)) {
+                _ = try await Composition.build([.substitute("fake", providing: [gate]), peeking], platform: Self.platform(db))
+            }
+        }
+    }
 }

@@ -119,7 +119,7 @@ import Testing
             let bench = try await client.call("getExerciseProgress", ["exercise_id": Self.bench], token: token)
             #expect((bench.data["points"] as? [[String: Any]])?.count == 1, "the deleted workout's sets are gone; the imported remain")
 
-            let analytics = try server.composition.require(AnalyticsModule.handle)
+            let analytics = try server.composition.module(AnalyticsModule.self)
             let user = try await client.call("getUser", token: token)
             let userId = try #require((user.data["user"] as? [String: Any])?["id"] as? String ?? user.data["id"] as? String, "\(user.json)")
             try await analytics.rebuild(userId: userId)

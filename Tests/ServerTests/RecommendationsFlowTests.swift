@@ -223,7 +223,7 @@ import Testing
             let item = try #require(try await Self.items(client, token: token).first)
             #expect((item["changes"] as? [[String: Any]])?.first?["to_weight_kg"] as? Double == 42.5, "≤ 40 kg: +5 % to the nearest 1.25")
 
-            let module = try server.composition.require(RecommendationsModule.handle)
+            let module = try server.composition.module(RecommendationsModule.self)
             clock.advance(by: 7 * 86_400 + 60)
             #expect(try await module.sweep().expired == 1)
             let again = try await client.call("signIn", ["email": "expiry@example.com", "password": "secret-password"])

@@ -40,9 +40,9 @@ enum TestServer {
 
 extension PovverServer {
     /// The composed Auth module (tests read its outbox and service).
-    var auth: AuthModule { get throws { try composition.require(AuthModule.handle) } }
+    var auth: AuthModule { get throws { try composition.module(AuthModule.self) } }
     /// The composed Subscription module.
-    var subscription: SubscriptionModule { get throws { try composition.require(SubscriptionModule.handle) } }
+    var subscription: SubscriptionModule { get throws { try composition.module(SubscriptionModule.self) } }
 }
 
 /// JSON helpers for the envelope.

@@ -29,6 +29,13 @@ public struct Composition: Sendable {
             + UserErasure.jobs(modules: erasers.modules, queue: platform.jobs)
     }
 
+    /// The module of the composition built as `Module` (the admin CLIs' and tests' typed access to the module they
+    /// work on); `CompositionError.missingModule` when none is.
+    public func module<Module: Sendable>(_ type: Module.Type = Module.self) throws -> Module {
+        for plugin in plugins { if let module = plugin.module as? Module { return module } }
+        throw CompositionError.missingModule(String(describing: type))
+    }
+
     /// A contract some module of the composition provides, for the composition root and the admin CLIs.
     public func require<Value>(_ key: ContractKey<Value>, by consumer: String = "this command") throws -> Value {
         try contracts.require(key, by: consumer)
@@ -48,7 +55,9 @@ public struct Composition: Sendable {
         var plugins: [ModulePlugin] = []
         for definition in ordered {
             let plugin = try await definition.make(
-                ModuleContext(platform: platform, module: definition.name, contracts: contracts, erasers: erasers))
+                ModuleContext(
+                    platform: platform, module: definition.name, contracts: contracts, consumes: Set(definition.consumes),
+                    uses: Set(definition.uses), erasers: erasers))
             for key in definition.provides where !plugin.provides.contains(where: { $0.key == key }) {
                 throw CompositionError.undeliveredContract(module: definition.name, contract: key)
             }

@@ -12,6 +12,10 @@ public enum CompositionError: Error, CustomStringConvertible, Equatable {
     case cycle([String])
     /// A module built without a contract it declared it provides.
     case undeliveredContract(module: String, contract: AnyContractKey)
+    /// A module asked, while built, for a contract its definition does not consume or use.
+    case undeclaredContract(module: String, contract: AnyContractKey)
+    /// No module of the composition was built as the type asked for.
+    case missingModule(String)
     /// A name in `POVVER_MODULES` that is no module.
     case unknownModule(String, known: [String])
 
@@ -28,6 +32,10 @@ public enum CompositionError: Error, CustomStringConvertible, Equatable {
             "These modules consume each other's contracts, so none can be built first: \(modules.joined(separator: ", "))."
         case .undeliveredContract(let module, let contract):
             "the module \(module) declares that it provides \(contract.name) but did not."
+        case .undeclaredContract(let module, let contract):
+            "the module \(module) asked for \(contract.name), which its definition does not declare (consumes or uses)."
+        case .missingModule(let type):
+            "No module of this composition is a \(type)."
         case .unknownModule(let name, let known):
             "POVVER_MODULES names \(name), which is no module; the modules are \(known.joined(separator: ", "))."
         }

@@ -16,6 +16,8 @@ public struct ModulePlugin: Sendable {
     /// Work a serving process does once before it takes requests (filling caches the first requests would
     /// otherwise wait for); it must not fail the start.
     public var prepare: @Sendable () async -> Void
+    /// The built module itself, set by a typed definition (`Composition.module(_:)`).
+    public internal(set) var module: (any Sendable)?
 
     public init(
         name: String, provides: [ProvidedContract] = [], migrations: [Migration] = [], endpoints: [Endpoint] = [],

@@ -25,7 +25,7 @@ import Workouts
             databaseURL: "sqlite://\(directory.path)/db.sqlite", label: "test"
         ) { composition in
             try await body(
-                try AnalyticsTool(composition: composition), try composition.require(AnalyticsModule.handle), composition.platform.database,
+                try AnalyticsTool(composition: composition), try composition.module(AnalyticsModule.self), composition.platform.database,
                 composition)
         }
     }
@@ -38,8 +38,8 @@ import Workouts
             2026-01-07 18:00:00,B,1h,Bench Press (Barbell),1,80,5,0,0,,,8
             """
         try await withTool { tool, module, database, composition in
-            let workouts = try composition.require(WorkoutsModule.handle)
-            let auth = try composition.require(AuthModule.handle)
+            let workouts = try composition.module(WorkoutsModule.self)
+            let auth = try composition.module(AuthModule.self)
             var users: [String] = []
             for email in ["a@example.com", "b@example.com"] {
                 let user = try await auth.service.signUp(email: email, password: "secret-password", name: nil, timeZone: nil).user.id

@@ -48,8 +48,9 @@ public struct Artifact: Sendable, Equatable {
         case .routineSummary, .routineUpdate: return count(data["days"]?.arrayValue, "day")
         case .sessionPlan, .templateUpdate: return count(data["exercises"]?.arrayValue, "exercise")
         case .visualization:
-            return count(data["points"]?.arrayValue, "week") ?? count(data["rows"]?.arrayValue, "lift")
-                ?? count(data["bars"]?.arrayValue, data["muscle"] == nil ? "muscle group" : "week")
+            // A bar chart of this week's sets has a point per muscle group; every other chart a point per week.
+            let unit = data["chart"] == "bar" && data["muscle"] == nil ? "muscle group" : "week"
+            return count(data["points"]?.arrayValue, unit) ?? count(data["rows"]?.arrayValue, "lift")
         case .clarifyQuestions: return count(data["questions"]?.arrayValue, "question")
         case .analysisSummary: return count(data["findings"]?.arrayValue, "finding")
         case .suggestion: return data["text"]?.stringValue

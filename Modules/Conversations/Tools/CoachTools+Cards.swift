@@ -60,12 +60,14 @@ extension CoachTools {
             }
             let input = try arguments.decode(Arguments.self)
             if let muscle = input.muscle?.trimmingCharacters(in: .whitespaces).lowercased(), !muscle.isEmpty {
-                let points = try await services.analytics.muscleProgress(userId: box.userId, muscle: muscle, weeks: input.weeks ?? 8)
+                let points = try await MuscleWeeks.weeks(
+                    named: muscle, userId: box.userId, weeks: input.weeks ?? 8, analytics: services.analytics)
                 let artifact = try await box.propose(
                     .visualization, title: "\(muscle.capitalized): weekly sets",
                     data: [
-                        "chart": "bar", "metric": "sets", "muscle": .string(muscle),
-                        "bars": .array(points.map { ["label": .string($0.weekStart), "value": .double($0.sets.roundedToTenth)] }),
+                        "chart": "bar", "metric": "sets", "unit": "sets", "muscle": .string(muscle),
+                        "points": .array(
+                            points.map { ["week_start": .string($0.weekStart), "value": .double($0.sets.roundedToTenth)] }),
                     ])
                 return ["artifact_id": .string(artifact.id), "bars": .int(points.count)]
             }
@@ -74,8 +76,14 @@ extension CoachTools {
             let artifact = try await box.propose(
                 .visualization, title: "This week's sets per muscle group",
                 data: [
-                    "chart": "bar", "metric": "sets", "week_start": stats.last.map { .string($0.weekStart) } ?? .null,
-                    "bars": .array(sets.prefix(15).map { ["label": .string($0.key), "value": .double($0.value.roundedToTenth)] }),
+                    "chart": "bar", "metric": "sets", "unit": "sets", "week_start": stats.last.map { .string($0.weekStart) } ?? .null,
+                    "points": .array(
+                        sets.prefix(15).map { muscle in
+                            [
+                                "label": .string(muscle.key), "week_start": stats.last.map { .string($0.weekStart) } ?? .null,
+                                "value": .double(muscle.value.roundedToTenth),
+                            ]
+                        }),
                 ])
             return ["artifact_id": .string(artifact.id), "bars": .int(min(sets.count, 15))]
         case "show_lifts_table":

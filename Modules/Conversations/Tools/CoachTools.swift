@@ -38,7 +38,10 @@ enum CoachTools {
                 ["exercise_id": Schema.string, "weeks": Schema.integer(minimum: 1, maximum: 260)], required: ["exercise_id"]),
             workoutOnly: false),
         CoachToolDefinition(
-            name: "get_muscle_progress", description: "A muscle's weekly working sets (secondary muscles count half) and volume.",
+            name: "get_muscle_progress",
+            description:
+                "A muscle's weekly working sets (secondary muscles count half) and volume; a group (chest, back, legs, arms, shoulders, core) "
+                + "sums its muscles.",
             parameters: Schema.object(["muscle": Schema.string, "weeks": Schema.integer(minimum: 1, maximum: 260)], required: ["muscle"]),
             workoutOnly: false),
         CoachToolDefinition(
@@ -188,7 +191,8 @@ enum CoachTools {
                 var weeks: Int?
             }
             let input = try arguments.decode(Arguments.self)
-            let points = try await services.analytics.muscleProgress(userId: box.userId, muscle: input.muscle, weeks: input.weeks ?? 12)
+            let points = try await MuscleWeeks.weeks(
+                named: input.muscle, userId: box.userId, weeks: input.weeks ?? 12, analytics: services.analytics)
             return ["muscle": .string(input.muscle), "points": try JSONValue(encoding: points)]
         case "query_training_sets":
             struct Arguments: Decodable {

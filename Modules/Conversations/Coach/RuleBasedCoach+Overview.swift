@@ -5,7 +5,7 @@ import Platform
 extension RuleBasedCoach {
     /// "How am I doing?", "how was my week", "any insights?": the analyst's newest findings when there are, then the
     /// user's weeks from the training context (workouts this week against the four before, the main lifts' trend).
-    func answerOverview(tools: CoachToolbox, say: @escaping @Sendable (String) async throws -> Void) async throws {
+    func answerOverview(tools: CoachToolbox, say: @escaping Say) async throws {
         let analysis = try await tools.call("get_training_analysis")
         var lines: [String] = []
         if analysis["available"] == true {
@@ -48,16 +48,5 @@ extension RuleBasedCoach {
     static func sentence(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         return [".", "!", "?"].contains(trimmed.last) ? trimmed : trimmed + "."
-    }
-}
-
-/// "How am I doing?", "how was my week", "any insights", "my weekly review", "daily brief".
-enum OverviewQuestion {
-    static func matches(_ lowered: String) -> Bool {
-        let phrases = [
-            "how am i doing", "how was my week", "how's my training", "how is my training", "any insights", "my insights",
-            "weekly review", "daily brief", "my analysis", "training analysis", "how am i progressing",
-        ]
-        return phrases.contains { lowered.contains($0) }
     }
 }

@@ -7,16 +7,11 @@ extension RuleBasedCoach {
     /// the request it follows.
     static let clarifyOpening = "Before I plan your routine"
 
-    /// Planning requests ("build me a 4-day upper/lower with dumbbells", "PPL 6 days", "full body 3x a week at
-    /// home"): the routine from the catalog as a `routine_summary`, or the clarifying questions when days or
-    /// equipment are missing. A message right after those questions is read as their answers, folded into the
-    /// request it followed. Answers false when the message is no planning request.
-    func answerPlanning(_ turn: CoachTurn, tools: CoachToolbox, say: @escaping @Sendable (String) async throws -> Void) async throws
-        -> Bool
-    {
-        guard let asked = Self.planRequest(turn) else { return false }
-        // A goal named now, or earlier in the request this message answers (the reader's default is hypertrophy).
-        let goalStated = PlanRequestReader.goal(in: PlanText(turn.message)) != nil || asked.goal != .hypertrophy
+    /// A routine ("build me a 4-day upper/lower with dumbbells", "PPL twice a week", "No barbell, just dumbbells. 3 day
+    /// full body"): what the request leaves open filled from memory, then the routine from the catalog as a
+    /// `routine_summary`, or the clarifying questions when days or equipment are still missing. `goalStated`: whether
+    /// the user named the goal (else memory's goal wins over the default).
+    func answerPlanning(_ asked: PlanRequest, goalStated: Bool, turn: CoachTurn, tools: CoachToolbox, say: @escaping Say) async throws {
         let request = Self.filled(asked, from: turn.memory, goalStated: goalStated)
         let recalled = Self.recalled(asked, filled: request)
         let questions = PlanRequestReader.missing(request)
@@ -30,7 +25,7 @@ extension RuleBasedCoach {
                             ["id": .string($0.id), "text": .string($0.text), "options": .array($0.options.map(JSONValue.string))]
                         })
                 ])
-            return true
+            return
         }
         let plan = try await RoutinePlanner(catalog: tools.services.catalog).plan(request)
         let days = plan.templates.map(\.name).joined(separator: ", ")
@@ -38,26 +33,64 @@ extension RuleBasedCoach {
         try await say(
             "Here is \(plan.name): \(plan.templates.count) days (\(days)). \(plan.description ?? "") Accept it to make it your routine.")
         _ = try await tools.call("remember", arguments: Self.facts(of: asked, goalStated: goalStated))
+        var tools = tools
+        tools.requestedEquipment = request.equipment
         _ = try await tools.call("propose_routine", arguments: try JSONValue(encoding: plan))
-        return true
     }
 
-    /// The planning request of this turn: the message itself, or, right after the clarifying questions, the request
-    /// they followed with this message's answers.
-    static func planRequest(_ turn: CoachTurn) -> PlanRequest? {
-        if let request = PlanRequestReader.read(turn.message) {
-            return request
+    /// The planning request a message makes: its slots (`Understood.planRequest`), with equipment the user said
+    /// they lack taken out of a full gym when they named none they have ("a routine with no machines").
+    static func request(of understood: Understood) -> PlanRequest {
+        var request = understood.planRequest
+        let without = understood.slots.withoutEquipment
+        if request.equipment == nil, !without.isEmpty { request.equipment = EquipmentSet.fullGym.without(without) }
+        return request
+    }
+
+    /// The routine request the clarifying questions were asked about, with every answer since folded in: the user
+    /// message before the first of the questions in a row, then the answers in order, this turn's last.
+    static func pendingRequest(_ turn: CoachTurn) -> (request: PlanRequest, goalStated: Bool)? {
+        var answers = [turn.message]
+        var index = turn.history.count - 1
+        // history: … request, questions, answer, questions, [this turn]
+        while index >= 1, turn.history[index].role == .assistant, turn.history[index].content.hasPrefix(clarifyOpening),
+            turn.history[index - 1].role == .user
+        {
+            answers.append(turn.history[index - 1].content)
+            index -= 2
         }
-        guard let last = turn.history.last, last.role == .assistant, last.content.hasPrefix(clarifyOpening) else { return nil }
-        // The user's messages since the request, oldest first: the request, then any earlier answers.
-        var answers: [String] = [turn.message]
-        for message in turn.history.reversed() where message.role == .user {
-            if let request = PlanRequestReader.read(message.content) {
-                return answers.reversed().reduce(request) { PlanRequestReader.answer($1, to: $0) }
-            }
-            answers.append(message.content)
+        guard answers.count >= 2, let first = answers.popLast() else { return nil }
+        let understood = MessageUnderstanding.read(first)
+        var request = request(of: understood)
+        var goalStated = understood.slots.goal != nil
+        for answer in answers.reversed() {
+            let slots = MessageUnderstanding.read(answer).slots
+            request = folding(slots, text: answer, into: request)
+            goalStated = goalStated || slots.goal != nil
         }
-        return nil
+        return (request, goalStated)
+    }
+
+    /// The request with what an answer says: a facet named replaces the request's ("dumbbells only", "make it 5
+    /// days"); a bare number 1…7 answers the days while they are unknown; areas to spare add up.
+    static func folding(_ slots: MessageSlots, text: String, into request: PlanRequest) -> PlanRequest {
+        var answered = request
+        let bare = text.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters))
+        if let days = slots.days {
+            answered.days = days
+        } else if request.days == nil, let number = Int(bare), (1...7).contains(number) {
+            answered.days = number
+        }
+        if let split = slots.split { answered.split = split }
+        if let equipment = slots.equipment {
+            answered.equipment = equipment
+        } else if !slots.withoutEquipment.isEmpty {
+            answered.equipment = (request.equipment ?? .fullGym).without(slots.withoutEquipment)
+        }
+        if let goal = slots.goal { answered.goal = goal }
+        if let minutes = slots.minutes { answered.minutes = minutes }
+        for area in slots.spare.map(\.planName) where !answered.avoid.contains(area) { answered.avoid.append(area) }
+        return answered
     }
 
     /// The request with what the user told the coach before where this request says nothing: equipment, days (when

@@ -58,7 +58,7 @@ public struct RoutinePlanner: Sendable {
 
     /// One session: the slots in order while they fit the budget's sets and exercises (the first two always), then
     /// backup slots while the session has fewer than two exercises.
-    private func session(
+    func session(
         _ slots: [MovementSlot], backup: [MovementSlot], rotation: Int, request: PlanRequest, pool: inout ExercisePool
     ) async throws -> [DraftExercise] {
         let budget = SessionBudget(minutes: request.minutes)

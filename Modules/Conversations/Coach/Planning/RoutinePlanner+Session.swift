@@ -1,0 +1,31 @@
+import Contracts
+
+extension RoutinePlanner {
+    /// One session of a kind ("a 45-minute push workout"), planned as a routine's first day of that kind is: its
+    /// slots less those the request spares, filled with the request's equipment, cut to its minutes. Throws
+    /// `FAILED_PRECONDITION` when the catalog has nothing for it.
+    func plan(session kind: TrainingDay, request: PlanRequest) async throws -> [DraftExercise] {
+        let spared = request.avoid.reduce(into: Set<MovementSlot>()) { $0.formUnion(MovementSlot.sparing($1)) }
+        var pool = ExercisePool(catalog: catalog, equipment: request.equipment ?? .fullGym)
+        let session = try await self.session(
+            kind.slotLists[0].filter { !spared.contains($0) }, backup: kind.backupSlots.filter { !spared.contains($0) }, rotation: 0,
+            request: request, pool: &pool)
+        guard !session.isEmpty else {
+            throw ServiceError(.failedPrecondition, "The exercise catalog has nothing for a \(kind.title) session with this equipment.")
+        }
+        return session
+    }
+}
+
+extension TrainingDay {
+    /// The session kind a named focus asks for ("push workout", "leg day", "upper body").
+    init(focus: SessionFocus) {
+        switch focus {
+        case .push: self = .push
+        case .pull: self = .pull
+        case .legs: self = .legs
+        case .upper: self = .upper
+        case .lower: self = .lower
+        }
+    }
+}

@@ -75,6 +75,7 @@ import Testing
             #expect(
                 summary.days.map(\.name) == ["Push A", "Pull A", "Legs A", "Push B", "Pull B", "Legs B"], "\(summary.days.map(\.name))")
             #expect(summary.routine.frequency == 6 && summary.routine.name.hasPrefix("6-day Push/Pull/Legs"))
+            #expect(summary.routine.description?.contains("Progression (step on meeting every target)") == true, "the progression is named")
         }
     }
 

@@ -32,9 +32,7 @@ extension RoutinePlanner {
         if !request.avoid.isEmpty {
             parts.append("Spares your \(request.avoid.joined(separator: " and ")): the movements that load them most are left out.")
         }
-        parts.append(
-            "Weights start from the lifts you have logged; a lift without any starts blank: pick a weight that leaves the planned "
-                + "reps in reserve, and what you log sets the next session's. Weights go up as you meet every target.")
+        parts.append(progression(request.goal, equipment: request.equipment ?? .fullGym))
         return parts.joined(separator: " ")
     }
 
@@ -46,5 +44,22 @@ extension RoutinePlanner {
         case .endurance: "Built for muscular endurance: 12–20 reps with 1–2 reps in reserve."
         case .general: "Built for general fitness: 8–12 reps with 2–3 reps in reserve."
         }
+    }
+
+    /// Where the weights start and how they progress, as the analyst does it (docs/recommendations.md): one step when
+    /// every set meets its target, 10 % off after two short sessions; the step is the equipment's (a barbell's 2.5 kg,
+    /// the next dumbbell, a harder variation).
+    static func progression(_ goal: PlanRequest.Goal, equipment: EquipmentSet) -> String {
+        let kinds = equipment.kinds ?? Set(EquipmentSet.Kind.allCases)
+        let step =
+            kinds.contains(.barbell)
+            ? "the smallest step (2.5 kg on a barbell, the next dumbbell)"
+            : kinds.subtracting([.bodyOnly, .bands]).isEmpty ? "a harder variation or a slower lowering" : "the next weight up"
+        let start =
+            "Weights start from the lifts you have logged; a lift without any starts blank: pick a weight that leaves the "
+            + "planned reps in reserve, and what you log sets the next session's."
+        let scheme = goal == .strength ? "linear" : "step on meeting every target"
+        return "\(start) Progression (\(scheme)): each time every set gets its planned reps at its weight, the next session "
+            + "moves to \(step); two sessions in a row short of the targets take 10% off to build back."
     }
 }

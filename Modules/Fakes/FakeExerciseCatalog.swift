@@ -76,8 +76,9 @@ public struct FakeExerciseCatalog: ExerciseCatalog {
             let words = Self.fold(exercise.name)
             let scores = tokens.map { token in words.map { Self.match(token, $0) }.max() ?? 0 }
             guard !scores.contains(0) else { return nil }
-            if let muscle = term(query.muscle), !(exercise.primaryMuscles + exercise.secondaryMuscles).map({ term($0) }).contains(muscle) {
-                return nil
+            if let muscle = term(query.muscle) {
+                let asked = Set(MuscleGroups.muscles(for: muscle).map { term($0) })
+                if asked.isDisjoint(with: (exercise.primaryMuscles + exercise.secondaryMuscles).map { term($0) }) { return nil }
             }
             if let equipment = term(query.equipment), term(exercise.equipment) != equipment { return nil }
             if let category = term(query.category), term(exercise.category) != category { return nil }

@@ -53,7 +53,17 @@ public actor FakeTrainingAnalytics: TrainingAnalytics {
     public func muscleProgress(userId: String, muscle: String, weeks: Int) async throws -> [MuscleWeek] {
         try failIfAsked(userId)
         try Self.check(weeks: weeks)
-        return Array((muscles[userId]?[muscle] ?? []).suffix(weeks))
+        // A group ("back") sums its muscles week by week, as live does.
+        var byWeek: [String: MuscleWeek] = [:]
+        for name in MuscleGroups.muscles(for: muscle) {
+            for week in muscles[userId]?[name] ?? [] {
+                var sum = byWeek[week.weekStart] ?? MuscleWeek(weekStart: week.weekStart, sets: 0, volumeKg: 0)
+                sum.sets += week.sets
+                sum.volumeKg += week.volumeKg
+                byWeek[week.weekStart] = sum
+            }
+        }
+        return Array(byWeek.values.sorted { $0.weekStart < $1.weekStart }.suffix(weeks))
     }
 
     public func weeklyStats(userId: String, weeks: Int) async throws -> [WeeklyStats] {
@@ -75,7 +85,10 @@ public actor FakeTrainingAnalytics: TrainingAnalytics {
         }
         let matching = (sets[userId] ?? []).filter { set in
             (query.exerciseId.map { $0.isEmpty || set.exerciseId == $0 } ?? true)
-                && (query.muscle.map { $0.isEmpty || (set.primaryMuscles + set.secondaryMuscles).contains($0.lowercased()) } ?? true)
+                && (query.muscle.map {
+                    $0.isEmpty || !Set(set.primaryMuscles + set.secondaryMuscles).isDisjoint(with: MuscleGroups.muscles(for: $0))
+                }
+                    ?? true)
         }
         let page = Array(matching.dropFirst(start).prefix(query.limit))
         return TrainingSetPage(items: page, nextCursor: start + page.count < matching.count ? "fake:\(start + page.count)" : nil)

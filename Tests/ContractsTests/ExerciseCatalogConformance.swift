@@ -26,6 +26,16 @@ func exerciseCatalogConformance(_ catalog: some ExerciseCatalog) async throws {
     let chest = try await catalog.search(ExerciseQuery(muscle: "triceps", equipment: "barbell", limit: 100))
     #expect(chest.items.contains { $0.id == WorkoutsFixtures.bench.id }, "secondary muscles match")
     #expect(chest.items.allSatisfy { $0.equipment == "barbell" && ($0.primaryMuscles + $0.secondaryMuscles).contains("triceps") })
+    // A group lifters name ("arms") is any of its muscles.
+    for (text, exercise, found) in [
+        ("dumbbell bicep curl", WorkoutsFixtures.curl, true), ("bench press", WorkoutsFixtures.bench, true),
+        ("barbell squat", WorkoutsFixtures.squat, false),
+    ] {
+        let arms = try await catalog.search(ExerciseQuery(text: text, muscle: "arms", limit: 20))
+        #expect(arms.items.contains { $0.id == exercise.id } == found, "\(text)")
+        #expect(
+            arms.items.allSatisfy { !Set($0.primaryMuscles + $0.secondaryMuscles).isDisjoint(with: ["biceps", "triceps", "forearms"]) })
+    }
 
     var seen: [String] = []
     var cursor: String?

@@ -24,6 +24,15 @@ func trainingAnalyticsConformance(_ analytics: some TrainingAnalytics, fixture: 
     #expect(try await analytics.exerciseBests(userId: "u2", weeks: 12).isEmpty, "another user's numbers")
     #expect(try await analytics.weeklyStats(userId: "u1", weeks: 1).first?.sets == 3)
     #expect(try await analytics.muscleProgress(userId: "u1", muscle: "quadriceps", weeks: 2).first?.sets == 3)
+    // A group lifters name is the sum of its muscles, week by week; its sets are its muscles' sets.
+    var muscles = 0.0
+    for muscle in MuscleGroups.muscles(for: "legs") {
+        muscles += try await analytics.muscleProgress(userId: "u1", muscle: muscle, weeks: 2).first?.sets ?? 0
+    }
+    let legs = try await analytics.muscleProgress(userId: "u1", muscle: "Legs", weeks: 2)
+    #expect(legs.count == 1 && legs.first?.sets == muscles && muscles >= 3, "\(legs)")
+    #expect(try await analytics.trainingSets(userId: "u1", query: TrainingSetQuery(muscle: "legs", limit: 10)).items.count == 3)
+    #expect(try await analytics.trainingSets(userId: "u1", query: TrainingSetQuery(muscle: "arms", limit: 10)).items.isEmpty)
     var seen = 0
     var cursor: String?
     repeat {

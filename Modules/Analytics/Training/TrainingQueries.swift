@@ -61,12 +61,15 @@ struct TrainingQueries: TrainingAnalytics {
         }.sorted { $0.exerciseId < $1.exerciseId }
     }
 
+    /// A muscle group lifters name ("back", "legs": `MuscleGroups`) is the sum of its muscles, week by week.
     func muscleProgress(userId: String, muscle: String, weeks: Int) async throws -> [MuscleWeek] {
         let from = try await firstWeek(userId: userId, weeks: weeks)
+        let muscles = MuscleGroups.muscles(for: muscle)
         return try await database.sql.raw(
             """
-            SELECT week_start, sets, volume_kg FROM analytics_muscle_weeks
-            WHERE user_id = \(bind: userId) AND muscle = \(bind: muscle) AND week_start >= \(bind: from) ORDER BY week_start
+            SELECT week_start, SUM(sets) AS sets, SUM(volume_kg) AS volume_kg FROM analytics_muscle_weeks
+            WHERE user_id = \(bind: userId) AND muscle IN (\(binds: muscles)) AND week_start >= \(bind: from)
+            GROUP BY week_start ORDER BY week_start
             """
         ).all().map { row in
             MuscleWeek(
@@ -98,8 +101,12 @@ struct TrainingQueries: TrainingAnalytics {
         var conditions: [SQLQueryString] = ["user_id = \(bind: userId)"]
         if let exerciseId = query.exerciseId.nonBlank { conditions.append("exercise_id = \(bind: exerciseId)") }
         if let muscle = query.muscle.nonBlank {
-            let pattern = "%," + muscle.lowercased() + ",%"
-            conditions.append("(primary_muscles LIKE \(bind: pattern) OR secondary_muscles LIKE \(bind: pattern))")
+            // A group ("back") is any of its muscles.
+            let matches: [SQLQueryString] = MuscleGroups.muscles(for: muscle).map { muscle in
+                let pattern = "%," + muscle + ",%"
+                return "primary_muscles LIKE \(bind: pattern) OR secondary_muscles LIKE \(bind: pattern)"
+            }
+            conditions.append("(\(matches.joined(separator: " OR ")))")
         }
         for (field, value, comparison) in [("from", query.from, ">="), ("to", query.to, "<=")] {
             guard let value else { continue }

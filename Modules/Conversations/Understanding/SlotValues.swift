@@ -1,3 +1,5 @@
+import Contracts
+
 /// A muscle group as lifters name it, with the catalog muscles it stands for.
 public enum MuscleGroup: String, Sendable, CaseIterable, Codable {
     case chest, back, lats, traps
@@ -7,24 +9,7 @@ public enum MuscleGroup: String, Sendable, CaseIterable, Codable {
     /// The catalog's muscle names (free-exercise-db) this group covers: "back" is the lats, middle and lower back and
     /// traps; "legs" every muscle below the hips; "core" the abdominals.
     public var catalogMuscles: [String] {
-        switch self {
-        case .chest: ["chest"]
-        case .back: ["lats", "middle back", "lower back", "traps"]
-        case .lats: ["lats"]
-        case .traps: ["traps"]
-        case .lowerBack: ["lower back"]
-        case .shoulders: ["shoulders"]
-        case .arms: ["biceps", "triceps", "forearms"]
-        case .biceps: ["biceps"]
-        case .triceps: ["triceps"]
-        case .forearms: ["forearms"]
-        case .legs: ["quadriceps", "hamstrings", "glutes", "calves", "adductors", "abductors"]
-        case .quads: ["quadriceps"]
-        case .hamstrings: ["hamstrings"]
-        case .glutes: ["glutes"]
-        case .calves: ["calves"]
-        case .core: ["abdominals"]
-        }
+        MuscleGroups.muscles(for: rawValue)
     }
 }
 

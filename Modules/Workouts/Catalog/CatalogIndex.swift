@@ -144,7 +144,8 @@ struct CatalogIndex: Sendable {
         let tokens = Self.words(phrase)
         let spelledOut = tokens.map { Self.shorthandWords[$0] }
         let joined = Array(tokens.joined())
-        let muscle = muscle.map(Self.fold)
+        // A group ("back") is any of its muscles (`MuscleGroups`).
+        let muscles = muscle.map { Set(MuscleGroups.muscles(for: $0).map(Self.fold)) }
         let equipment = equipment.map(Self.fold)
         let category = category.map(Self.fold)
         let aliased = tokens.isEmpty ? nil : ExerciseAliases.exerciseId(forFolded: phrase).flatMap { positionByID[$0] }
@@ -153,7 +154,7 @@ struct CatalogIndex: Sendable {
         var scratch = EditScratch()
         var hits: [Hit] = []
         for (position, entry) in entries.enumerated() {
-            if let muscle, !entry.muscles.contains(muscle) { continue }
+            if let muscles, entry.muscles.isDisjoint(with: muscles) { continue }
             if let equipment, entry.equipment != equipment { continue }
             if let category, entry.category != category { continue }
             var score = 0

@@ -52,9 +52,12 @@ extension RuleBasedCoach {
             return
         }
         _ = try await tools.call("remember", arguments: .object(facts))
+        // The planner uses equipment, days, session length, goal and areas to spare; experience and dislikes are kept.
+        let planned = ["equipment", "days", "session_minutes", "goal", "injuries"].contains { facts[$0] != nil }
         try await say(
-            "Got it: \(kept.joined(separator: ", ")). I will go by it in every plan I make; tell me when it changes, or forget it in "
-                + "your coach memory.")
+            "Got it: \(kept.joined(separator: ", ")). "
+                + (planned
+                    ? "I will plan with it from now on; tell me when it changes." : "It is in your coach memory; tell me when it changes."))
     }
 
     /// Whether the message says the user does not want something ("I hate lunges", "no more burpees").

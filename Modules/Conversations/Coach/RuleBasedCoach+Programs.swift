@@ -23,10 +23,11 @@ extension RuleBasedCoach {
             text += " It is written for a barbell, a rack and a bench: tell me if you train with less and I will adapt it."
         }
         try await say(text + " Accept it to make it your routine.")
-        var facts: [String: JSONValue] = ["goal": .string(program.goal.rawValue)]
+        // What the user stated is kept; the program's own goal is not theirs to remember.
+        var facts: [String: JSONValue] = [:]
         if let named { facts["equipment"] = .array(CoachMemory.equipment(named).map(JSONValue.string)) }
         if let days = slots.days { facts["days"] = .int(days) }
-        _ = try await tools.call("remember", arguments: .object(facts))
+        if !facts.isEmpty { _ = try await tools.call("remember", arguments: .object(facts)) }
         var tools = tools
         tools.requestedEquipment = equipment
         _ = try await tools.call("propose_routine", arguments: try JSONValue(encoding: plan))

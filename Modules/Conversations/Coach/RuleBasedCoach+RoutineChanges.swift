@@ -192,7 +192,8 @@ extension RuleBasedCoach {
         if !changes.isEmpty {
             try await say(
                 "Here is \(more ? "more" : "less") \(name): a set \(more ? "more" : "fewer") on \(changes.joined(separator: ", ")), "
-                    + "\(changes.count) \(more ? "more" : "fewer") weekly sets. Accept the changes to update your routine.")
+                    + "\(changes.count) \(more ? "more" : "fewer") weekly \(changes.count == 1 ? "set" : "sets"). Accept the changes to update your routine."
+            )
             return
         }
         guard more, let slot = group.slot,

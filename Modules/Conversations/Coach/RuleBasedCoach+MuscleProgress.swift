@@ -46,7 +46,7 @@ extension RuleBasedCoach {
             guard let previous = lift.previousE1rmKg else {
                 return "\(lift.name) is at an estimated 1RM of \(unit.text(kilograms: lift.e1rmKg))."
             }
-            let change = (unit.amount(ofKilograms: lift.e1rmKg - previous) * 10).rounded() / 10
+            let change = unit.amount(ofKilograms: lift.e1rmKg - previous).roundedToTenth
             let trend =
                 change > 0
                 ? "up \(WeightUnit.oneDecimal(change)) \(unit.symbol)"
@@ -57,8 +57,5 @@ extension RuleBasedCoach {
     }
 
     /// A number to a tenth, without ".0".
-    static func tenth(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(format: "%.0f", rounded) : String(format: "%.1f", rounded)
-    }
+    static func tenth(_ value: Double) -> String { WeightUnit.oneDecimal(value) }
 }

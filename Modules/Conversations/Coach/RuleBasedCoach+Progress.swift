@@ -67,7 +67,7 @@ extension RuleBasedCoach {
         answer += ", with a top set of \(unit.text(kilograms: last.bestSet.weightKg)) × \(last.bestSet.reps) in your latest week."
         if best.points.count > 1 {
             // The change to a tenth of the user's unit, so "up 0 lb" never shows.
-            let change = (unit.amount(ofKilograms: last.e1rmKg - first.e1rmKg) * 10).rounded() / 10
+            let change = unit.amount(ofKilograms: last.e1rmKg - first.e1rmKg).roundedToTenth
             let amount = "\(WeightUnit.oneDecimal(abs(change))) \(unit.symbol)"
             answer +=
                 change > 0

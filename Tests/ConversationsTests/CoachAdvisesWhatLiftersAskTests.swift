@@ -114,6 +114,22 @@ import Testing
         }
     }
 
+    /// An injury told with the rest of the lifter's setup: all of it is kept, and the next conversation's plan asks
+    /// nothing and spares the knee (as `povver-coach chat` shows across two conversations).
+    @Test(arguments: TestDatabases.engines)
+    func anInjuryToldWithTheSetupKeepsAllOfIt(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            let told = await h.send("u1", "I train at home with dumbbells only, 45 minutes, and my left knee is bad")
+            #expect(told.text.hasPrefix("For your knees") && told.text.contains("I also noted: you train with dumbbells"), "\(told.text)")
+            let memory = try await h.module.services.memory.memory(userId: "u1")
+            #expect(
+                memory.equipment == ["dumbbell", "bodyweight"] && memory.sessionMinutes == 45 && memory.injuries == ["knees"], "\(memory)")
+            let plan = await h.send("u1", "Make me a 3 day plan")
+            #expect(try CardDecodingTests.cards(plan).map(\.type) == [.routineSummary], "nothing asked again: \(plan.text)")
+            #expect(plan.text.contains("dumbbells") && plan.text.contains("knees"), "\(plan.text)")
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func equipmentToldOnceIsNotAskedAgain(engine: SQLEngine) async throws {
         try await H.with(engine) { h in

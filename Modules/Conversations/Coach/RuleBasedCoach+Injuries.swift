@@ -31,10 +31,15 @@ extension RuleBasedCoach {
         } else {
             text += " Every routine I plan from now on spares your \(areas.joined(separator: " and "))."
         }
+        // What else the message states ("I train at home with dumbbells, 45 minutes, and my knee is bad") is kept too.
+        var (facts, stated) = Self.statedFacts(understood, turn: turn)
+        let before = turn.memory.injuries ?? []
+        let injuries = Array((before + areas.filter { !before.contains($0) }).suffix(CoachMemory.maxItems))
+        facts["injuries"] = injuries != before ? .array(injuries.map(JSONValue.string)) : nil
+        stated.removeAll { $0.hasPrefix("sparing your") }
+        if !stated.isEmpty { text += " I also noted: \(stated.joined(separator: ", "))." }
         try await say(text)
-        let kept = turn.memory.injuries ?? []
-        let injuries = Array((kept + areas.filter { !kept.contains($0) }).suffix(CoachMemory.maxItems))
-        if injuries != kept { _ = try await tools.call("remember", arguments: ["injuries": .array(injuries.map(JSONValue.string))]) }
+        if !facts.isEmpty { _ = try await tools.call("remember", arguments: .object(facts)) }
     }
 
     /// The exercises of the active routine that load an area (by `SwapFinder`'s table), with their template's name.

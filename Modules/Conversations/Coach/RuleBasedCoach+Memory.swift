@@ -6,6 +6,25 @@ extension RuleBasedCoach {
     /// "I only have dumbbells", "I train 4 days", "I'm a beginner", "I hate lunges": the facts stated go to the user's
     /// memory (`remember`), which every later plan uses; the answer says what was kept.
     func answerRemember(_ understood: Understood, turn: CoachTurn, tools: CoachToolbox, say: @escaping Say) async throws {
+        let (facts, kept) = Self.statedFacts(understood, turn: turn)
+        guard !facts.isEmpty else {
+            try await say(
+                "I keep what you tell me about your training: equipment, days a week, session length, goal, experience, injuries and "
+                    + "exercises you dislike. Tell me one, like \"I only have dumbbells\", and I will plan with it.")
+            return
+        }
+        _ = try await tools.call("remember", arguments: .object(facts))
+        // The planner uses equipment, days, session length, goal and areas to spare; experience and dislikes are kept.
+        let planned = ["equipment", "days", "session_minutes", "goal", "injuries"].contains { facts[$0] != nil }
+        try await say(
+            "Got it: \(kept.joined(separator: ", ")). "
+                + (planned
+                    ? "I will plan with it from now on; tell me when it changes." : "It is in your coach memory; tell me when it changes."))
+    }
+
+    /// The lasting training facts a message states, as `remember` takes them, and how each reads back ("you train with
+    /// dumbbells", "45-minute sessions"); areas to spare and dislikes are added to those already kept.
+    static func statedFacts(_ understood: Understood, turn: CoachTurn) -> (facts: [String: JSONValue], kept: [String]) {
         let slots = understood.slots
         var facts: [String: JSONValue] = [:]
         var kept: [String] = []
@@ -45,19 +64,7 @@ extension RuleBasedCoach {
             facts["dislikes"] = .array(Array((before + named).suffix(CoachMemory.maxItems)).map(JSONValue.string))
             kept.append("no \(slots.exercises.joined(separator: " or "))")
         }
-        guard !facts.isEmpty else {
-            try await say(
-                "I keep what you tell me about your training: equipment, days a week, session length, goal, experience, injuries and "
-                    + "exercises you dislike. Tell me one, like \"I only have dumbbells\", and I will plan with it.")
-            return
-        }
-        _ = try await tools.call("remember", arguments: .object(facts))
-        // The planner uses equipment, days, session length, goal and areas to spare; experience and dislikes are kept.
-        let planned = ["equipment", "days", "session_minutes", "goal", "injuries"].contains { facts[$0] != nil }
-        try await say(
-            "Got it: \(kept.joined(separator: ", ")). "
-                + (planned
-                    ? "I will plan with it from now on; tell me when it changes." : "It is in your coach memory; tell me when it changes."))
+        return (facts, kept)
     }
 
     /// Whether the message says the user does not want something ("I hate lunges", "no more burpees").

@@ -79,7 +79,7 @@ import Testing
     static let actions: [CanvasCardModel.CardType: [CanvasCardModel.CardAction]] = [
         .sessionPlan: [.startWorkout, .saveAsTemplate, .reject, .edit], .routineSummary: [.accept, .saveRoutine, .reject, .edit],
         .templateUpdate: [.accept, .startWorkout, .reject, .edit], .routineUpdate: [.accept, .reject, .edit],
-        .visualization: [.reject], .clarifyQuestions: [],
+        .visualization: [.reject], .analysisSummary: [.reject], .clarifyQuestions: [],
     ]
 
     @Test(arguments: TestDatabases.engines)
@@ -102,15 +102,22 @@ import Testing
             ("update_template", ["template_id": "id-1", "exercises": [["exercise_id": .string(H.bench), "sets": [set, set]]]]),
             ("update_routine", ["routine_id": "id-2", "frequency": 3]),
             ("show_progress_chart", ["exercise_id": .string(H.bench), "weeks": 4]),
+            ("show_muscle_chart", ["muscle": "chest", "weeks": 4]),
+            ("show_muscle_chart", [:]),
+            ("show_lifts_table", [:]),
+            ("show_analysis_summary", [:]),
             ("ask_clarifying_questions", ["questions": [["id": "days", "text": "How many days?", "options": ["3", "4"]]]]),
         ]
-        let script: [FakeChatServer.Reply] = [
+        // Two steps: a step holds at most 8 tool calls (`POVVER_LLM_MAX_TOOL_CALLS_PER_STEP`).
+        let step = { (range: Range<Int>) throws -> FakeChatServer.Reply in
             .stream(
                 FakeChatServer.toolCalls(
-                    try calls.enumerated().map { index, call in
-                        ("call_\(index)", call.0, [String(decoding: try JSONCoding.encode(call.1), as: UTF8.self)])
-                    })),
-            .stream(FakeChatServer.text(["Here you go."])),
+                    try range.map { index in
+                        ("call_\(index)", calls[index].0, [String(decoding: try JSONCoding.encode(calls[index].1), as: UTF8.self)])
+                    }))
+        }
+        let script: [FakeChatServer.Reply] = [
+            try step(0..<6), try step(6..<calls.count), .stream(FakeChatServer.text(["Here you go."])),
         ]
         let server = FakeChatServer(script)
         try await server.serve { base in
@@ -130,7 +137,8 @@ import Testing
                 let cards = try Self.cards(events)
                 #expect(
                     cards.map(\.type) == [
-                        .routineSummary, .sessionPlan, .sessionPlan, .templateUpdate, .routineUpdate, .visualization, .clarifyQuestions,
+                        .routineSummary, .sessionPlan, .sessionPlan, .templateUpdate, .routineUpdate, .visualization, .visualization,
+                        .visualization, .visualization, .analysisSummary, .clarifyQuestions,
                     ], "\(events.filter { $0["type"] == "status" })")
                 let conversationId = try #require(events.first?["conversation_id"]?.stringValue)
                 #expect(try await Self.stored(h, "u1", conversationId) == cards)

@@ -52,7 +52,7 @@ import Testing
             #expect(events.text.hasPrefix("Chest: 12 working sets in the week of 2026-11-16, against 9.5 a week"), "\(events.text)")
             #expect(events.text.contains("Barbell Bench Press - Medium Grip is at an estimated 1RM of 106.7 kg, up 6.7 kg"))
             guard case .visualization(let chart) = try P.card(events, .visualization).data else { throw P.CardError.wrongData }
-            #expect(chart.points.map(\.value) == [9, 10, 12] && chart.metric == "sets")
+            #expect(chart.points?.map(\.value) == [9, 10, 12] && chart.metric == "sets")
             // Back is the lats, middle and lower back and traps together.
             await h.analytics.set(userId: "u1", muscle: "lats", weeks: [MuscleWeek(weekStart: "2026-11-16", sets: 6, volumeKg: 1)])
             await h.analytics.set(userId: "u1", muscle: "middle back", weeks: [MuscleWeek(weekStart: "2026-11-16", sets: 4, volumeKg: 1)])

@@ -92,7 +92,7 @@ extension CoachTools {
             let artifact = try await box.propose(
                 .visualization, title: "Your lifts, strongest first",
                 data: [
-                    "chart": "table", "columns": ["Lift", "Estimated 1RM", "Change (4 weeks)"], "unit": "kg",
+                    "chart": "table", "metric": "e1rm", "columns": ["Lift", "Estimated 1RM", "Change (4 weeks)"], "unit": "kg",
                     "rows": .array(lifts.map(liftRow)),
                 ])
             return ["artifact_id": .string(artifact.id), "rows": .int(lifts.count)]

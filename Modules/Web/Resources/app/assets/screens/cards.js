@@ -152,7 +152,15 @@ function visualization(card) {
   const format = (v) => (unit ? `${Math.round(v)}` : String(Math.round(v)));
   const title = `${card.title}${unit ? ` (${fmt.units()})` : ""}`;
   if (data.chart === "table" && Array.isArray(data.rows)) {
-    return h("table", { class: "table" }, h("tbody", {}, data.rows.map((row) => h("tr", {}, row.map((cell) => h("td", {}, String(cell)))))));
+    // The lifts ranked: each row is a lift with its e1RM and change, in kilograms; shown in the user's unit.
+    const columns = Array.isArray(data.columns) ? data.columns : ["Lift", "Estimated 1RM", "Change (4 weeks)"];
+    const change = (kg) => (kg == null ? "—" : `${kg > 0 ? "+" : ""}${fmt.weight(kg)}`);
+    return h("table", { class: "table" },
+      h("thead", {}, h("tr", {}, columns.map((column) => h("th", { scope: "col" }, String(column))))),
+      h("tbody", {}, data.rows.map((row) => h("tr", {},
+        h("th", { scope: "row" }, String(row.name ?? row.exercise_id ?? "")),
+        h("td", { class: "numeric" }, fmt.weight(row.e1rm_kg)),
+        h("td", { class: "numeric" }, change(row.change_kg))))));
   }
   return data.chart === "bar" ? barChart(title, points, format) : lineChart(title, points, format);
 }

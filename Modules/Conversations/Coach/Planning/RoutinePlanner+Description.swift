@@ -46,20 +46,14 @@ extension RoutinePlanner {
         }
     }
 
-    /// Where the weights start and how they progress, as the analyst does it (docs/recommendations.md): one step when
-    /// every set meets its target, 10 % off after two short sessions; the step is the equipment's (a barbell's 2.5 kg,
-    /// the next dumbbell, a harder variation).
+    /// Where the weights start and how they progress, as the analyst does it (docs/recommendations.md), in two short
+    /// sentences: one step when every set meets its target, 10 % off after two short sessions; a bodyweight plan moves
+    /// on to a harder variation instead.
     static func progression(_ goal: PlanRequest.Goal, equipment: EquipmentSet) -> String {
         let kinds = equipment.kinds ?? Set(EquipmentSet.Kind.allCases)
-        let step =
-            kinds.contains(.barbell)
-            ? "the smallest step (2.5 kg on a barbell, the next dumbbell)"
-            : kinds.subtracting([.bodyOnly, .bands]).isEmpty ? "a harder variation or a slower lowering" : "the next weight up"
-        let start =
-            "Weights start from the lifts you have logged; a lift without any starts blank: pick a weight that leaves the "
-            + "planned reps in reserve, and what you log sets the next session's."
+        let step = kinds.subtracting([.bodyOnly, .bands]).isEmpty ? "a harder variation" : "a step heavier"
         let scheme = goal == .strength ? "linear" : "step on meeting every target"
-        return "\(start) Progression (\(scheme)): each time every set gets its planned reps at its weight, the next session "
-            + "moves to \(step); two sessions in a row short of the targets take 10% off to build back."
+        return "Weights come from what you have logged, or from your first session. Progression (\(scheme)): every set at its "
+            + "reps moves the next session \(step); two short sessions in a row take 10% off."
     }
 }

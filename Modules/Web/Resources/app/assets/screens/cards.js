@@ -126,7 +126,9 @@ function setsText(exercise) {
     const weight = first.target_weight_kg ?? first.weight_kg;
     return `${sets.length} × ${reps ?? "—"}${weight != null ? ` · ${fmt.weight(weight)}` : ""}`;
   }
-  return `${exercise.sets ?? "—"} × ${exercise.reps ?? "—"}${exercise.rir != null ? ` · RIR ${exercise.rir}` : ""}`;
+  // A day as the card shows it: sets × reps, the first set's weight when the plan has one, and the effort.
+  const weight = exercise.weight_kg != null ? ` @ ${fmt.weight(exercise.weight_kg)}` : "";
+  return `${exercise.sets ?? "—"} × ${exercise.reps ?? "—"}${weight}${exercise.rir != null ? ` · RIR ${exercise.rir}` : ""}`;
 }
 
 function exerciseList(exercises) {

@@ -168,11 +168,19 @@ let package = Package(
         // MARK: Apps
 
         .target(
+            name: "ProcessComposition",
+            dependencies: [
+                "Contracts", "Platform", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Apps/ProcessComposition",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "PovverModules",
             dependencies: [
-                "Contracts", "Platform", "Auth", "Subscription", "Conversations", "Workouts", "Recommendations", "Analytics", "Web",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "Contracts", "Platform", "ProcessComposition", "Auth", "Subscription", "Conversations", "Workouts", "Recommendations",
+                "Analytics", "Web", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Apps/PovverModules",
             swiftSettings: swiftSettings
@@ -180,7 +188,8 @@ let package = Package(
         .target(
             name: "PovverApp",
             dependencies: [
-                "Contracts", "Platform", "PovverModules", "Auth", .product(name: "Hummingbird", package: "hummingbird"),
+                "Contracts", "Platform", "PovverModules", "ProcessComposition", "Auth",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -221,7 +230,8 @@ let package = Package(
         .executableTarget(
             name: "povver-auth",
             dependencies: [
-                "AuthTool", "PovverModules", "Platform", "Contracts", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AuthTool", "PovverModules", "ProcessComposition", "Platform", "Contracts",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Apps/povver-auth",
@@ -240,7 +250,7 @@ let package = Package(
         .executableTarget(
             name: "povver-subscription",
             dependencies: [
-                "SubscriptionTool", "PovverModules", "Platform", "Contracts",
+                "SubscriptionTool", "ProcessComposition", "Auth", "Subscription", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -257,7 +267,7 @@ let package = Package(
         .executableTarget(
             name: "povver-analytics",
             dependencies: [
-                "AnalyticsTool", "PovverModules", "Platform", "Contracts",
+                "AnalyticsTool", "ProcessComposition", "Auth", "Workouts", "Analytics", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -274,7 +284,8 @@ let package = Package(
         .executableTarget(
             name: "povver-coach",
             dependencies: [
-                "CoachTool", "PovverModules", "Platform", "Contracts", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CoachTool", "ProcessComposition", "Auth", "Subscription", "Conversations", "Workouts", "Analytics", "Platform",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Apps/povver-coach",
@@ -290,8 +301,8 @@ let package = Package(
         .executableTarget(
             name: "povver-recommendations",
             dependencies: [
-                "RecommendationsTool", "PovverModules", "Platform", "Contracts",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RecommendationsTool", "ProcessComposition", "Auth", "Subscription", "Workouts", "Recommendations", "Analytics",
+                "Platform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
@@ -364,7 +375,8 @@ let package = Package(
         .testTarget(
             name: "ConversationsTests",
             dependencies: [
-                "Conversations", "CoachTool", "PovverModules", "Auth", "Subscription", "Workouts", "Contracts", "Platform", "Fakes",
+                "Conversations", "CoachTool", "PovverModules", "ProcessComposition", "Auth", "Subscription", "Workouts", "Contracts",
+                "Platform", "Fakes",
                 "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -377,7 +389,8 @@ let package = Package(
         .testTarget(
             name: "AnalyticsTests",
             dependencies: [
-                "Analytics", "AnalyticsTool", "PovverModules", "Auth", "Workouts", "Contracts", "Platform", "Fakes", "TestSupport",
+                "Analytics", "AnalyticsTool", "PovverModules", "ProcessComposition", "Auth", "Workouts", "Contracts", "Platform", "Fakes",
+                "TestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
             ],
             path: "Tests/AnalyticsTests",
@@ -395,7 +408,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "PovverApp", "PovverModules", "Platform", "Contracts", "Auth", "AuthTool", "Subscription", "SubscriptionTool", "Workouts",
+                "PovverApp", "PovverModules", "ProcessComposition", "Platform", "Contracts", "Auth", "AuthTool", "Subscription",
+                "SubscriptionTool", "Workouts",
                 "Analytics", "Recommendations", "RecommendationsTool", "Fakes", "Web",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -650,3 +650,40 @@ class LiteralScannerTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CLIDependencyTests(ScriptTestCase):
+    """Rule 7: an admin CLI depends on exactly the domain modules it composes."""
+
+    def add_cli(self, deps, source):
+        self.manifest["targets"].append({
+            "name": "povver-tool", "type": "executable", "path": "Apps/povver-tool",
+            "dependencies": [by_name(d) for d in deps], "exclude": [], "resources": [], "settings": []})
+        self.write("Apps/povver-tool/main.swift", source)
+
+    COMPOSES_AUTH_AND_WORKOUTS = (
+        "import Auth\nimport Workouts\n"
+        "let d = [try AuthModule.definition(environment: e), try WorkoutsModule.definition(environment: e)]\n")
+
+    def test_a_cli_depending_on_what_it_composes_passes(self):
+        self.add_cli(["Platform", "Auth", "Workouts"], self.COMPOSES_AUTH_AND_WORKOUTS)
+        self.assertPasses()
+
+    def test_a_composed_module_missing_from_the_dependencies_fails(self):
+        self.add_cli(["Platform", "Auth"], self.COMPOSES_AUTH_AND_WORKOUTS)
+        self.assertFailsWith("povver-tool composes Workouts but does not depend on it")
+
+    def test_a_module_depended_on_but_not_composed_fails(self):
+        self.add_cli(["Platform", "Auth", "Workouts", "Analytics"], self.COMPOSES_AUTH_AND_WORKOUTS)
+        self.assertFailsWith("povver-tool depends on Analytics but composes no AnalyticsModule")
+
+    def test_a_definition_in_a_comment_does_not_count(self):
+        self.add_cli(["Platform"], "// AuthModule.definition(environment: e)\nlet x = 1\n")
+        self.assertPasses()
+
+    def test_composing_by_name_goes_through_povver_modules_alone(self):
+        source = "import PovverModules\nlet n = PovverModules.names\n"
+        self.add_cli(["PovverModules"], source)
+        self.assertPasses()
+        self.target("povver-tool")["dependencies"].append(by_name("Auth"))
+        self.assertFailsWith("composes every module through PovverModules and should not depend on Auth directly")

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Platform
 import PovverModules
+import ProcessComposition
 import SQLKit
 import ServiceLifecycle
 import UnixSignals

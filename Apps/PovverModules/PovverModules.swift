@@ -26,13 +26,13 @@ public enum PovverModules {
 
     static func definition(_ name: String, environment: [String: String], signingKey: SigningKey?) throws -> ModuleDefinition {
         switch name {
-        case ModuleName.auth: AuthModule.definition(settings: try AuthSettings(environment: environment), signingKey: signingKey)
-        case ModuleName.subscription: SubscriptionModule.definition(settings: try SubscriptionSettings(environment: environment))
-        case ModuleName.conversations: ConversationsModule.definition(settings: try ConversationsSettings(environment: environment))
-        case ModuleName.workouts: WorkoutsModule.definition()
-        case ModuleName.recommendations: RecommendationsModule.definition(settings: try RecommendationsSettings(environment: environment))
-        case ModuleName.analytics: AnalyticsModule.definition(settings: try AnalyticsSettings(environment: environment))
-        case ModuleName.web: WebModule.definition(settings: try WebSettings(environment: environment))
+        case ModuleName.auth: try AuthModule.definition(environment: environment, signingKey: signingKey)
+        case ModuleName.subscription: try SubscriptionModule.definition(environment: environment)
+        case ModuleName.conversations: try ConversationsModule.definition(environment: environment)
+        case ModuleName.workouts: try WorkoutsModule.definition(environment: environment)
+        case ModuleName.recommendations: try RecommendationsModule.definition(environment: environment)
+        case ModuleName.analytics: try AnalyticsModule.definition(environment: environment)
+        case ModuleName.web: try WebModule.definition(environment: environment)
         default: throw CompositionError.unknownModule(name, known: Self.names)
         }
     }

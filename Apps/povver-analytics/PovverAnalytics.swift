@@ -1,10 +1,12 @@
+import Analytics
 import AnalyticsTool
 import ArgumentParser
-import Contracts
+import Auth
 import Foundation
 import Logging
 import Platform
-import PovverModules
+import ProcessComposition
+import Workouts
 
 /// Admin tool for analytics; reads the server's environment (POVVER_DATABASE_URL, …).
 @main
@@ -21,7 +23,12 @@ struct PovverAnalytics: AsyncParsableCommand {
         func run(_ body: (AnalyticsTool) async throws -> String) async throws {
             do {
                 let text = try await AdminComposition.with(
-                    modules: [ModuleName.auth, ModuleName.workouts, ModuleName.analytics], environment: ProcessInfo.processInfo.environment,
+                    definitions: {
+                        [
+                            try AuthModule.definition(environment: $0), try WorkoutsModule.definition(environment: $0),
+                            try AnalyticsModule.definition(environment: $0),
+                        ]
+                    }, environment: ProcessInfo.processInfo.environment,
                     databaseURL: database,
                     label: "povver-analytics"
                 ) { try await body(AnalyticsTool(composition: $0)) }

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import Platform
 import PovverModules
+import ProcessComposition
 
 /// Admin tool for accounts; reads the server's environment (POVVER_DATABASE_URL, POVVER_SIGNING_KEY_FILE, …).
 @main

@@ -1,10 +1,14 @@
+import Analytics
 import ArgumentParser
+import Auth
 import CoachTool
-import Contracts
+import Conversations
 import Foundation
 import Logging
 import Platform
-import PovverModules
+import ProcessComposition
+import Subscription
+import Workouts
 
 /// The coach from a terminal, as a user; reads the server's environment (POVVER_DATABASE_URL, …).
 @main
@@ -13,7 +17,13 @@ struct PovverCoach: AsyncParsableCommand {
         commandName: "povver-coach", abstract: "Chat with the coach as a user, and list their conversations.",
         subcommands: [Chat.self, Conversations.self, Memory.self])
 
-    static let modules = [ModuleName.auth, ModuleName.subscription, ModuleName.conversations, ModuleName.workouts, ModuleName.analytics]
+    static func modules(_ environment: [String: String]) throws -> [ModuleDefinition] {
+        [
+            try AuthModule.definition(environment: environment), try SubscriptionModule.definition(environment: environment),
+            try ConversationsModule.definition(environment: environment), try WorkoutsModule.definition(environment: environment),
+            try AnalyticsModule.definition(environment: environment),
+        ]
+    }
 
     struct Options: ParsableArguments {
         @Option(help: "Database URL (default: POVVER_DATABASE_URL or sqlite://./povver.sqlite).")
@@ -22,7 +32,7 @@ struct PovverCoach: AsyncParsableCommand {
         func run(_ body: (CoachTool) async throws -> Void) async throws {
             do {
                 try await AdminComposition.with(
-                    modules: PovverCoach.modules, environment: ProcessInfo.processInfo.environment, databaseURL: database,
+                    definitions: PovverCoach.modules, environment: ProcessInfo.processInfo.environment, databaseURL: database,
                     label: "povver-coach"
                 ) { try await body(try CoachTool(composition: $0)) }
             } catch {

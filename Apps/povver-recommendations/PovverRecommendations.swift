@@ -1,12 +1,16 @@
+import Analytics
 import ArgumentParser
-import Contracts
+import Auth
 import Foundation
 import Logging
 import Platform
-import PovverModules
+import ProcessComposition
+import Recommendations
 import RecommendationsTool
 import ServiceLifecycle
+import Subscription
 import UnixSignals
+import Workouts
 
 /// Admin tool for the training analyst; reads the server's environment (POVVER_DATABASE_URL, …).
 @main
@@ -17,7 +21,13 @@ struct PovverRecommendations: AsyncParsableCommand {
         subcommands: [Worker.self, Scheduler.self, Backfill.self, Jobs.self, Sweep.self])
 
     /// Recommendations with what it consumes.
-    static let modules = [ModuleName.auth, ModuleName.subscription, ModuleName.workouts, ModuleName.recommendations, ModuleName.analytics]
+    static func modules(_ environment: [String: String]) throws -> [ModuleDefinition] {
+        [
+            try AuthModule.definition(environment: environment), try SubscriptionModule.definition(environment: environment),
+            try WorkoutsModule.definition(environment: environment), try RecommendationsModule.definition(environment: environment),
+            try AnalyticsModule.definition(environment: environment),
+        ]
+    }
 
     struct Options: ParsableArguments {
         @Option(help: "Database URL (default: POVVER_DATABASE_URL or sqlite://./povver.sqlite).")
@@ -26,7 +36,7 @@ struct PovverRecommendations: AsyncParsableCommand {
         func run(_ body: (RecommendationsTool) async throws -> String) async throws {
             do {
                 let text = try await AdminComposition.with(
-                    modules: PovverRecommendations.modules, environment: ProcessInfo.processInfo.environment, databaseURL: database,
+                    definitions: PovverRecommendations.modules, environment: ProcessInfo.processInfo.environment, databaseURL: database,
                     label: "povver-recommendations"
                 ) { try await body(RecommendationsTool(composition: $0)) }
                 print(text, terminator: "")

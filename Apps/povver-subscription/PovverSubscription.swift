@@ -1,9 +1,10 @@
 import ArgumentParser
-import Contracts
+import Auth
 import Foundation
 import Logging
 import Platform
-import PovverModules
+import ProcessComposition
+import Subscription
 import SubscriptionTool
 
 /// Admin tool for subscriptions; reads the server's environment (POVVER_DATABASE_URL, POVVER_APPSTORE_*, …).
@@ -22,7 +23,8 @@ struct PovverSubscription: AsyncParsableCommand {
             do {
                 // Subscription, and Auth for its account directory (no command runs on an id that names no account).
                 let text = try await AdminComposition.with(
-                    modules: [ModuleName.auth, ModuleName.subscription], environment: ProcessInfo.processInfo.environment,
+                    definitions: { [try AuthModule.definition(environment: $0), try SubscriptionModule.definition(environment: $0)] },
+                    environment: ProcessInfo.processInfo.environment,
                     databaseURL: database,
                     label: "povver-subscription"
                 ) { try await body(SubscriptionTool(composition: $0)) }

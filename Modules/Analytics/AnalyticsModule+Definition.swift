@@ -19,4 +19,9 @@ extension AnalyticsModule {
             },
             plugin: { module, _ in module.plugin })
     }
+
+    /// The definition with its settings read from `environment` (a bad value stops the start, naming the variable).
+    public static func definition(environment: [String: String]) throws -> ModuleDefinition {
+        definition(settings: try AnalyticsSettings(environment: environment))
+    }
 }

@@ -28,4 +28,9 @@ extension AuthModule {
                 return plugin
             })
     }
+
+    /// The definition with its settings read from `environment` (a bad value stops the start, naming the variable).
+    public static func definition(environment: [String: String], signingKey: SigningKey? = nil) throws -> ModuleDefinition {
+        definition(settings: try AuthSettings(environment: environment), signingKey: signingKey)
+    }
 }

@@ -28,4 +28,9 @@ extension ConversationsModule {
             },
             plugin: { module, _ in module.plugin })
     }
+
+    /// The definition with its settings read from `environment` (a bad value stops the start, naming the variable).
+    public static func definition(environment: [String: String]) throws -> ModuleDefinition {
+        definition(settings: try ConversationsSettings(environment: environment))
+    }
 }

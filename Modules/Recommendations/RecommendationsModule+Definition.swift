@@ -20,4 +20,9 @@ extension RecommendationsModule {
             },
             plugin: { module, _ in module.plugin })
     }
+
+    /// The definition with its settings read from `environment` (a bad value stops the start, naming the variable).
+    public static func definition(environment: [String: String]) throws -> ModuleDefinition {
+        definition(settings: try RecommendationsSettings(environment: environment))
+    }
 }

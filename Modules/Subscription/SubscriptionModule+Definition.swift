@@ -14,4 +14,9 @@ extension SubscriptionModule {
             },
             plugin: { module, _ in module.plugin })
     }
+
+    /// The definition with its settings read from `environment` (a bad value stops the start, naming the variable).
+    public static func definition(environment: [String: String]) throws -> ModuleDefinition {
+        definition(settings: try SubscriptionSettings(environment: environment))
+    }
 }

@@ -12,4 +12,9 @@ public enum WebModule {
             return ModulePlugin(name: ModuleName.web, endpoints: WebEndpoints.make(app: app))
         }
     }
+
+    /// The definition with its settings read from `environment` (a bad value stops the start, naming the variable).
+    public static func definition(environment: [String: String]) throws -> ModuleDefinition {
+        definition(settings: try WebSettings(environment: environment))
+    }
 }

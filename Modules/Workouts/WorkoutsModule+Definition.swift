@@ -20,4 +20,9 @@ extension WorkoutsModule {
             },
             plugin: { module, _ in module.plugin })
     }
+
+    /// The definition (Workouts reads no setting of its own), as every module's is made from the environment.
+    public static func definition(environment: [String: String]) throws -> ModuleDefinition {
+        definition()
+    }
 }

@@ -4,6 +4,7 @@ import Conversations
 import Foundation
 import Platform
 import PovverModules
+import ProcessComposition
 import SQLKit
 import Subscription
 import Synchronization

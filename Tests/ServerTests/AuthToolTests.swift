@@ -7,6 +7,7 @@ import HTTPTypes
 import Platform
 import PovverApp
 import PovverModules
+import ProcessComposition
 import TestSupport
 import Testing
 

@@ -6,6 +6,7 @@ import NIOPosix
 import Platform
 import PovverApp
 import PovverModules
+import ProcessComposition
 import Recommendations
 import RecommendationsTool
 import SQLKit

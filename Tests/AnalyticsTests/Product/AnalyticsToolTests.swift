@@ -4,6 +4,7 @@ import Contracts
 import Foundation
 import Platform
 import PovverModules
+import ProcessComposition
 import SQLKit
 import Synchronization
 import TestSupport

@@ -9,7 +9,8 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "povver-server",
-    platforms: [.macOS(.v15)],
+    // iOS: PovverKit, the app's services layer (`@Observable` needs iOS 17).
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "povver-server", targets: ["povver-server"]),
         .executable(name: "povver-workouts", targets: ["povver-workouts"]),
@@ -20,6 +21,8 @@ let package = Package(
         .executable(name: "povver-recommendations", targets: ["povver-recommendations"]),
         .library(name: "PovverApp", targets: ["PovverApp"]),
         .library(name: "PovverModules", targets: ["PovverModules"]),
+        .library(name: "PovverClient", targets: ["PovverClient"]),
+        .library(name: "PovverKit", targets: ["PovverKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -43,6 +46,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
     ],
     targets: [
         // MARK: Modules
@@ -310,6 +317,42 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Clients
+
+        // The typed client, generated at build time from Clients/PovverClient/openapi.json (the client's view of
+        // openapi.json, written by Tools/openapi/client-document) by swift-openapi-generator's build plugin.
+        // Transport: async-http-client on Linux, URLSession on Apple platforms.
+        .target(
+            name: "PovverClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(
+                    name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
+                    condition: .when(platforms: [.linux, .android, .windows])),
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux, .android, .windows])),
+                .product(
+                    name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst])),
+            ],
+            path: "Clients/PovverClient",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // The app's services layer over PovverClient: sessions and token refresh, the coach's stream and cards, the
+        // active workout with its offline queue, and the view models. Platform-neutral (Foundation, Observation).
+        .target(
+            name: "PovverKit",
+            dependencies: [
+                "PovverClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Clients/PovverKit",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
 
         .target(
@@ -418,6 +461,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/ServerTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PovverKitTests",
+            dependencies: [
+                "PovverKit", "PovverClient", "PovverApp", "PovverModules", "Platform", "Contracts", "Auth", "Subscription", "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/PovverKitTests",
             swiftSettings: swiftSettings
         ),
     ]

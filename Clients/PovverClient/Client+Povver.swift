@@ -1,0 +1,14 @@
+import Foundation
+import OpenAPIRuntime
+
+extension Client {
+    /// A client of the Povver server at `serverURL` (`https://api.example.com`, no trailing path), on the
+    /// platform's transport unless one is given, with the server's timestamp form.
+    public static func povver(
+        serverURL: URL, transport: (any ClientTransport)? = nil, middlewares: [any ClientMiddleware] = []
+    ) -> Client {
+        Client(
+            serverURL: serverURL, configuration: .povver, transport: transport ?? PovverTransport.platformDefault(),
+            middlewares: middlewares)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A session kept as JSON in one file readable by its owner only (mode 0600), for command-line tools and tests.
+/// Writes are atomic (a temporary file renamed over the old one), so a crash leaves the old session or the new.
+public struct FileSessionStore: SessionStore {
+    public let url: URL
+
+    public init(url: URL) { self.url = url }
+
+    public func load() async throws -> Session? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(Session.self, from: try Data(contentsOf: url))
+    }
+
+    public func save(_ session: Session) async throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(session)
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        do {
+            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    public func clear() async throws {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        try FileManager.default.removeItem(at: url)
+    }
+}

@@ -63,7 +63,7 @@ public struct AuthService: Sendable {
         guard let refreshToken else { throw PovverError.unreadable("the sign-in answered no refresh token") }
         let session = Session(
             userId: userId, email: email, accessToken: accessToken,
-            accessTokenExpiresAt: now().addingTimeInterval(TimeInterval(expiresIn)), refreshToken: refreshToken)
+            accessTokenExpiresAt: Session.expiry(now(), expiresIn), refreshToken: refreshToken)
         try await sessions.adopt(session)
         return session
     }

@@ -25,11 +25,13 @@ public struct FileSessionStore: SessionStore {
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
         }
-        do {
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-        } catch {
+        // rename(2) replaces the old file in one step (FileManager's replaceItemAt needs one to exist on Linux).
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw error
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)])
         }
     }
 

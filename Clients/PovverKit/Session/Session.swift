@@ -19,4 +19,10 @@ public struct Session: Codable, Equatable, Sendable {
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.refreshToken = refreshToken
     }
+
+    /// When a token answered at `now` with `expiresIn` seconds stops working, in whole seconds (so a session reads
+    /// back from a store exactly as it was kept).
+    static func expiry(_ now: Date, _ expiresIn: Int) -> Date {
+        Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(expiresIn)).rounded(.down))
+    }
 }

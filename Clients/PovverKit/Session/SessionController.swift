@@ -120,7 +120,7 @@ public actor SessionController {
             var next = session
             next.accessToken = tokens.accessToken
             next.refreshToken = refreshToken
-            next.accessTokenExpiresAt = now().addingTimeInterval(TimeInterval(tokens.expiresIn))
+            next.accessTokenExpiresAt = Session.expiry(now(), tokens.expiresIn)
             try await store.save(next)
             self.session = next
             return next

@@ -6,7 +6,7 @@ import Testing
 
 /// The coach's stream through the kit: SSE read into typed events, the proposed card decoded into the app's model,
 /// a free user's paywall event, and a stream the app stops.
-@Suite struct CoachStreamTests {
+@Suite struct CoachEventStreamTests {
     static func events(_ stream: AsyncThrowingStream<CoachEvent, any Error>) async throws -> [CoachEvent] {
         var events: [CoachEvent] = []
         for try await event in stream { events.append(event) }
@@ -67,13 +67,18 @@ import Testing
         }
     }
 
-    /// The app leaves the screen while the coach thinks: the connection closes, and the server ends the turn, so
-    /// the user's one stream (`POVVER_COACH_MAX_STREAMS_PER_USER=1`) is free for the next message.
+    /// The app leaves the screen while the coach thinks: the stream ends for the app at once, while the turn still
+    /// waits on the model, and nothing more of it arrives. (The server notices the closed connection when it next
+    /// writes: here when the model answers; until then, or the model's first-token timeout, the turn holds the
+    /// user's stream. With `POVVER_COACH_MAX_STREAMS_PER_USER=1` the next message opens only after that.)
     @Test(arguments: TestDatabases.engines)
-    func aStreamTheAppStopsClosesItsConnection(engine: SQLEngine) async throws {
+    func aStreamTheAppStopsEndsAtOnceAndItsTurnEndsOnTheServer(engine: SQLEngine) async throws {
         let model = FakeChatServer([.stream(FakeChatServer.text(["Held."]), held: true), .stream(FakeChatServer.text(["Next."]))])
         try await model.serve { base in
-            let environment = ["POVVER_LLM_BASE_URL": base, "POVVER_LLM_MODEL": "test-model", "POVVER_COACH_MAX_STREAMS_PER_USER": "1"]
+            let environment = [
+                "POVVER_LLM_BASE_URL": base, "POVVER_LLM_MODEL": "test-model", "POVVER_COACH_MAX_STREAMS_PER_USER": "1",
+                "POVVER_LLM_FIRST_TOKEN_TIMEOUT_SECONDS": "120",
+            ]
             try await LiveServer.with(engine, environment: environment) { live in
                 let povver = live.kit()
                 let session = try await povver.auth.signUp(email: "cancel-stream@example.com", password: "correct horse")
@@ -82,9 +87,11 @@ import Testing
                 let consumer = Task { try await Self.events(stream) }
                 try await eventually("the turn waits on the model") { model.holding == 1 }
                 consumer.cancel()
-                let seen = try await finished(consumer, "the stopped stream ends")
+                let seen = try await finished(consumer, "the stopped stream ends while the model still holds")
+                #expect(model.holding == 1, "it ended before the turn did")
                 #expect(!seen.contains { if case .text = $0 { true } else { false } }, "\(seen)")
 
+                model.release()
                 try await eventually("the server ended the stopped turn, so a new one opens") {
                     do {
                         let next = try await Self.events(povver.coach.send("hello"))
@@ -93,7 +100,6 @@ import Testing
                         return false
                     }
                 }
-                model.release()
             }
         }
     }

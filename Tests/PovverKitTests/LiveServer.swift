@@ -55,6 +55,6 @@ struct LiveServer: Sendable {
 
     /// Makes `userId` premium (the coach needs it), as an operator's override does.
     func makePremium(_ userId: String) async throws {
-        _ = try await server.composition.require(SubscriptionModule.handle).service.setOverride(userId: userId, override: "premium")
+        _ = try await server.composition.module(SubscriptionModule.self).service.setOverride(userId: userId, override: "premium")
     }
 }

@@ -687,3 +687,25 @@ class CLIDependencyTests(ScriptTestCase):
         self.assertPasses()
         self.target("povver-tool")["dependencies"].append(by_name("Auth"))
         self.assertFailsWith("composes every module through PovverModules and should not depend on Auth directly")
+
+
+class ClientTargetTests(ScriptTestCase):
+    """Rule 8: a client target never depends on or imports a server target."""
+
+    def add_client(self, deps, source):
+        self.manifest["targets"].append({
+            "name": "PovverKit", "type": "regular", "path": "Clients/PovverKit",
+            "dependencies": [by_name(d) for d in deps], "exclude": [], "resources": [], "settings": []})
+        self.write("Clients/PovverKit/Kit.swift", source)
+
+    def test_a_client_of_its_own_passes(self):
+        self.add_client([], "import Foundation\n")
+        self.assertPasses()
+
+    def test_a_client_depending_on_a_server_target_fails(self):
+        self.add_client(["Contracts"], "import Foundation\n")
+        self.assertFailsWith("client target PovverKit depends on the server's Contracts")
+
+    def test_a_client_importing_a_server_module_fails(self):
+        self.add_client([], "import Foundation\nimport Workouts\n")
+        self.assertFailsWith("client target PovverKit imports the server's Workouts")

@@ -265,6 +265,7 @@ public actor FakePlanLibrary: PlanLibrary {
         }
         let muscles = setsPerMuscle.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
         return TemplateAnalytics(
-            estimatedDurationMinutes: sets == 0 ? 0 : 5 + (sets * 5 + 1) / 2, totalSets: sets, muscles: muscles)
+            estimatedDurationMinutes: SessionDurationEstimate.minutes(exercises.lazy.flatMap(\.sets)), totalSets: sets,
+            muscles: muscles)
     }
 }

@@ -24,6 +24,8 @@ func planLibraryConformance(_ library: some PlanLibrary) async throws {
     #expect(created.routine.templateIds == created.templates.map(\.id))
     #expect(created.templates[0].exercises[0].name == WorkoutsFixtures.bench.name)
     #expect(created.templates[0].analytics.totalSets == 2)
+    // Two heavy sets of 5: 5 minutes to warm up and 3.5 minutes a set with its rest, in the fake as in the library.
+    #expect(created.templates.map(\.analytics.estimatedDurationMinutes) == [12, 9])
     #expect(try await library.activeRoutine(userId: "u1")?.id == created.routine.id)
     #expect(try await library.activeRoutine(userId: "u2") == nil)
     #expect(try await library.templates(userId: "u1").count == 2)

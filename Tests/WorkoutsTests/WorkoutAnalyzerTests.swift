@@ -79,4 +79,17 @@ import Testing
         #expect(analytics.estimatedDurationMinutes == 20)
         #expect(analytics.muscles == ["chest", "biceps"])
     }
+
+    /// Heavy sets rest longer and light ones shorter than the 2.5 minutes of a moderate set, so a strength template
+    /// is not estimated to fit an hour it cannot: 4 × 5 and 3 × 5 (3.5 min each), 2 × 15 (2 min each), 5 to warm up.
+    @Test func templateAnalyticsGiveHeavySetsTheirLongerRest() {
+        let exercises = [
+            TemplateExercise(exerciseId: "squat", name: "Squat", sets: Array(repeating: TemplateSet(targetReps: 5), count: 4)),
+            TemplateExercise(exerciseId: "bench", name: "Bench", sets: Array(repeating: TemplateSet(targetReps: 5), count: 3)),
+            TemplateExercise(exerciseId: "curl", name: "Curl", sets: Array(repeating: TemplateSet(targetReps: 15), count: 2)),
+        ]
+        let analytics = TemplateAnalyzer.analyze(exercises, catalog: [:])
+        #expect(analytics.estimatedDurationMinutes == 34)  // 5 + 7 × 3.5 + 2 × 2 = 33.5, rounded up
+        #expect(analytics.estimatedDurationMinutes == SessionDurationEstimate.minutes(exercises.flatMap(\.sets)))
+    }
 }

@@ -201,7 +201,7 @@ struct TemplateService: Sendable {
 
 /// Template analytics, computed on write.
 enum TemplateAnalyzer {
-    /// Duration estimate: 5 minutes to warm up, then about 2.5 minutes per working set (set plus rest).
+    /// Duration: `SessionDurationEstimate` (5 minutes to warm up, then each set with its rest, longer for heavy sets).
     static func analyze(_ exercises: [TemplateExercise], catalog: [String: Exercise]) -> TemplateAnalytics {
         let totalSets = exercises.reduce(0) { $0 + $1.sets.count }
         var setsPerMuscle: [String: Int] = [:]
@@ -209,7 +209,7 @@ enum TemplateAnalyzer {
             for muscle in catalog[exercise.exerciseId]?.primaryMuscles ?? [] { setsPerMuscle[muscle, default: 0] += exercise.sets.count }
         }
         let muscles = setsPerMuscle.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
-        let minutes = totalSets == 0 ? 0 : 5 + Int(saturating: (Double(totalSets) * 2.5).rounded(.up))
+        let minutes = SessionDurationEstimate.minutes(exercises.lazy.flatMap(\.sets))
         return TemplateAnalytics(estimatedDurationMinutes: minutes, totalSets: totalSets, muscles: muscles)
     }
 }

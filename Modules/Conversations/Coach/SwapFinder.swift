@@ -2,24 +2,18 @@ import Contracts
 
 /// Finds exercises to put in place of one: the same movement (its slot among the planner's `MovementSlot`s) with
 /// other equipment or variation, or, when the user asks to spare a body area the movement loads, movements that
-/// train the same region and spare it: for the knees hip-dominant work (hinges, glute work, leg curls) in place of
-/// squats, lunges and leg extensions; for the lower back leg curls, glute work and split squats in place of squats
-/// and hinges, and pulldowns in place of rows; for the shoulders raises in place of overhead pressing and flyes in
+/// train the same region and spare it, by `AreaLoad`'s table (the planner's too): for the knees hip-dominant work
+/// (hinges, glute work, leg curls) in place of squats, lunges and leg extensions; for the lower back split squats,
+/// leg curls and glute work in place of squats and hinges, and pulldowns or supported rows in place of bent-over
+/// rows; for the shoulders raises in place of overhead pressing, and flyes or floor and neutral-grip presses in
 /// place of pressing.
 struct SwapFinder {
     let catalog: any ExerciseCatalog
 
-    /// The movements to look in, and whether they spare the area asked.
+    /// The movements to look in, and the area they spare when the slot loads one the user asked to spare.
     static func targets(for slot: MovementSlot, sparing areas: [String]) -> (slots: [MovementSlot], spared: String?) {
-        for area in areas {
-            switch (area, slot) {
-            case ("knees", .squat), ("knees", .singleLeg), ("knees", .legExtension): return ([.hinge, .glutes, .legCurl], area)
-            case ("lower back", .squat), ("lower back", .hinge): return ([.legCurl, .glutes, .singleLeg], area)
-            case ("lower back", .horizontalPull): return ([.verticalPull], area)
-            case ("shoulders", .verticalPush): return ([.lateralRaise, .rearDelt], area)
-            case ("shoulders", .horizontalPush), ("shoulders", .inclinePush): return ([.chestFly], area)
-            default: continue
-            }
+        for area in areas where AreaLoad.loadedSlots(area).contains(slot) {
+            return (AreaLoad.alternatives(to: slot, sparing: area), area)
         }
         return ([slot], nil)
     }
@@ -40,7 +34,7 @@ struct SwapFinder {
     {
         guard let slot = Self.slot(of: exercise) else { return ([], nil) }
         let targets = Self.targets(for: slot, sparing: areas)
-        var pool = ExercisePool(catalog: catalog, equipment: equipment)
+        var pool = ExercisePool(catalog: catalog, equipment: equipment, sparing: areas)
         var used = excluding.union([exercise.id])
         var found: [Exercise] = []
         // Round-robin over the target movements, so three alternatives are three kinds of movement when they can be.

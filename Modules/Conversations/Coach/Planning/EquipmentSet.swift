@@ -4,7 +4,8 @@
 /// dumbbells and bodyweight moves. A set is strict: a dumbbell plan never holds a barbell, machine, cable,
 /// bench-only ("other") or e-z bar exercise. A catalog exercise with no equipment given counts as bodyweight (in
 /// the free-exercise-db the strength moves without one are the bodyweight lunge, inverted row, decline push-up and
-/// the like).
+/// the like). Moves that hang from a bar (pull-ups, chin-ups, hanging leg raises, inverted rows, dips) need one:
+/// a gym has them, a home has them when `pullUpBar` says so (`EquipmentSet+Bars.swift`).
 public struct EquipmentSet: Sendable, Hashable {
     /// The kinds a user can name, with the catalog's equipment values as raw values.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -32,14 +33,18 @@ public struct EquipmentSet: Sendable, Hashable {
 
     /// The kinds available, `.bodyOnly` among them; nil for a full gym (everything in the catalog).
     public let kinds: Set<Kind>?
+    /// Whether there is a bar to hang from (a pull-up bar, a dip station); always for a full gym.
+    public let pullUpBar: Bool
 
-    /// A few kinds of equipment, with bodyweight added.
-    public init(_ kinds: Set<Kind>) {
+    /// A few kinds of equipment, with bodyweight added, and a pull-up bar or not.
+    public init(_ kinds: Set<Kind>, pullUpBar: Bool = false) {
         self.kinds = kinds.union([.bodyOnly])
+        self.pullUpBar = pullUpBar
     }
 
     private init(fullGym: Void) {
         kinds = nil
+        pullUpBar = true
     }
 
     /// A commercial gym: every exercise of the catalog is possible.
@@ -64,10 +69,11 @@ public struct EquipmentSet: Sendable, Hashable {
         kinds.map { kinds in Kind.allCases.filter(kinds.contains).map(\.rawValue) }
     }
 
-    /// The equipment as a routine's name shows it: "full gym", "bodyweight", "dumbbells", "barbell and dumbbells".
+    /// The equipment as a routine's name shows it: "full gym", "bodyweight", "dumbbells", "barbell and dumbbells",
+    /// "dumbbells and pull-up bar".
     public var label: String {
         guard let kinds else { return "full gym" }
-        let named = Kind.allCases.filter { $0 != .bodyOnly && kinds.contains($0) }.map(\.label)
+        let named = Kind.allCases.filter { $0 != .bodyOnly && kinds.contains($0) }.map(\.label) + (pullUpBar ? ["pull-up bar"] : [])
         switch named.count {
         case 0: return Kind.bodyOnly.label
         case 1: return named[0]

@@ -2,7 +2,9 @@ import Contracts
 
 /// The exercises a plan can give each slot with the user's equipment: the slot's curated ids that the catalog
 /// has and the equipment allows, in the table's order; when none of those is left for a session, catalog
-/// exercises found by the slot's muscle.
+/// exercises found by the slot's muscle. Never an expert move (a plan does not know the lifter's experience, so it
+/// plans as for a beginner), a move that hangs from a bar the user does not have (`EquipmentSet+Bars.swift`), or
+/// one that loads an area the user asked to spare (`AreaLoad`).
 ///
 /// Each slot's curated ids are read once per plan with `exercise(id:)`, so an id missing from the catalog (an operator
 /// imported another one) is simply passed over. The fallback searches
@@ -12,12 +14,15 @@ import Contracts
 struct ExercisePool {
     let catalog: any ExerciseCatalog
     let equipment: EquipmentSet
+    /// The body areas to spare.
+    let sparing: [String]
     private var curated: [MovementSlot: [Exercise]] = [:]
     private var searched: [MovementSlot: [Exercise]] = [:]
 
-    init(catalog: any ExerciseCatalog, equipment: EquipmentSet) {
+    init(catalog: any ExerciseCatalog, equipment: EquipmentSet, sparing: [String] = []) {
         self.catalog = catalog
         self.equipment = equipment
+        self.sparing = sparing
     }
 
     /// The exercise for the slot in the `rotation`-th session of its kind (0 for "A"), other than the ones the
@@ -50,9 +55,7 @@ struct ExercisePool {
         if let known = curated[slot] { return known }
         var found: [Exercise] = []
         for id in slot.candidateIds {
-            if let exercise = try await catalog.exercise(id: id), equipment.allows(catalogEquipment: exercise.equipment) {
-                found.append(exercise)
-            }
+            if let exercise = try await catalog.exercise(id: id), allows(exercise, in: slot) { found.append(exercise) }
         }
         curated[slot] = found
         return found
@@ -68,12 +71,17 @@ struct ExercisePool {
             repeat {
                 let page = try await catalog.search(
                     ExerciseQuery(muscle: slot.muscles[0], equipment: value, category: "strength", limit: 100, cursor: cursor))
-                found += page.items.filter { Self.fits($0, slot) && equipment.allows(catalogEquipment: $0.equipment) }
+                found += page.items.filter { Self.fits($0, slot) && allows($0, in: slot) }
                 cursor = page.nextCursor
             } while cursor != nil
         }
         searched[slot] = found
         return found
+    }
+
+    /// Whether the user can do the exercise in the slot: their equipment, not expert, sparing their areas.
+    private func allows(_ exercise: Exercise, in slot: MovementSlot) -> Bool {
+        equipment.allows(exercise) && exercise.level != "expert" && !AreaLoad.loads(exercise, filling: slot, areas: sparing)
     }
 
     /// Whether a searched exercise can fill the slot.

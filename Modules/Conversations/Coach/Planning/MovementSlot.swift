@@ -50,13 +50,12 @@ enum MovementSlot: String, Sendable, CaseIterable {
         }
     }
 
-    /// The slots left out for a body area the user asked to spare (`PlanRequest.avoid`): lunges and leg extensions
-    /// for the knees, the hinge for the lower back, overhead pressing for the shoulders.
-    static func sparing(_ area: String) -> Set<MovementSlot> {
-        switch area {
-        case "knees": [.singleLeg, .legExtension]
-        case "lower back": [.hinge]
-        case "shoulders": [.verticalPush]
+    /// The slots that train the same muscles the same way when the equipment has nothing for this one: a row for a
+    /// pulldown (dumbbells, kettlebells), a pulldown or pull-up for a row.
+    var standIns: [MovementSlot] {
+        switch self {
+        case .verticalPull: [.horizontalPull]
+        case .horizontalPull: [.verticalPull]
         default: []
         }
     }

@@ -20,7 +20,7 @@ extension RoutinePlanner {
     /// What the routine is for and how to run it: the goal's reps and effort, the order of the sessions, their
     /// length, and why the split or the exercises differ from what was asked, when they do.
     static func description(request: PlanRequest, schedule: SplitSchedule, names: [String], sessions: [[DraftExercise]]) -> String {
-        let minutes = sessions.map { SessionBudget.estimatedMinutes(sets: $0.reduce(0) { $0 + $1.prescription.sets }) }
+        let minutes = sessions.map { SessionBudget.estimatedMinutes($0.map(\.prescription)) }
         let length =
             minutes.min() == minutes.max() ? "about \(minutes[0]) minutes" : "\(minutes.min() ?? 0)–\(minutes.max() ?? 0) minutes"
         var parts = [
@@ -39,10 +39,10 @@ extension RoutinePlanner {
     /// The goal as one sentence of the description.
     static func goalSentence(_ goal: PlanRequest.Goal) -> String {
         switch goal {
-        case .strength: "Built for strength: compound lifts first, 3–6 reps with 2–3 reps in reserve."
-        case .hypertrophy: "Built for muscle size: 8–12 reps with 1–2 reps in reserve."
-        case .endurance: "Built for muscular endurance: 12–20 reps with 1–2 reps in reserve."
-        case .general: "Built for general fitness: 8–12 reps with 2–3 reps in reserve."
+        case .strength: "Built for strength: compound lifts first, 3–6 reps with 2 reps in reserve and about 3 minutes' rest."
+        case .hypertrophy: "Built for muscle size: 8–12 reps with 1–2 reps in reserve and 1.5–2 minutes' rest."
+        case .endurance: "Built for muscular endurance: 12–20 reps with 1–2 reps in reserve and about a minute's rest."
+        case .general: "Built for general fitness: 8–12 reps with 2–3 reps in reserve and 1.5–2 minutes' rest."
         }
     }
 

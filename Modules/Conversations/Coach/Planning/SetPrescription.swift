@@ -5,13 +5,17 @@ import Contracts
 ///
 /// | goal | first lift of the day | other compounds | isolation and core |
 /// |---|---|---|---|
-/// | strength | 4 × 5 @ RIR 2 | 3 × 6 @ RIR 2 | 3 × 6 @ RIR 3 |
+/// | strength | 4 × 5 @ RIR 2 | 3 × 6 @ RIR 2 | 3 × 8 @ RIR 2 |
 /// | hypertrophy | 4 × 8 @ RIR 2 | 3 × 10 @ RIR 2 | 3 × 12 @ RIR 1 |
 /// | endurance | 3 × 12 @ RIR 2 | 3 × 15 @ RIR 2 | 2 × 20 @ RIR 1 |
 /// | general | 3 × 8 @ RIR 3 | 3 × 10 @ RIR 2 | 2 × 12 @ RIR 2 |
 ///
-/// So strength is 3–5 sets of 3–6 reps at RIR 2–3, hypertrophy 3–4 × 8–12 at RIR 1–2, endurance 2–3 × 12–20 at
-/// RIR 1–2, general fitness 2–3 × 8–12 at RIR 2–3. Weights are the proposal tools' (`StartingWeights`).
+/// So a strength routine's lifts are 3–6 reps at RIR 2 (its accessories 8, as strength programs do them), hypertrophy
+/// 8–12 at RIR 1–2, endurance 12–20 at RIR 1–2, general fitness 8–12 at RIR 2–3. A session short of time keeps its
+/// first lifts with fewer sets (down to `shortSessionSets`), and the week's volume may add a set to an exercise (up to
+/// `maximumSets`: `WeeklyVolume`). A move with nothing to load (bodyweight, bands: `LiftVariant.isWeighted`) is
+/// planned by its reps alone, with no RIR: a push-up's effort is set by how many, not by a weight chosen to leave
+/// reps in reserve. Weights are the proposal tools' (`StartingWeights`).
 struct SetPrescription: Sendable, Equatable {
     var sets: Int
     let reps: Int
@@ -30,7 +34,7 @@ struct SetPrescription: Sendable, Equatable {
             switch (goal, role) {
             case (.strength, .primary): (4, 5, 2)
             case (.strength, .compound): (3, 6, 2)
-            case (.strength, .isolation): (3, 6, 3)
+            case (.strength, .isolation): (3, 8, 2)
             case (.hypertrophy, .primary): (4, 8, 2)
             case (.hypertrophy, .compound): (3, 10, 2)
             case (.hypertrophy, .isolation): (3, 12, 1)
@@ -43,16 +47,14 @@ struct SetPrescription: Sendable, Equatable {
             }
     }
 
-    /// The fewest sets of an exercise the goal allows when the week's volume is trimmed (`WeeklyVolume`).
-    static func minimumSets(_ goal: PlanRequest.Goal) -> Int {
-        switch goal {
-        case .strength, .hypertrophy: 3
-        case .endurance, .general: 2
-        }
-    }
+    /// The fewest sets of an exercise: what a session short of time keeps of its first lifts, and what the week's
+    /// volume leaves an exercise it takes sets from (`WeeklyVolume`, `VolumeFitter`).
+    static let shortSessionSets = 2
+    /// The most sets of one exercise the week's volume may give it.
+    static let maximumSets = 5
 
-    /// The planned sets, all alike.
-    var templateSets: [TemplateSet] {
-        Array(repeating: TemplateSet(targetReps: reps, targetRir: rir), count: sets)
+    /// The planned sets, all alike: by reps alone for a move with nothing to load.
+    func templateSets(weighted: Bool) -> [TemplateSet] {
+        Array(repeating: TemplateSet(targetReps: reps, targetRir: weighted ? rir : nil), count: sets)
     }
 }

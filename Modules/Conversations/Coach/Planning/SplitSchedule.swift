@@ -26,6 +26,13 @@ struct SplitSchedule: Sendable, Equatable {
         days = Self.kinds(split, count: count)
     }
 
+    /// Full body over `count` days in place of a split the equipment cannot fill, `note` saying why.
+    init(fullBody count: Int, note: String) {
+        split = .fullBody
+        days = Self.kinds(.fullBody, count: count)
+        self.note = note
+    }
+
     /// The split a coach picks for this many days a week.
     static func defaultSplit(days: Int) -> PlanRequest.Split {
         switch days {

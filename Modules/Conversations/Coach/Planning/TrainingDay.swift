@@ -91,6 +91,15 @@ enum TrainingDay: String, Sendable, CaseIterable {
         }
     }
 
+    /// How many of the first slots of each list a session keeps however short it is (with fewer sets: `SessionBudget`):
+    /// a full-body day's lower-body lift, push and pull; another day's first two.
+    var essentials: Int { self == .fullBody ? 3 : 2 }
+
+    /// Whether the kind's sessions train the group: one of its slots does.
+    func trains(_ group: WeeklyVolume.Group) -> Bool {
+        slotLists.joined().contains { WeeklyVolume.Group(slot: $0) == group }
+    }
+
     /// Slots that top up a session its equipment left with fewer than two exercises (a bodyweight "Shoulders"
     /// day has one shoulder exercise in the catalog): movements that belong on the day, never a leg slot on an
     /// upper-body day or the reverse.

@@ -183,7 +183,8 @@ import Workouts
 
     static func weeklySets(_ plan: RoutinePlan) -> [String: Int] {
         let groups: [String: Set<String>] = [
-            "chest": ["chest"], "back": ["lats", "middle back"], "quadriceps": ["quadriceps"], "hamstrings": ["hamstrings", "glutes"],
+            "chest": ["chest"], "back": ["lats", "middle back"], "quadriceps": ["quadriceps"],
+            "hamstrings": ["hamstrings", "glutes", "lower back"],
             "shoulders": ["shoulders"],
         ]
         return groups.mapValues { muscles in

@@ -3,11 +3,12 @@ extension RoutinePlanner {
     /// Adds sets to the group furthest under the floor, one step at a time, until every group is at the floor or
     /// cannot gain more: a set more of one of its exercises (up to `SetPrescription.maximumSets`), else a new exercise
     /// of one of its slots, in a session whose kind trains it (the one training it least first, so the week meets it
-    /// more often). The step must fit the session's minutes and exercises; to make it fit, it takes sets from the
-    /// session's other work (`VolumeFitter`): arms, calves and core first (down to two sets, then the exercise), then
-    /// the busiest group's (down to two sets, never the exercise), and only when the week's shortfall under the floor
-    /// shrinks. So a short week shares its time among the major groups evenly, and an essential lift (a full-body
-    /// day's pull) stays.
+    /// more often). The step must fit the session's minutes and exercises (a new exercise may be one more than
+    /// `SessionBudget` fills a session with, so a short full-body day of three lifts can take a fourth, never more);
+    /// to make it fit, it takes sets from the session's other work (`VolumeFitter`): arms, calves and core first (down
+    /// to two sets, then the exercise), then the busiest group's (down to two sets, never the exercise), and only when
+    /// the week's shortfall under the floor shrinks. So a short week shares its time among the major groups evenly,
+    /// and an essential lift (a full-body day's pull) stays.
     func balanceVolume(_ week: inout [PlannedDay], request: PlanRequest, budget: SessionBudget, pool: inout ExercisePool)
         async throws
     {
@@ -53,10 +54,10 @@ extension RoutinePlanner {
                     group.trains(draft)
                 else { continue }
                 var trial = day.exercises
-                let at = (trial.lastIndex { exercise in WeeklyVolume.Group.allCases.contains { $0.trains(exercise) } } ?? -1) + 1
+                let at = (trial.lastIndex { !VolumeFitter.groups(of: $0).isEmpty } ?? -1) + 1
                 trial.insert(draft, at: at)
                 if let fitted = fitter.fit(
-                    trial, replacing: day.exercises, keeping: at, exercises: max(budget.exercises, day.exercises.count + 1))
+                    trial, replacing: day.exercises, keeping: at, exercises: max(budget.exercises + 1, day.exercises.count))
                 {
                     week[index].exercises = fitted
                     return true
@@ -98,7 +99,7 @@ struct VolumeFitter {
                     Self.groups(of: session[lhs]).map { now[$0, default: 0] }.min() ?? 0,
                     Self.groups(of: session[rhs]).map { now[$0, default: 0] }.min() ?? 0
                 )
-                return left != right ? left < right : lhs > rhs
+                return left != right ? left < right : lhs < rhs
             }
             guard let busiest, session.count <= exercises else { return nil }
             session[busiest].prescription.sets -= 1
@@ -121,8 +122,9 @@ struct VolumeFitter {
         week.values.reduce(0) { $0 + max(0, WeeklyVolume.floor - $1) * max(0, WeeklyVolume.floor - $1) }
     }
 
-    /// The major groups an exercise trains.
+    /// The major groups an exercise trains: by its primary muscles, or by its slot (a deadlift, whose catalog muscle
+    /// is the lower back, is a day's hinge, never arms-and-core work to take time from).
     static func groups(of exercise: DraftExercise) -> [WeeklyVolume.Group] {
-        WeeklyVolume.Group.allCases.filter { $0.trains(exercise) }
+        WeeklyVolume.Group.allCases.filter { $0.trains(exercise) || exercise.slot.flatMap(WeeklyVolume.Group.init(slot:)) == $0 }
     }
 }

@@ -24,14 +24,15 @@ enum WeeklyVolume {
         case chest
         case back
         case quadriceps
-        /// Hamstrings and glutes: the hip extensors a hinge, a leg curl and a hip thrust train.
+        /// Hamstrings and glutes, the lower back with them: the hip extensors a hinge, a leg curl and a hip thrust
+        /// train (the catalog files the deadlift under the lower back).
         case hamstrings
         case shoulders
 
         var muscles: Set<String> {
             switch self {
             case .back: ["lats", "middle back"]
-            case .hamstrings: ["hamstrings", "glutes"]
+            case .hamstrings: ["hamstrings", "glutes", "lower back"]
             default: [rawValue]
             }
         }

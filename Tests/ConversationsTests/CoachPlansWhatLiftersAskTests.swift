@@ -132,7 +132,7 @@ import Testing
                 let muscle = Self.exercise(exercise.exerciseId)?.primaryMuscles.first
                 #expect(["chest", "shoulders", "triceps"].contains(muscle), "\(exercise.name): \(muscle ?? "-")")
             }
-            #expect(SessionBudget.estimatedMinutes(sets: session.exercises.reduce(0) { $0 + $1.sets.count }) <= 45)
+            #expect(SessionDurationEstimate.minutes(targetReps: session.exercises.flatMap(\.sets).map(\.targetReps)) <= 45)
             #expect(events.text.contains("full gym"), "the assumed equipment is said: \(events.text)")
         }
     }
@@ -147,7 +147,7 @@ import Testing
             for exercise in session.exercises {
                 #expect(["dumbbell", "body only", nil].contains(Self.exercise(exercise.exerciseId)?.equipment), "\(exercise.name)")
             }
-            #expect(SessionBudget.estimatedMinutes(sets: session.exercises.reduce(0) { $0 + $1.sets.count }) <= 45)
+            #expect(SessionDurationEstimate.minutes(targetReps: session.exercises.flatMap(\.sets).map(\.targetReps)) <= 45)
         }
     }
 

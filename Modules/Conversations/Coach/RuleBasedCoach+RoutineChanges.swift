@@ -118,7 +118,7 @@ extension RuleBasedCoach {
         var sets = SetPrescription(
             goal: memory.goal.flatMap(PlanRequest.Goal.init(rawValue:)) ?? .hypertrophy, role: isolation ? .isolation : .compound
         )
-        .templateSets
+        .templateSets(weighted: LiftVariant.isWeighted(exercise))
         var position = template.exercises.count
         for (offset, planned) in template.exercises.enumerated() {
             guard let other = try await catalog.exercise(id: planned.exerciseId) else { continue }
@@ -211,7 +211,10 @@ extension RuleBasedCoach {
             return
         }
         var exercises = shortest.exercises
-        exercises.append(PlannedExercise(exerciseId: exercise.id, sets: SetPrescription(goal: .hypertrophy, role: .isolation).templateSets))
+        exercises.append(
+            PlannedExercise(
+                exerciseId: exercise.id,
+                sets: SetPrescription(goal: .hypertrophy, role: .isolation).templateSets(weighted: LiftVariant.isWeighted(exercise))))
         _ = try await tools.call(
             "update_template", arguments: ["template_id": .string(shortest.id), "exercises": try JSONValue(encoding: exercises)])
         try await say(

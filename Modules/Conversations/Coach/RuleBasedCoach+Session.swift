@@ -23,8 +23,7 @@ extension RuleBasedCoach {
             (kind, chosen) = try await Self.leastTrained(tools: tools)
         }
         let session = try await RoutinePlanner(catalog: tools.services.catalog).plan(session: kind, request: request)
-        let sets = session.reduce(0) { $0 + $1.prescription.sets }
-        let minutes = SessionBudget.estimatedMinutes(sets: sets)
+        let minutes = SessionBudget.estimatedMinutes(session.map(\.prescription))
         let name = request.minutes.map { "\(kind.title) (\($0) min)" } ?? kind.title
         var text =
             "Here is a \(kind.title.lowercased()) session\(chosen) with \(Self.withLabel(request.equipment ?? .fullGym)), about \(minutes) minutes: "

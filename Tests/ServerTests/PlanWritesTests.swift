@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import Synchronization
 import TestSupport
@@ -52,25 +53,21 @@ import Testing
     func setActiveRoutineNeedsTheRoutineId(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("active@example.com")
-            let template = try await WorkoutsHTTP.template(client, "T", exercise: Self.squat, token: token)
-            let routine = try await client.call("createRoutine", ["name": "R", "template_ids": [template]], token: token)
-            let routineId = try #require(routine.data["id"] as? String)
-            #expect(
-                try await client.call("setActiveRoutine", ["routine_id": routineId], token: token).data["active_routine_id"] as? String
-                    == routineId)
+            let api = client.api(token)
+            let template = try await api.createTemplate(
+                body: .json(.init(exercises: [.init(exerciseId: Self.squat, sets: [.init(targetReps: 5)])], name: "T"))
+            ).ok.body.json.data.id
+            let routineId = try await api.createRoutine(body: .json(.init(name: "R", templateIds: [template]))).ok.body.json.data.id
+            #expect(try await api.setActiveRoutine(body: .json(.init(routineId: routineId))).ok.body.json.data.activeRoutineId == routineId)
 
-            let empty = try await client.call("setActiveRoutine", [:], token: token)
-            #expect(empty.status == .badRequest)
-            #expect(empty.errorCode == "INVALID_ARGUMENT")
-            #expect(empty.errorDetails?["field"] as? String == "routine_id")
-            #expect(
-                try await client.call("getNextWorkout", token: token).data["routine_id"] as? String == routineId, "still the active routine"
-            )
+            let empty = try #require(await refused { try await api.setActiveRoutine(body: .json(.init())) })
+            #expect(empty.status == 400 && empty.code == "INVALID_ARGUMENT" && empty.details["field"] == "routine_id", "\(empty)")
+            #expect(try await api.getNextWorkout(body: .json(.init())).ok.body.json.data.routineId == routineId, "still the active routine")
 
-            let cleared = try await client.call("setActiveRoutine", ["routine_id": NSNull()], token: token)
-            #expect(cleared.status == .ok)
-            #expect(cleared.data["active_routine_id"] is NSNull)
-            #expect(try await client.call("getNextWorkout", token: token).errorCode == "FAILED_PRECONDITION", "no active routine any more")
+            // Null clears; the generated client omits a nil field (`{}`), so the clearing call is written as JSON.
+            let cleared = try await client.send("setActiveRoutine", ["routine_id": .null], token: token)
+            #expect(cleared.status == .ok && cleared.data["active_routine_id"] == .null, "\(cleared.body)")
+            #expect(try #require(await refused { try await api.getNextWorkout(body: .json(.init())) }).code == "FAILED_PRECONDITION")
         }
     }
 

@@ -5,8 +5,9 @@ extension ConversationsModule {
     /// Conversations in a composition: consumes the premium gate, the catalog, training analytics, the plan
     /// library, the active-workout control, the product event sink and the account directory; uses the training
     /// analyst's summaries when Recommendations is composed (without it the coach says there is no analysis yet);
-    /// provides no contract.
-    public static func definition(settings: ConversationsSettings) -> ModuleDefinition {
+    /// provides no contract. `model`: the coach's model when given (a test's scripted one), else the one `settings`
+    /// configure.
+    public static func definition(settings: ConversationsSettings, model given: (any CoachModel)? = nil) -> ModuleDefinition {
         ModuleDefinition(
             name: ModuleName.conversations, provides: [Provision<ConversationsModule>](),
             consumes: [
@@ -24,7 +25,7 @@ extension ConversationsModule {
                     events: try context.require(Contract.productEvents), accounts: try context.require(Contract.accountDirectory),
                     analysis: try context.find(Contract.trainingAnalysisSummaries),
                     clock: platform.clock, ids: platform.ids, metrics: platform.metrics,
-                    model: model(settings: settings, timer: platform.timer, metrics: platform.metrics))
+                    model: given ?? model(settings: settings, timer: platform.timer, metrics: platform.metrics))
             },
             plugin: { module, _ in module.plugin })
     }

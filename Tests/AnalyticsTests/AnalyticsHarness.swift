@@ -6,7 +6,7 @@ import Platform
 import SQLKit
 import TestSupport
 
-/// Analytics on a fresh database with fake neighbours: a training log, accounts and a catalog a test fills.
+/// Analytics composed from its definition on a fresh database, with fake neighbours: a training log, accounts and a catalog a test fills.
 struct AnalyticsHarness {
     let database: Database
     let accounts: FakeAccountDirectory
@@ -31,12 +31,17 @@ struct AnalyticsHarness {
     static let now = ISO8601DateFormatter().date(from: "2026-11-26T12:00:00Z")!
 
     static func with(_ engine: SQLEngine, _ body: (AnalyticsHarness) async throws -> Void) async throws {
-        try await TestDatabases.with(engine, migrate: [("analytics", AnalyticsModule.migrations)]) { database in
+        try await TestDatabases.with(engine) { database in
             let accounts = FakeAccountDirectory()
             let log = FakeTrainingLog()
             let clock = FakeWallClock(now)
-            let module = AnalyticsModule(
-                database: database, accounts: accounts, log: log, catalog: FakeExerciseCatalog(exercises), clock: clock)
+            let composition = try await TestComposition.build(
+                AnalyticsModule.definition(),
+                neighbours: [
+                    ProvidedContract(Contract.accountDirectory, accounts), ProvidedContract(Contract.trainingLog, log),
+                    ProvidedContract(Contract.exerciseCatalog, FakeExerciseCatalog(exercises)),
+                ], platform: TestComposition.platform(database, clock: clock))
+            let module = try composition.module(AnalyticsModule.self)
             try await body(AnalyticsHarness(database: database, accounts: accounts, log: log, clock: clock, module: module))
         }
     }

@@ -8,7 +8,7 @@ import Workouts
 
 @testable import Conversations
 
-/// A Conversations module on a real database, with the live catalog (its search ranks as users see it) and fakes
+/// A Conversations module composed from its definition on a real database, with the live catalog (its search ranks as users see it) and fakes
 /// for the other modules it consumes.
 struct CoachHarness {
     let module: ConversationsModule
@@ -31,9 +31,7 @@ struct CoachHarness {
         _ engine: SQLEngine, model: any CoachModel = RuleBasedCoach(), analyst: Bool = true, ids: any IDGenerator = RandomIDGenerator(),
         _ body: (CoachHarness) async throws -> Void
     ) async throws {
-        try await TestDatabases.with(
-            engine, migrate: [("workouts", WorkoutsModule.migrations), ("conversations", ConversationsModule.migrations)]
-        ) { db in
+        try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let clock = FakeWallClock()
             let premium = FakePremiumGate(premium: ["u1", "u2"])
             let plans = FakePlanLibrary(catalog: catalog, clock: clock, ids: ids)
@@ -46,11 +44,19 @@ struct CoachHarness {
                     createdAt: clock.now(), timeZone: "Europe/Berlin", name: "Sam", weightFormat: "kg")
             ])
             let analysis = FakeTrainingAnalysisSummaries(clock: clock)
-            let module = ConversationsModule(
-                settings: try ConversationsSettings(environment: [:]), database: db, premium: premium,
-                catalog: WorkoutsModule(database: db, clock: clock, ids: ids).catalog, analytics: analytics, plans: plans,
-                workouts: workouts, events: events, accounts: accounts, analysis: analyst ? analysis : nil, clock: clock, ids: ids,
-                metrics: ServerMetrics(), model: model)
+            // The live catalog (Workouts' own, on its tables) so search ranks as users see it; the other neighbours are fakes.
+            var neighbours = [
+                ProvidedContract(Contract.premiumGate, premium),
+                ProvidedContract(Contract.exerciseCatalog, WorkoutsModule(database: db, clock: clock, ids: ids).catalog),
+                ProvidedContract(Contract.trainingAnalytics, analytics), ProvidedContract(Contract.planLibrary, plans),
+                ProvidedContract(Contract.activeWorkoutControl, workouts), ProvidedContract(Contract.productEvents, events),
+                ProvidedContract(Contract.accountDirectory, accounts),
+            ]
+            if analyst { neighbours.append(ProvidedContract(Contract.trainingAnalysisSummaries, analysis)) }
+            let composition = try await TestComposition.build(
+                ConversationsModule.definition(settings: try ConversationsSettings(environment: [:]), model: model), neighbours: neighbours,
+                platform: TestComposition.platform(db, clock: clock, ids: ids))
+            let module = try composition.module(ConversationsModule.self)
             try await body(
                 CoachHarness(
                     module: module, premium: premium, workouts: workouts, analytics: analytics, plans: plans, events: events,

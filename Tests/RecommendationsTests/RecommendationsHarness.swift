@@ -1,14 +1,12 @@
-import AsyncHTTPClient
 import Contracts
 import Fakes
 import Foundation
-import NIOPosix
 import Platform
 import TestSupport
 
 @testable import Recommendations
 
-/// Recommendations on a fresh database with fake neighbours a test fills: the training log, analytics, plans,
+/// Recommendations composed from its definition on a fresh database, with fake neighbours a test fills: the training log, analytics, plans,
 /// accounts, the premium gate and the product event sink; a worker the test drains instead of waiting.
 struct RecommendationsHarness {
     let database: Database
@@ -40,23 +38,25 @@ struct RecommendationsHarness {
         _ engine: SQLEngine, settings: RecommendationsSettings = RecommendationsSettings(),
         _ body: (RecommendationsHarness) async throws -> Void
     ) async throws {
-        try await TestDatabases.with(engine, migrate: [("recommendations", RecommendationsMigrations.all)]) { database in
+        try await TestDatabases.with(engine) { database in
             let clock = FakeWallClock(now)
-            let platform = PlatformServices(
-                database: database, clock: clock, ids: RandomIDGenerator(), logger: TestDatabases.logger, metrics: ServerMetrics(),
-                http: .shared, threadPool: .singleton,
-                mail: MailService(transport: LogMailTransport(logger: TestDatabases.logger), from: "t@example.com"))
+            let platform = TestComposition.platform(database, clock: clock)
             let log = FakeTrainingLog()
             let analytics = FakeTrainingAnalytics()
             let plans = FakePlanLibrary(catalog: exercises, clock: clock, ids: SequentialIDGenerator(prefix: "plan"))
             let accounts = FakeAccountDirectory()
             let premium = FakePremiumGate()
             let events = FakeProductEventSink()
-            let module = RecommendationsModule(
-                platform: platform, settings: settings, log: log, analytics: analytics, plans: plans, accounts: accounts, premium: premium,
-                events: events)
+            let composition = try await TestComposition.build(
+                RecommendationsModule.definition(settings: settings),
+                neighbours: [
+                    ProvidedContract(Contract.trainingLog, log), ProvidedContract(Contract.trainingAnalytics, analytics),
+                    ProvidedContract(Contract.planLibrary, plans), ProvidedContract(Contract.accountDirectory, accounts),
+                    ProvidedContract(Contract.premiumGate, premium), ProvidedContract(Contract.productEvents, events),
+                ], platform: platform)
+            let module = try composition.module(RecommendationsModule.self)
             let worker = JobWorker(
-                name: "test-worker", queue: platform.jobs, definitions: module.jobDefinitions, logger: TestDatabases.logger)
+                name: "test-worker", queue: platform.jobs, definitions: composition.jobs, logger: TestDatabases.logger)
             try await body(
                 RecommendationsHarness(
                     database: database, clock: clock, log: log, analytics: analytics, plans: plans, accounts: accounts, premium: premium,

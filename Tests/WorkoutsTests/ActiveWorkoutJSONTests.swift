@@ -69,7 +69,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func repeatsGetTheFirstAnswerByteForByteAndOlderStoredAnswersStillReplay(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
-            let module = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: SystemClock())
             let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
             let added = try await module.active.addExercise(
                 userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 3), key: nil

@@ -59,7 +59,7 @@ import Testing
     static func with(_ engine: SQLEngine, _ body: (Fixture) async throws -> Void) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let clock = FakeWallClock()
-            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: clock)
             var templates: [String] = []
             for name in ["A", "B", "C"] {
                 let draft = TemplateDraft(

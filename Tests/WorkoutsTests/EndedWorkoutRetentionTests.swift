@@ -54,7 +54,7 @@ import Testing
     func endedWorkoutsLeaveTheActiveTablesAWeekAfterTheyEnded(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let clock = FakeWallClock(Date(timeIntervalSince1970: 1_767_225_600))
-            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: clock)
             let completed = try await Self.started(module, user: "u", sets: 3, key: "a")
             _ = try await module.active.complete(userId: "u", workoutId: completed.id, key: "a-complete").value()
             let cancelled = try await Self.started(module, user: "u", sets: 4, key: "b")
@@ -138,7 +138,7 @@ import Testing
             #expect(ends == ["w1=\(10 * day)", "w2=\(20 * day)", "w3=nil"])
 
             let clock = FakeWallClock(Date(timeIntervalSince1970: Double(20 * day) / 1000 + 3 * 86_400))
-            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: clock)
             #expect(try await module.endedWorkoutRetention.purgeEnded() == 1)
             #expect(try await Self.workoutIds(db) == ["w2", "w3"])
         }
@@ -147,7 +147,7 @@ import Testing
     /// The server runs the purge as a service of the Workouts plugin.
     @Test func thePluginRunsThePurger() async throws {
         try await TestDatabases.with(.sqlite, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
-            let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: FakeWallClock())
             #expect(module.plugin.services.contains { ($0 as? PeriodicTask)?.name == "ended_workouts_purge" })
         }
     }

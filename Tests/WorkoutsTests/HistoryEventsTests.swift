@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func twoEditsInOneMillisecondAreTwoEvents(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)]) { db in
-            let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: FakeWallClock())
             let completed = try await module.completeASquatWorkout(userId: "u")
             _ = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "First"))
             let second = try await module.history.update(userId: "u", id: completed.id, changes: WorkoutChanges(name: "Second")).value()
@@ -30,7 +30,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func theArchiveNumbersDoneSetsAndEmptyEditsAreRefused(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)]) { db in
-            let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: FakeWallClock())
             let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
             let added = try await module.active.addExercise(
                 userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 3), key: nil

@@ -20,7 +20,7 @@ import Testing
     func expiredRecordsArePurgedAndYoungOnesStillAnswer(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let clock = FakeWallClock()
-            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: clock)
             let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: "start").value()
             let added = try await module.active.addExercise(
                 userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 4), key: "add"
@@ -59,7 +59,7 @@ import Testing
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let start = Date(timeIntervalSince1970: 1_767_225_600)
             let clock = FakeWallClock(start)
-            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: clock)
             let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: "start").value()
             let added = try await module.active.addExercise(
                 userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 4), key: "add"
@@ -93,7 +93,7 @@ import Testing
     /// The server runs the purge as a service of the Workouts plugin.
     @Test func thePluginRunsThePurger() async throws {
         try await TestDatabases.with(.sqlite, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
-            let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: FakeWallClock())
             #expect(module.plugin.services.contains { ($0 as? PeriodicTask)?.name == "idempotency_purge" })
         }
     }

@@ -14,8 +14,8 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func writesFromTwoReplicasInterleaveWithoutLoss(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
-            let first = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
-            let second = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
+            let first = try await WorkoutsTesting.module(db, clock: SystemClock())
+            let second = try await WorkoutsTesting.module(db, clock: SystemClock())
             let started = try await first.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
             let added = try await first.active.addExercise(
                 userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 4), key: nil
@@ -43,7 +43,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func erasingWaitsForAChangeUnderWay(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
-            let module = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: SystemClock())
             let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
             var changed = try await module.active.addExercise(
                 userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 2), key: nil
@@ -88,7 +88,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func deletingAWorkoutTakesItsHeaderFirst(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
-            let module = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: SystemClock())
             let id = try await module.completeASquatWorkout(userId: "u").id
             let (locked, lockedSignal) = AsyncStream<Void>.makeStream()
             let (release, releaseSignal) = AsyncStream<Void>.makeStream()

@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func aRenameRecomputesStaleAnalytics(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
-            let module = WorkoutsModule(database: db, clock: SystemClock(), ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: SystemClock())
             let created = try await module.templates.create(
                 userId: "u",
                 draft: TemplateDraft(

@@ -39,7 +39,7 @@ import Testing
 
     static func with(_ engine: SQLEngine, _ body: (WorkoutsModule, Database) async throws -> Void) async throws {
         try await TestDatabases.with(engine, migrate: [Migrator.platformMigrations, ("workouts", WorkoutsModule.migrations)]) { db in
-            try await body(WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator()), db)
+            try await body(try await WorkoutsTesting.module(db, clock: FakeWallClock()), db)
         }
     }
 
@@ -95,7 +95,7 @@ import Testing
                 account("pounds", "pounds"), account("kilos", "kilograms"), account("unset", nil), account("pounds-asking-kg", "pounds"),
                 account("kilos-asking-lb", "kilograms"), account("pounds-on-the-cli", "pounds"),
             ])
-            let module = WorkoutsModule(database: db, clock: FakeWallClock(), ids: RandomIDGenerator(), accounts: accounts)
+            let module = try await WorkoutsTesting.module(db, clock: FakeWallClock(), accounts: accounts)
             func bench(_ module: WorkoutsModule, _ user: String, _ unit: String?) async throws -> [Double?] {
                 let result = try await module.importer.base.run(
                     userId: user, request: .init(format: "strong_csv", content: Self.strong, weightUnit: unit, timeZone: nil))

@@ -22,7 +22,7 @@ import Testing
     func aStartIsPublishedOnceWithItsSource(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let clock = FakeWallClock()
-            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: clock)
             let first = try await module.active.start(userId: "u", request: .init(), idempotencyKey: "start-1").value()
             let retried = try await module.active.start(userId: "u", request: .init(), idempotencyKey: "start-1").value()
             #expect(retried.id == first.id)
@@ -52,7 +52,7 @@ import Testing
     func aCancelIsPublishedOnceWithItsDuration(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let clock = FakeWallClock()
-            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: clock)
             let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
             let startedAt = clock.now()
             clock.advance(by: 600)
@@ -73,7 +73,7 @@ import Testing
     func aCompletionCarriesItsCounts(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine, migrate: [("workouts", WorkoutsModule.migrations)]) { db in
             let clock = FakeWallClock()
-            let module = WorkoutsModule(database: db, clock: clock, ids: RandomIDGenerator())
+            let module = try await WorkoutsTesting.module(db, clock: clock)
             let started = try await module.active.start(userId: "u", request: .init(), idempotencyKey: nil).value()
             let added = try await module.active.addExercise(
                 userId: "u", request: .init(workoutId: started.id, exerciseId: "Barbell_Squat", sets: 3), key: nil

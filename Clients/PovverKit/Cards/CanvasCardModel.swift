@@ -117,15 +117,44 @@ public struct CanvasCardModel: Decodable, Equatable, Sendable {
         public var days: [Day]
     }
 
+    /// A chart over weekly points (`line`, `bar`; a bar across muscles carries its `label`), or a ranked `table` of
+    /// lifts over `rows`: a chart without its points, or a table without its rows, fails as the app fails it.
     public struct Visualization: Decodable, Equatable, Sendable {
         public struct Point: Decodable, Equatable, Sendable {
             public var weekStart: String
             public var value: Double
+            public var label: String?
+        }
+        public struct Row: Decodable, Equatable, Sendable {
+            public var exerciseId: String
+            public var name: String
+            public var e1rmKg: Double
+            public var previousE1rmKg: Double?
+            public var changeKg: Double?
         }
         public var chart: String
         public var metric: String
         public var unit: String
-        public var points: [Point]
+        public var points: [Point]?
+        public var rows: [Row]?
+
+        enum CodingKeys: String, CodingKey {
+            case chart, metric, unit, points, rows
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            chart = try container.decode(String.self, forKey: .chart)
+            metric = try container.decode(String.self, forKey: .metric)
+            unit = try container.decode(String.self, forKey: .unit)
+            if chart == "table" {
+                rows = try container.decode([Row].self, forKey: .rows)
+                points = nil
+            } else {
+                points = try container.decode([Point].self, forKey: .points)
+                rows = nil
+            }
+        }
     }
 
     public struct ClarifyQuestions: Decodable, Equatable, Sendable {

@@ -120,7 +120,9 @@ struct CoachStream: Sendable {
             chosen = .slow
             lane = chosen.rawValue
             try await emit(.status(phase: "thinking", tool: nil, detail: nil))
-            toolbox.requestedEquipment = PlanRequestReader.read(message)?.equipment
+            // What the user said they have, read as the rule-based coach reads it ("no barbell, just dumbbells"), so
+            // the critic holds the model's proposals to it.
+            toolbox.requestedEquipment = RuleBasedCoach.request(of: MessageUnderstanding.read(message)).equipment
             var brief: String?
             if workoutId != nil {
                 async let analysis = services.analysisBrief(userId: userId, logger: logger)

@@ -45,6 +45,29 @@ struct RememberingModel: CoachModel {
         }
     }
 
+    /// An exercise the user said they do not want stays out of their later plans, and the plan says it went by that;
+    /// another user's plan of the same request still has it.
+    @Test(arguments: TestDatabases.engines)
+    func anExerciseTheUserDislikesIsLeftOutOfLaterPlans(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            let request = "build me a 4 day upper lower routine, full gym"
+            let names = { (events: [JSONValue]) in
+                (events.artifacts.first?["data"]?["data"]?["days"]?.arrayValue ?? []).flatMap { $0["exercises"]?.arrayValue ?? [] }
+                    .compactMap { $0["name"]?.stringValue?.lowercased() }
+            }
+            let theirs = names(await h.send("u2", request))
+            #expect(theirs.contains { $0.contains("lunge") }, "the plan has lunges to leave out: \(theirs)")
+
+            _ = await h.send("u1", "I hate lunges")
+            let kept = try await h.module.services.memory.memory(userId: "u1")
+            #expect(kept.dislikes == ["lunge"], "\(kept)")
+            let plan = await h.send("u1", request)
+            let mine = names(plan)
+            #expect(!mine.isEmpty && !mine.contains { $0.contains("lunge") }, "\(mine)")
+            #expect(plan.text.contains("Going by what you told me before (no lunges)"), "\(plan.text)")
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func memoryIsReadChangedForgottenAndErased(engine: SQLEngine) async throws {
         try await H.with(engine) { h in

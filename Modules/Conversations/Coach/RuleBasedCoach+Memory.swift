@@ -14,8 +14,8 @@ extension RuleBasedCoach {
             return
         }
         _ = try await tools.call("remember", arguments: .object(facts))
-        // The planner uses equipment, days, session length, goal and areas to spare; experience and dislikes are kept.
-        let planned = ["equipment", "days", "session_minutes", "goal", "injuries"].contains { facts[$0] != nil }
+        // The planner uses equipment, days, session length, goal, areas to spare and dislikes; experience is kept.
+        let planned = ["equipment", "days", "session_minutes", "goal", "injuries", "dislikes"].contains { facts[$0] != nil }
         try await say(
             "Got it: \(kept.joined(separator: ", ")). "
                 + (planned

@@ -94,7 +94,7 @@ extension RuleBasedCoach {
     }
 
     /// The request with what the user told the coach before where this request says nothing: equipment, days (when
-    /// no split implies them), session length, the goal (unless stated now) and areas to spare.
+    /// no split implies them), session length, the goal (unless stated now), areas to spare and exercises not wanted.
     static func filled(_ request: PlanRequest, from memory: CoachMemory, goalStated: Bool) -> PlanRequest {
         var filled = request
         if filled.equipment == nil { filled.equipment = memory.equipmentSet }
@@ -102,6 +102,7 @@ extension RuleBasedCoach {
         if filled.minutes == nil { filled.minutes = memory.sessionMinutes }
         if !goalStated, let goal = memory.goal.flatMap(PlanRequest.Goal.init(rawValue:)) { filled.goal = goal }
         for area in memory.injuries ?? [] where !filled.avoid.contains(area) { filled.avoid.append(area) }
+        for dislike in memory.dislikes ?? [] where !filled.dislikes.contains(dislike) { filled.dislikes.append(dislike) }
         return filled
     }
 
@@ -114,6 +115,9 @@ extension RuleBasedCoach {
         if asked.goal != filled.goal { said.append("training for \(filled.goal.rawValue)") }
         let spared = filled.avoid.filter { !asked.avoid.contains($0) }
         if !spared.isEmpty { said.append("sparing your \(spared.joined(separator: " and "))") }
+        let left = filled.dislikes.filter { !asked.dislikes.contains($0) }
+        // The reader keeps a lift singular ("lunge"); the coach says it as a person does ("no lunges").
+        if !left.isEmpty { said.append("no \(left.map { $0.hasSuffix("s") ? $0 : $0 + "s" }.joined(separator: " or "))") }
         return said
     }
 

@@ -1,10 +1,12 @@
 import Contracts
+import Foundation
 
 /// The exercises a plan can give each slot with the user's equipment: the slot's curated ids that the catalog
 /// has and the equipment allows, in the table's order; when none of those is left for a session, catalog
 /// exercises found by the slot's muscle. Never an expert move (a plan does not know the lifter's experience, so it
 /// plans as for a beginner), a move that hangs from a bar the user does not have (`EquipmentSet+Bars.swift`), or
-/// one that loads an area the user asked to spare (`AreaLoad`).
+/// one that loads an area the user asked to spare (`AreaLoad`), or one the user said they do not want (its name holds
+/// one of `dislikes`, singular or plural: "lunges" rules out "Dumbbell Lunges" and "Barbell Walking Lunge").
 ///
 /// Each slot's curated ids are read once per plan with `exercise(id:)`, so an id missing from the catalog (an operator
 /// imported another one) is simply passed over. The fallback searches
@@ -16,13 +18,30 @@ struct ExercisePool {
     let equipment: EquipmentSet
     /// The body areas to spare.
     let sparing: [String]
+    /// What the user does not want, each as the lower-case stem a name must not hold ("lunge" for "lunges").
+    let disliked: [String]
     private var curated: [MovementSlot: [Exercise]] = [:]
     private var searched: [MovementSlot: [Exercise]] = [:]
 
-    init(catalog: any ExerciseCatalog, equipment: EquipmentSet, sparing: [String] = []) {
+    init(catalog: any ExerciseCatalog, equipment: EquipmentSet, sparing: [String] = [], dislikes: [String] = []) {
         self.catalog = catalog
         self.equipment = equipment
         self.sparing = sparing
+        self.disliked = dislikes.compactMap(Self.stem)
+    }
+
+    /// A dislike as the stem an exercise's name is matched on: lower case, a plural's "s" dropped; nil when too short
+    /// to mean an exercise ("a").
+    static func stem(_ dislike: String) -> String? {
+        var stem = dislike.lowercased().trimmingCharacters(in: .whitespaces)
+        if stem.count > 3, stem.hasSuffix("s"), !stem.hasSuffix("ss") { stem.removeLast() }
+        return stem.count >= 3 ? stem : nil
+    }
+
+    /// Whether the user said they do not want the exercise.
+    func isDisliked(_ exercise: Exercise) -> Bool {
+        let name = exercise.name.lowercased()
+        return disliked.contains { name.contains($0) }
     }
 
     /// The exercise for the slot in the `rotation`-th session of its kind (0 for "A"), other than the ones the
@@ -82,6 +101,7 @@ struct ExercisePool {
     /// Whether the user can do the exercise in the slot: their equipment, not expert, sparing their areas.
     private func allows(_ exercise: Exercise, in slot: MovementSlot) -> Bool {
         equipment.allows(exercise) && exercise.level != "expert" && !AreaLoad.loads(exercise, filling: slot, areas: sparing)
+            && !isDisliked(exercise)
     }
 
     /// Whether a searched exercise can fill the slot.

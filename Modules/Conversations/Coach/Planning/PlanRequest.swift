@@ -16,10 +16,13 @@ public struct PlanRequest: Sendable, Equatable {
     public var minutes: Int?
     /// Body areas to spare, in the reader's words: "knees", "lower back", "shoulders".
     public var avoid: [String]
+    /// Exercises the user does not want, in the reader's words ("lunges", "burpees"): no exercise whose name holds
+    /// one is planned (`ExercisePool`).
+    public var dislikes: [String]
 
     public init(
         days: Int? = nil, split: Split? = nil, equipment: EquipmentSet? = nil, goal: Goal = .hypertrophy, minutes: Int? = nil,
-        avoid: [String] = []
+        avoid: [String] = [], dislikes: [String] = []
     ) {
         self.days = days
         self.split = split
@@ -27,6 +30,7 @@ public struct PlanRequest: Sendable, Equatable {
         self.goal = goal
         self.minutes = minutes
         self.avoid = avoid
+        self.dislikes = dislikes
     }
 
     /// The days a week to plan for: the ones the user named, else the ones their split implies.

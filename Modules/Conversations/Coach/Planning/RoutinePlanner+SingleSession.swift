@@ -5,7 +5,8 @@ extension RoutinePlanner {
     /// slots filled with the request's equipment, sparing the request's areas as `AreaLoad` says, cut to its minutes.
     /// Throws `FAILED_PRECONDITION` when the catalog has nothing for it.
     func plan(session kind: TrainingDay, request: PlanRequest) async throws -> [DraftExercise] {
-        var pool = ExercisePool(catalog: catalog, equipment: request.equipment ?? .fullGym, sparing: request.avoid)
+        var pool = ExercisePool(
+            catalog: catalog, equipment: request.equipment ?? .fullGym, sparing: request.avoid, dislikes: request.dislikes)
         let session = try await self.session(
             PlannedDay(kind: kind, rotation: 0), request: request, budget: SessionBudget(minutes: request.minutes), pool: &pool)
         guard !session.isEmpty else {

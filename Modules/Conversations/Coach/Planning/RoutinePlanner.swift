@@ -36,7 +36,7 @@ public struct RoutinePlanner: Sendable {
         }
         var schedule = SplitSchedule(requested: request.split, days: days)
         let budget = SessionBudget(minutes: request.minutes)
-        var pool = ExercisePool(catalog: catalog, equipment: equipment, sparing: request.avoid)
+        var pool = ExercisePool(catalog: catalog, equipment: equipment, sparing: request.avoid, dislikes: request.dislikes)
         var planned = try await self.week(schedule, request: request, budget: budget, pool: &pool, fewest: SessionBudget.minimumExercises)
         if case .failure(let empty) = planned, schedule.split != .fullBody {
             let spared = request.avoid.isEmpty ? "" : " sparing your \(request.avoid.joined(separator: " and "))"

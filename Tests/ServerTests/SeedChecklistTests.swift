@@ -3,8 +3,10 @@ import Contracts
 import Fakes
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import Synchronization
 import TestSupport
@@ -21,57 +23,100 @@ import Testing
     func phases1and2EmailOnlyAccountManagement(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.call("signUp", ["email": "pat@example.com", "password": "password-1", "name": "Pat"])
-            var token = try #require(signUp.accessToken)
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let signUp = try await client.api().signUp(body: .json(.init(email: "pat@example.com", name: "Pat", password: "password-1"))).ok
+                .body.json.data
+            var token = signUp.tokens.accessToken
+            let userId = signUp.user.id
 
             // EmailChangeView: enter new email → "Send Verification" → success state shown.
-            let sent = try await client.call("changeEmail", ["new_email": "pat.new@example.com"], token: token)
-            #expect(sent.status == .ok)
-            #expect(sent.data["verification_sent_to"] as? String == "pat.new@example.com")
+            let sent = try await client.api(token).changeEmail(body: .json(.init(newEmail: "pat.new@example.com"))).ok.body.json.data
+            #expect(sent.verificationSentTo == "pat.new@example.com")
 
             // Change Password: current + new → success (and fresh tokens; other sessions end).
-            let changed = try await client.call(
-                "changePassword", ["current_password": "password-1", "new_password": "password-2"], token: token)
-            #expect(changed.status == .ok)
-            token = try #require(changed.accessToken)
-            #expect(
-                try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
+            let changed = try await client.api(token).changePassword(
+                body: .json(.init(currentPassword: "password-1", newPassword: "password-2"))
+            ).ok.body.json.data
+            token = changed.tokens.accessToken
+            let oldRefresh = try #require(signUp.tokens.refreshToken)
+            let refreshed = try #require(
+                await refused { try await client.api().refreshToken(body: .json(.init(refreshToken: oldRefresh))) })
+            #expect(refreshed.code == "UNAUTHENTICATED")
 
             // Linked Accounts: "Email" linked; Google/Apple available; unlink refused when only one provider.
-            let account = try await client.call("getAccount", token: token)
-            #expect((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } == ["password"])
-            let last = try await client.call("unlinkProvider", ["provider": "password"], token: token)
-            #expect(last.errorCode == "LAST_SIGN_IN_METHOD")
+            let account = try await client.api(token).getAccount(body: .json(.init())).ok.body.json.data
+            #expect(account.providers.map(\.providerId) == ["password"])
+            let signedIn = token
+            let last = try #require(
+                await refused { try await client.api(signedIn).unlinkProvider(body: .json(.init(provider: .password))) })
+            #expect(last.code == "LAST_SIGN_IN_METHOD")
 
             // Delete Account: warning → reauthenticate with password → final confirm → account deleted.
             clock.advance(by: 301)
-            #expect(try await client.call("deleteAccount", token: token).errorCode == "REQUIRES_RECENT_LOGIN")
-            let reauth = try await client.call("reauthenticate", ["provider": "password", "password": "password-2"], token: token)
-            token = try #require(reauth.accessToken)
-            #expect(try await client.call("deleteAccount", token: token).status == .ok)
+            let stale = try #require(await refused { try await client.api(signedIn).deleteAccount(body: .json(.init())) })
+            #expect(stale.code == "REQUIRES_RECENT_LOGIN")
+            let reauth = try await client.api(token).reauthenticate(body: .json(.init(password: "password-2", provider: .password))).ok
+            token = try reauth.body.json.data.tokens.accessToken
+            let recent = token
+            _ = try await client.api(recent).deleteAccount(body: .json(.init())).ok
 
             // After delete: back to the login screen; the user is gone from Auth and from every module's data.
-            #expect(try await client.call("getUser", token: token).errorCode == "UNAUTHENTICATED")
-            #expect(
-                try await client.call("signIn", ["email": "pat@example.com", "password": "password-2"]).errorCode == "INVALID_CREDENTIAL")
+            #expect(try #require(await refused { try await client.api(recent).getUser(body: .json(.init())) }).code == "UNAUTHENTICATED")
+            let signIn = try #require(
+                await refused { try await client.api().signIn(body: .json(.init(email: "pat@example.com", password: "password-2"))) })
+            #expect(signIn.code == "INVALID_CREDENTIAL")
             try await AccountFlowTests.settleDeletion(server, clock: clock)
             #expect(try await AccountFlowTests.rowsMentioning([userId, "pat@example.com"], in: server.database).isEmpty)
         }
     }
 
-    /// The request body of a Google or Apple sign-in (Apple with its nonce and, optionally, authorization code).
+    /// What a Google or Apple sign-in sends (Apple with its nonce and, optionally, authorization code), as each call
+    /// that takes it says it.
+    struct IdentityProof: Sendable {
+        var provider: String
+        var idToken: String
+        var rawNonce: String?
+        var authorizationCode: String?
+
+        var signIn: Operations.SignInWithIdp.Input.Body.JsonPayload {
+            get throws {
+                .init(
+                    authorizationCode: authorizationCode, idToken: idToken, provider: try #require(.init(rawValue: provider)),
+                    rawNonce: rawNonce)
+            }
+        }
+        var link: Operations.LinkProvider.Input.Body.JsonPayload {
+            get throws {
+                .init(
+                    authorizationCode: authorizationCode, idToken: idToken, provider: try #require(.init(rawValue: provider)),
+                    rawNonce: rawNonce)
+            }
+        }
+        var reauthentication: Operations.Reauthenticate.Input.Body.JsonPayload {
+            get throws { .init(idToken: idToken, provider: try #require(.init(rawValue: provider)), rawNonce: rawNonce) }
+        }
+    }
+
+    /// The proof of a Google or Apple sign-in (Apple with its nonce and, optionally, authorization code).
     func idp(_ provider: String, sub: String, email: String?, clock: FakeWallClock, code: String? = nil, name: String? = nil) async throws
-        -> [String: Any]
+        -> IdentityProof
     {
         let raw = "raw-\(UUID().uuidString)"
         let isApple = provider == "apple.com"
         let token = try await providers.token(
             provider, sub: sub, email: email, now: clock.now(), nonce: isApple ? FakeIdentityProviders.nonceHash(raw) : nil, name: name)
-        var body: [String: Any] = ["provider": provider, "id_token": token]
-        if isApple { body["raw_nonce"] = raw }
-        if let code { body["authorization_code"] = code }
-        return body
+        return IdentityProof(provider: provider, idToken: token, rawNonce: isApple ? raw : nil, authorizationCode: code)
+    }
+
+    /// Signs up and confirms the address with the code mailed at sign-up, as a user does before linking Google or
+    /// Apple. Answers the sign-up's access token.
+    static func verifiedSignUp(_ client: some TestClientProtocol, email: String, password: String, server: PovverServer) async throws
+        -> String
+    {
+        let token = try await client.api().signUp(body: .json(.init(email: email, password: password))).ok.body.json.data.tokens.accessToken
+        let code = try await AccountFlowTests.code(to: email, kind: "verify_email", in: server)
+        let verified = try await client.api(token).verifyEmail(body: .json(.init(code: code))).ok.body.json.data
+        #expect(verified.emailVerified, "\(verified)")
+        return token
     }
 
     /// "After Phase 3 (Google Sign-In)" and "After Phase 4 (Apple Sign-In)": the same matrix for both, plus
@@ -82,21 +127,23 @@ import Testing
         let isApple = provider == "apple.com"
         let name = isApple ? "Apple" : "Google"
         try await providers.withFullServer(engine, clock: clock) { server, client in
+            let api = client.api()
             // Provider button → new user → "Create account?" → confirm → main screen.
-            let first = try await client.call(
-                "signInWithIdp",
-                try await idp(
-                    provider, sub: "sub-1", email: "first@example.com", clock: clock, code: isApple ? "code-first" : nil, name: "Quinn"))
-            #expect(first.data["result"] as? String == "new_user")
-            let pending = try #require(first.accessToken)
-            let confirmed = try await client.call("confirmAccountCreation", token: pending)
-            #expect(confirmed.status == .ok)
-            let userId = try #require((confirmed.data["user"] as? [String: Any])?["id"] as? String)
+            let first = try await api.signInWithIdp(
+                body: .json(
+                    try await idp(
+                        provider, sub: "sub-1", email: "first@example.com", clock: clock, code: isApple ? "code-first" : nil, name: "Quinn"
+                    ).signIn)
+            ).ok.body.json.data
+            #expect(first.result == .newUser)
+            let pending = first.tokens.accessToken
+            let confirmed = try await client.api(pending).confirmAccountCreation(body: .json(.init())).ok.body.json.data
+            let userId = confirmed.user.id
             // User doc has provider "google.com" / "apple.com"; the first sign-in's email (and name) were kept.
-            let profile = try await client.call("getUser", token: pending)
-            #expect(profile.data["provider"] as? String == provider)
-            #expect(profile.data["email"] as? String == "first@example.com")
-            #expect(profile.data["name"] as? String == "Quinn")
+            let profile = try await client.api(pending).getUser(body: .json(.init())).ok.body.json.data
+            #expect(profile.provider.rawValue == provider)
+            #expect(profile.email == "first@example.com")
+            #expect(profile.name == "Quinn")
             if isApple {
                 // "apple_authorization_code stored": exchanged at sign-in for a refresh token, kept sealed.
                 #expect(providers.appleCalls.withLock { $0.exchanged } == ["code-first"])
@@ -106,70 +153,78 @@ import Testing
             }
 
             // Sign out → same account again → straight to main (no confirmation). Apple sends no email now.
-            #expect(try await client.call("signOut", token: pending).status == .ok)
-            let again = try await client.call(
-                "signInWithIdp", try await idp(provider, sub: "sub-1", email: isApple ? nil : "first@example.com", clock: clock))
-            #expect(again.data["result"] as? String == "existing_user")
-            var token = try #require(again.accessToken)
+            _ = try await client.api(pending).signOut(body: .json(.init())).ok
+            let again = try await api.signInWithIdp(
+                body: .json(try await idp(provider, sub: "sub-1", email: isApple ? nil : "first@example.com", clock: clock).signIn)
+            ).ok.body.json.data
+            #expect(again.result == .existingUser)
+            var token = again.tokens.accessToken
 
             // Provider button → cancel confirmation → back to login, no user created, no error.
-            let other = try await client.call(
-                "signInWithIdp", try await idp(provider, sub: "sub-2", email: "cancel@example.com", clock: clock))
-            let otherToken = try #require(other.accessToken)
-            #expect(try await client.call("cancelAccountCreation", token: otherToken).status == .ok)
+            let other = try await api.signInWithIdp(
+                body: .json(try await idp(provider, sub: "sub-2", email: "cancel@example.com", clock: clock).signIn)
+            ).ok.body.json.data
+            _ = try await client.api(other.tokens.accessToken).cancelAccountCreation(body: .json(.init())).ok
             #expect(try await server.auth.service.adminUsers(email: "cancel@example.com").isEmpty)
 
             // Email user → sign out → provider with the same email → friendly collision message.
-            let emailUser = try await client.signUpVerified(["email": "rae@example.com", "password": "password-1"], server: server)
-            let emailToken = try #require(emailUser.accessToken)
-            _ = try await client.call("signOut", token: emailToken)
-            let collision = try await client.call(
-                "signInWithIdp", try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock))
-            #expect(collision.errorCode == "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL")
+            let emailToken = try await Self.verifiedSignUp(client, email: "rae@example.com", password: "password-1", server: server)
+            _ = try await client.api(emailToken).signOut(body: .json(.init())).ok
+            let raeProof = try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock).signIn
+            let collision = try #require(await refused { try await api.signInWithIdp(body: .json(raeProof)) })
+            #expect(collision.code == "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL")
             #expect(
-                collision.errorMessage
+                collision.message
                     == "An account with this email already exists. Please sign in with your original method, then link this provider in Settings."
             )
 
             // Email row greyed out, "managed by" the provider, for a provider-only user.
-            let managed = try await client.call("changeEmail", ["new_email": "x@example.com"], token: token)
-            #expect(managed.errorCode == "EMAIL_MANAGED_BY_PROVIDER")
-            #expect(managed.errorMessage == "Changing email is not possible when signed in with \(name).")
+            let providerUser = token
+            let managed = try #require(
+                await refused { try await client.api(providerUser).changeEmail(body: .json(.init(newEmail: "x@example.com"))) })
+            #expect(managed.code == "EMAIL_MANAGED_BY_PROVIDER")
+            #expect(managed.message == "Changing email is not possible when signed in with \(name).")
 
             // Linked Accounts > Link provider → success, shows as linked (from the email user's side).
-            let rae = try #require(try await client.call("signIn", ["email": "rae@example.com", "password": "password-1"]).accessToken)
-            let linked = try await client.call(
-                "linkProvider",
-                try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock, code: isApple ? "code-rae" : nil),
-                token: rae)
-            #expect(Set(linked.data["providers"] as? [String] ?? []) == ["password", provider])
+            let rae = client.api(
+                try await api.signIn(body: .json(.init(email: "rae@example.com", password: "password-1"))).ok.body.json.data.tokens
+                    .accessToken)
+            let linked = try await rae.linkProvider(
+                body: .json(
+                    try await idp(provider, sub: "sub-rae", email: "rae@example.com", clock: clock, code: isApple ? "code-rae" : nil).link)
+            ).ok.body.json.data
+            #expect(Set(linked.providers.map(\.rawValue)) == ["password", provider])
             // Someone else's provider account cannot be linked.
-            let stolen = try await client.call("linkProvider", try await idp(provider, sub: "sub-1", email: nil, clock: clock), token: rae)
-            #expect(stolen.errorCode == "CREDENTIAL_ALREADY_IN_USE")
-            #expect(stolen.errorMessage == "This \(name) account is already linked to a different Povver account.")
+            let someoneElses = try await idp(provider, sub: "sub-1", email: nil, clock: clock).link
+            let stolen = try #require(await refused { try await rae.linkProvider(body: .json(someoneElses)) })
+            #expect(stolen.code == "CREDENTIAL_ALREADY_IN_USE")
+            #expect(stolen.message == "This \(name) account is already linked to a different Povver account.")
             // Unlink provider (email still linked) → warning → confirm → unlinked.
-            let unlinked = try await client.call("unlinkProvider", ["provider": provider], token: rae)
-            #expect(unlinked.data["providers"] as? [String] == ["password"])
+            let unlinked = try await rae.unlinkProvider(body: .json(.init(provider: try #require(.init(rawValue: provider))))).ok.body.json
+                .data
+            #expect(unlinked.providers.map(\.rawValue) == ["password"])
             if isApple {
                 #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-rae"], "unlinking Apple revokes its token")
             }
 
             // Reauthenticate with the provider in the delete flow → works; deletion revokes Apple's token first.
             clock.advance(by: 301)
-            #expect(try await client.call("deleteAccount", token: token).errorCode == "REQUIRES_RECENT_LOGIN")
-            let reauth = try await client.call(
-                "reauthenticate", try await idp(provider, sub: "sub-1", email: nil, clock: clock), token: token)
-            #expect(reauth.status == .ok)
-            token = try #require(reauth.accessToken)
-            #expect(try await client.call("deleteAccount", token: token).status == .ok)
+            let stale = try #require(await refused { try await client.api(providerUser).deleteAccount(body: .json(.init())) })
+            #expect(stale.code == "REQUIRES_RECENT_LOGIN")
+            let reauth = try await client.api(token).reauthenticate(
+                body: .json(try await idp(provider, sub: "sub-1", email: nil, clock: clock).reauthentication)
+            ).ok.body.json.data
+            token = reauth.tokens.accessToken
+            _ = try await client.api(token).deleteAccount(body: .json(.init())).ok
             try await AccountFlowTests.settleDeletion(server, clock: clock)
             if isApple {
                 #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-rae", "apple-rt-code-first"])
             }
             #expect(try await AccountFlowTests.rowsMentioning([userId, "first@example.com"], in: server.database).isEmpty)
-            let afterwards = try await client.call(
-                "signInWithIdp", try await idp(provider, sub: "sub-1", email: "first@example.com", clock: clock))
-            #expect(afterwards.data["result"] as? String == "new_user", "a deleted account starts over")
+            let afterwards = try await api.signInWithIdp(
+                body: .json(try await idp(provider, sub: "sub-1", email: "first@example.com", clock: clock).signIn)
+            ).ok.body.json.data
+            #expect(afterwards.result == .newUser, "a deleted account starts over")
         }
     }
 }

@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import TestSupport
 import Testing
@@ -37,47 +38,47 @@ import Testing
         async throws
         -> String
     {
-        let started = try await client.call(
-            "startActiveWorkout", ["name": "Session \(key)", "idempotency_key": "\(key)-start"], token: token)
-        let workoutId = try #require(started.data["id"] as? String, "\(started.json)")
-        let added = try await client.call(
-            "addExercise", ["workout_id": workoutId, "exercise_id": exercise, "sets": sets.count, "idempotency_key": "\(key)-add"],
-            token: token)
-        let entry = try #require((added.data["exercises"] as? [[String: Any]])?.first)
-        for (index, set) in (entry["sets"] as? [[String: Any]] ?? []).enumerated() {
-            let logged = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": entry["instance_id"] as! String, "set_id": set["id"] as! String,
-                    "weight_kg": sets[index].0, "reps": sets[index].1, "idempotency_key": "\(key)-set\(index)",
-                ], token: token)
-            #expect(logged.status == .ok, "\(logged.json)")
+        let api = client.api(token)
+        let workoutId = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "\(key)-start", name: "Session \(key)"))).ok
+            .body.json.data.id
+        let added = try await api.addExercise(
+            body: .json(.init(exerciseId: exercise, idempotencyKey: "\(key)-add", sets: sets.count, workoutId: workoutId))
+        ).ok.body.json.data
+        let entry = try #require(added.exercises.first)
+        for (index, set) in entry.sets.enumerated() {
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: entry.instanceId, idempotencyKey: "\(key)-set\(index)", reps: sets[index].1, setId: set.id,
+                        weightKg: sets[index].0, workoutId: workoutId))
+            ).ok
         }
-        let completed = try await client.call(
-            "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "\(key)-done"], token: token)
-        #expect(completed.status == .ok, "\(completed.json)")
+        _ = try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "\(key)-done", workoutId: workoutId))).ok
         return workoutId
     }
 
-    /// Everything the analytics queries answer for the user, as comparable JSON text.
+    /// Everything the analytics queries answer for the user, as comparable JSON text (each answer as the client reads
+    /// it, its keys sorted).
     static func snapshot(_ client: some TestClientProtocol, token: String) async throws -> [String] {
-        var answers: [String] = []
-        for (name, body) in [
-            ("getWeeklyStats", ["weeks": 8]), ("getExerciseProgress", ["exercise_id": squat]),
-            ("getExerciseProgress", ["exercise_id": bench]),
-            ("getMuscleGroupProgress", ["muscle": "quadriceps"]), ("queryTrainingSets", ["limit": 200]), ("getTrainingContext", [:]),
-        ] as [(String, [String: Any])] {
-            let reply = try await client.call(name, body, token: token)
-            #expect(reply.status == .ok, "\(name): \(reply.json)")
-            answers.append(String(decoding: try JSONSerialization.data(withJSONObject: reply.data, options: [.sortedKeys]), as: UTF8.self))
-        }
-        return answers
+        let api = client.api(token)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        func text(_ answer: some Encodable) throws -> String { String(decoding: try encoder.encode(answer), as: UTF8.self) }
+        return [
+            try text(try await api.getWeeklyStats(body: .json(.init(weeks: 8))).ok.body.json.data),
+            try text(try await api.getExerciseProgress(body: .json(.init(exerciseId: squat))).ok.body.json.data),
+            try text(try await api.getExerciseProgress(body: .json(.init(exerciseId: bench))).ok.body.json.data),
+            try text(try await api.getMuscleGroupProgress(body: .json(.init(muscle: "quadriceps"))).ok.body.json.data),
+            try text(try await api.queryTrainingSets(body: .json(.init(limit: 200))).ok.body.json.data),
+            try text(try await api.getTrainingContext(body: .json(.init())).ok.body.json.data),
+        ]
     }
 
     @Test(arguments: TestDatabases.engines)
     func historyChangesOverHTTPKeepEverySeriesEqualToARebuild(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let token = try await client.newUser("analytics@example.com")
+            let api = client.api(token)
             // Last week's history, imported from Strong.
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -90,38 +91,38 @@ import Testing
                 \(lastWeek),Legs,50m,Squat (Barbell),1,95,5,0,0,,,8
                 \(lastWeek),Legs,50m,Bench Press (Barbell),1,75,8,0,0,,,
                 """
-            let imported = try await client.call(
-                "importWorkouts", ["format": "strong_csv", "content": strong, "time_zone": "UTC"], token: token)
-            #expect(imported.data["imported"] as? Int == 1 && imported.data["sets"] as? Int == 3, "\(imported.json)")
+            let imported = try await api.importWorkouts(body: .json(.init(content: strong, format: .strongCsv, timeZone: .utc))).ok.body
+                .json
+                .data
+            #expect(imported.imported == 1 && imported.sets == 3, "\(imported)")
             let first = try await Self.complete(client, token: token, exercise: Self.squat, sets: [(60, 5), (100, 5), (100, 5)], key: "a")
             let second = try await Self.complete(client, token: token, exercise: Self.bench, sets: [(80, 8), (82.5, 6)], key: "b")
             try await Self.settle(server)
 
-            let progress = try await client.call("getExerciseProgress", ["exercise_id": Self.squat, "weeks": 4], token: token)
-            let points = try #require(progress.data["points"] as? [[String: Any]])
-            #expect(points.map { $0["top_weight_kg"] as? Double } == [95, 100], "last week's import, then this week")
-            #expect(points.last?["sets"] as? Int == 3, "60 kg is more than half of 100: a working set")
-            #expect(points.last?["e1rm_kg"] as? Double == 116.7)
-            let stats = try await client.call("getWeeklyStats", ["weeks": 1], token: token)
-            #expect((stats.data["items"] as? [[String: Any]])?.first?["workouts"] as? Int == 2)
+            let points = try await api.getExerciseProgress(body: .json(.init(exerciseId: Self.squat, weeks: 4))).ok.body.json.data.points
+            #expect(points.map(\.topWeightKg) == [95, 100], "last week's import, then this week")
+            #expect(points.last?.sets == 3, "60 kg is more than half of 100: a working set")
+            #expect(points.last?.e1rmKg == 116.7)
+            let stats = try await api.getWeeklyStats(body: .json(.init(weeks: 1))).ok.body.json.data
+            #expect(stats.items.first?.workouts == 2)
 
-            let edited = try await client.call(
-                "updateWorkout",
-                ["workout_id": first, "changes": ["exercises": [["exercise_id": Self.squat, "sets": [["weight_kg": 120, "reps": 3]]]]]],
-                token: token)
-            #expect(edited.status == .ok, "\(edited.json)")
-            #expect(try await client.call("deleteWorkout", ["workout_id": second], token: token).status == .ok)
+            _ = try await api.updateWorkout(
+                body: .json(
+                    .init(
+                        changes: .init(exercises: [.init(exerciseId: Self.squat, sets: [.init(reps: 3, weightKg: 120)])]), workoutId: first)
+                )
+            ).ok
+            _ = try await api.deleteWorkout(body: .json(.init(workoutId: second))).ok
             try await Self.settle(server)
 
             let afterEdits = try await Self.snapshot(client, token: token)
-            let squat = try await client.call("getExerciseProgress", ["exercise_id": Self.squat], token: token)
-            #expect((squat.data["points"] as? [[String: Any]])?.last?["top_weight_kg"] as? Double == 120)
-            let bench = try await client.call("getExerciseProgress", ["exercise_id": Self.bench], token: token)
-            #expect((bench.data["points"] as? [[String: Any]])?.count == 1, "the deleted workout's sets are gone; the imported remain")
+            let squat = try await api.getExerciseProgress(body: .json(.init(exerciseId: Self.squat))).ok.body.json.data
+            #expect(squat.points.last?.topWeightKg == 120)
+            let bench = try await api.getExerciseProgress(body: .json(.init(exerciseId: Self.bench))).ok.body.json.data
+            #expect(bench.points.count == 1, "the deleted workout's sets are gone; the imported remain")
 
             let analytics = try server.composition.module(AnalyticsModule.self)
-            let user = try await client.call("getUser", token: token)
-            let userId = try #require((user.data["user"] as? [String: Any])?["id"] as? String ?? user.data["id"] as? String, "\(user.json)")
+            let userId = try await api.getUser(body: .json(.init())).ok.body.json.data.id
             try await analytics.rebuild(userId: userId)
             #expect(try await Self.snapshot(client, token: token) == afterEdits)
         }
@@ -130,16 +131,27 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func queriesNeedASignedInUserAndRefuseBadInput(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            #expect(try await client.call("getWeeklyStats").status == .unauthorized)
+            let anonymous = try #require(await refused { try await client.api().getWeeklyStats(body: .json(.init())) })
+            #expect(anonymous.status == 401)
             let token = try await client.newUser("bad-input@example.com")
-            for (name, body, field) in [
-                ("getExerciseProgress", [:], "exercise_id"), ("getExerciseProgress", ["exercise_id": Self.squat, "weeks": 0], "weeks"),
-                ("queryTrainingSets", ["from": "2026-02-31"], "from"), ("queryTrainingSets", ["limit": 201], "limit"),
-                ("queryTrainingSets", ["cursor": "x"], "cursor"),
-            ] as [(String, [String: Any], String)] {
-                let reply = try await client.call(name, body, token: token)
-                #expect(reply.errorCode == "INVALID_ARGUMENT", "\(name) \(body): \(reply.json)")
-                #expect(reply.errorDetails?["field"] as? String == field, "\(name) \(body): \(reply.json)")
+            let api = client.api(token)
+            // Without its required exercise_id, which the client cannot leave out: sent as JSON.
+            let missing = try await client.send("getExerciseProgress", [:], token: token)
+            #expect(missing.code == "INVALID_ARGUMENT", "\(missing.body)")
+            #expect(missing.body["error"]?["details"]?["field"] == "exercise_id", "\(missing.body)")
+            let typed: [(String, @Sendable () async throws -> Void, String)] = [
+                (
+                    "getExerciseProgress weeks",
+                    { _ = try await api.getExerciseProgress(body: .json(.init(exerciseId: Self.squat, weeks: 0))) }, "weeks"
+                ),
+                ("queryTrainingSets from", { _ = try await api.queryTrainingSets(body: .json(.init(from: "2026-02-31"))) }, "from"),
+                ("queryTrainingSets limit", { _ = try await api.queryTrainingSets(body: .json(.init(limit: 201))) }, "limit"),
+                ("queryTrainingSets cursor", { _ = try await api.queryTrainingSets(body: .json(.init(cursor: "x"))) }, "cursor"),
+            ]
+            for (name, call, field) in typed {
+                let refusal = try #require(await refused(call), "\(name)")
+                #expect(refusal.code == "INVALID_ARGUMENT", "\(name): \(refusal)")
+                #expect(refusal.details["field"] == field, "\(name): \(refusal)")
             }
         }
     }

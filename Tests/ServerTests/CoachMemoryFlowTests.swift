@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Platform
 import PovverApp
+import PovverClient
 import TestSupport
 import Testing
 
@@ -12,20 +13,23 @@ import Testing
     func aUserReadsChangesAndForgetsWhatTheCoachKeeps(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("memory@example.com")
-            let empty = try await client.call("getCoachMemory", token: token)
-            #expect(empty.status == .ok && empty.data.isEmpty, "\(empty.json)")
-            let set = try await client.call(
-                "updateCoachMemory", ["equipment": ["dumbbell"], "days": 3, "injuries": ["lower back"], "experience": "beginner"],
-                token: token)
-            #expect(set.status == .ok && set.data["days"] as? Int == 3 && set.data["updated_at"] is String, "\(set.json)")
-            let refused = try await client.call("updateCoachMemory", ["days": 8, "goal": "strength"], token: token)
-            #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["field"] as? String == "days", "\(refused.json)")
-            let read = try await client.call("getCoachMemory", token: token)
-            #expect(read.data["goal"] == nil && read.data["injuries"] as? [String] == ["lower back"], "nothing changed: \(read.json)")
-            let forgot = try await client.call("updateCoachMemory", ["forget": ["injuries", "days"], "goal": "strength"], token: token)
-            #expect(forgot.data["injuries"] == nil && forgot.data["days"] == nil && forgot.data["goal"] as? String == "strength")
+            let api = client.api(token)
+            let empty = try await api.getCoachMemory(body: .json(.init())).ok.body.json.data
+            #expect(empty == .init(), "\(empty)")
+            let set = try await api.updateCoachMemory(
+                body: .json(.init(days: 3, equipment: [.dumbbell], experience: .beginner, injuries: ["lower back"]))
+            ).ok.body.json.data
+            #expect(set.days == 3 && set.updatedAt != nil, "\(set)")
+            let refusal = try #require(await refused { try await api.updateCoachMemory(body: .json(.init(days: 8, goal: .strength))) })
+            #expect(refusal.code == "INVALID_ARGUMENT" && refusal.details["field"] == "days", "\(refusal)")
+            let read = try await api.getCoachMemory(body: .json(.init())).ok.body.json.data
+            #expect(read.goal == nil && read.injuries == ["lower back"], "nothing changed: \(read)")
+            let forgot = try await api.updateCoachMemory(body: .json(.init(forget: [.injuries, .days], goal: .strength))).ok.body.json.data
+            #expect(forgot.injuries == nil && forgot.days == nil && forgot.goal == .strength)
             let other = try await client.newUser("other-memory@example.com")
-            #expect(try await client.call("getCoachMemory", token: other).data.isEmpty, "another user's are their own")
+            #expect(
+                try await client.api(other).getCoachMemory(body: .json(.init())).ok.body.json.data == .init(),
+                "another user's are their own")
         }
     }
 }

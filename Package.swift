@@ -455,7 +455,7 @@ let package = Package(
                 "PovverApp", "PovverModules", "ProcessComposition", "Platform", "Contracts", "Auth", "AuthTool", "Subscription",
                 "SubscriptionTool", "Workouts",
                 "Analytics", "Recommendations", "RecommendationsTool", "Fakes", "Web",
-                "TestSupport", "PovverClient",
+                "TestSupport", "PovverClient", "PovverKit",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -2,9 +2,10 @@ import Contracts
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import NIOCore
 import Platform
 import PovverApp
+import PovverClient
+import PovverKit
 import Subscription
 import TestSupport
 import Testing
@@ -12,80 +13,52 @@ import Testing
 /// The coach over HTTP with Server-Sent Events, on the whole server: the premium gate, progress answers that
 /// match `getExerciseProgress`, and set commands in workout mode.
 @Suite struct CoachFlowTests {
-    /// The events of one `streamAgentNormalized` answer, as JSON objects in order.
-    static func stream(_ client: some TestClientProtocol, _ body: [String: Any], token: String) async throws -> [[String: Any]] {
-        var headers: HTTPFields = [.contentType: "application/json", .authorization: "Bearer \(token)"]
-        headers[.accept] = "text/event-stream"
-        let response = try await client.execute(
-            uri: "/streamAgentNormalized", method: .post, headers: headers,
-            body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
-        #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix("text/event-stream") == true)
-        let text = String(buffer: response.body)
-        var ids: [Int] = []
-        var events: [[String: Any]] = []
-        for block in text.components(separatedBy: "\n\n") where !block.isEmpty {
-            for line in block.split(separator: "\n") {
-                if line.hasPrefix("id: ") { ids.append(Int(line.dropFirst(4)) ?? -1) }
-                if line.hasPrefix("data: "),
-                    let object = try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
-                {
-                    events.append(object)
-                }
-            }
-        }
-        #expect(ids == Array(1...max(1, ids.count)), "events numbered from 1 in order")
-        return events
-    }
-
-    static func text(_ events: [[String: Any]]) -> String {
-        events.filter { $0["type"] as? String == "text" }.compactMap { $0["delta"] as? String }.joined()
-    }
-
     @Test(arguments: TestDatabases.engines)
     func aPremiumUserIsCoachedAndAFreeUserIsNot(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let free = try await client.newUser("free-coach@example.com")
-            let refused = try await Self.stream(client, ["message": "how is my bench going?"], token: free)
-            #expect(refused.count == 1 && refused[0]["type"] as? String == "error" && refused[0]["code"] as? String == "PREMIUM_REQUIRED")
+            let paywalled = try await client.coachEvents(.init(message: "how is my bench going?"), token: free)
+            #expect(paywalled.count == 1 && paywalled[0].type == "error" && paywalled[0].code == "PREMIUM_REQUIRED")
             // The app's premium paywall reads `error.code`: the same error, nested.
-            let nested = try #require(refused.first?["error"] as? [String: Any], "\(refused)")
-            #expect(nested["code"] as? String == "PREMIUM_REQUIRED" && nested["message"] as? String == refused[0]["message"] as? String)
-            #expect(try await client.call("initializeSession", [:], token: free).errorCode == "PREMIUM_REQUIRED", "no empty conversations")
+            let nested = try #require(paywalled.first?.error, "\(paywalled)")
+            #expect(nested.code == "PREMIUM_REQUIRED" && nested.message == paywalled[0].message)
+            let emptyConversation = try #require(await refused { try await client.api(free).initializeSession(body: .json(.init())) })
+            #expect(emptyConversation.code == "PREMIUM_REQUIRED", "no empty conversations")
 
             let token = try await client.newUser("coach@example.com")
-            let user = try await client.call("getUser", token: token)
-            let userId = try #require((user.data["user"] as? [String: Any])?["id"] as? String ?? user.data["id"] as? String)
+            let api = client.api(token)
+            let userId = try await api.getUser(body: .json(.init())).ok.body.json.data.id
             _ = try await server.subscription.service.setOverride(userId: userId, override: "premium")
 
             // A 4-day plan, accepted: the routine is active and its first day comes next.
-            let planned = try await Self.stream(client, ["message": "Build me a 4-day upper/lower plan, full gym"], token: token)
-            let artifact = try #require(planned.first { $0["type"] as? String == "artifact" }, "\(planned)")
-            let summary = try #require(artifact["data"] as? [String: Any])
-            #expect(summary["type"] as? String == "routine_summary" && summary["lane"] as? String == "planning")
-            #expect(planned.last?["type"] as? String == "message_end" && planned.last?["lane"] as? String == "slow")
-            let days = try #require((summary["data"] as? [String: Any])?["days"] as? [[String: Any]])
+            let planned = try await client.coachEvents(.init(message: "Build me a 4-day upper/lower plan, full gym"), token: token)
+            let artifact = try #require(planned.first { $0.type == "artifact" }, "\(planned)")
+            let card = try artifact.card
+            #expect(card.type == .routineSummary && card.lane == .planning)
+            #expect(planned.last?.type == "message_end" && planned.last?.lane == "slow")
+            guard case .routineSummary(let summary) = card.data else {
+                Issue.record("a routine summary: \(card)")
+                return
+            }
+            let days = summary.days
             #expect(days.count == 4)
-            let planConversation = try #require(planned.first?["conversation_id"] as? String)
-            let accepted = try await client.call(
-                "artifactAction",
-                [
-                    "action": "accept", "artifact_id": try #require(artifact["artifact_id"] as? String),
-                    "conversationId": planConversation, "idempotency_key": "accept-plan",
-                ], token: token)
-            #expect(accepted.status == .ok, "\(accepted.json)")
-            let routineId = try #require((accepted.data["result"] as? [String: Any])?["routine_id"] as? String)
-            let next = try await client.call("getNextWorkout", [:], token: token)
-            #expect(next.data["routine_id"] as? String == routineId && next.data["index"] as? Int == 0)
-            #expect((next.data["template"] as? [String: Any])?["name"] as? String == days[0]["name"] as? String, "\(next.json)")
-            let replay = try await client.call(
-                "artifactAction",
-                [
-                    "action": "accept", "artifact_id": artifact["artifact_id"] as! String, "conversation_id": planConversation,
-                    "idempotency_key": "accept-plan",
-                ], token: token)
-            #expect((replay.data["result"] as? [String: Any])?["routine_id"] as? String == routineId, "the key replays the answer")
-            let routines = try await client.call("getRoutines", [:], token: token)
-            #expect(((routines.data["items"] ?? routines.data["routines"]) as? [Any])?.count == 1, "\(routines.json)")
+            let planConversation = try #require(planned.first?.conversationId)
+            let artifactId = try #require(artifact.artifactId)
+            // The legacy camelCase `conversationId` the app still sends.
+            let accepted = try await api.artifactAction(
+                body: .json(
+                    .init(action: .accept, artifactId: artifactId, legacyConversationId: planConversation, idempotencyKey: "accept-plan"))
+            ).ok.body.json.data
+            let routineId = try #require(try CoachCardsFlowTests.Made(accepted.result).routineId)
+            let next = try await api.getNextWorkout(body: .json(.init())).ok.body.json.data
+            #expect(next.routineId == routineId && next.index == 0)
+            #expect(next.template.name == days[0].name, "\(next)")
+            let replay = try await api.artifactAction(
+                body: .json(.init(action: .accept, artifactId: artifactId, conversationId: planConversation, idempotencyKey: "accept-plan"))
+            ).ok.body.json.data
+            #expect(try CoachCardsFlowTests.Made(replay.result).routineId == routineId, "the key replays the answer")
+            let routines = try await api.getRoutines(body: .json(.init())).ok.body.json.data
+            #expect(routines.items.count == 1, "\(routines)")
 
             // Two workouts of bench press, then the question.
             _ = try await AnalyticsFlowTests.complete(
@@ -93,43 +66,42 @@ import Testing
             _ = try await AnalyticsFlowTests.complete(
                 client, token: token, exercise: AnalyticsFlowTests.bench, sets: [(85, 5), (85, 5)], key: "b")
             try await AnalyticsFlowTests.settle(server)
-            let session = try await client.call("initializeSession", [:], token: token)
-            let conversationId = try #require(session.data["conversation_id"] as? String)
-            let answer = try await Self.stream(
-                client, ["conversationId": conversationId, "message": "How is my bench going?"], token: token)
-            #expect(answer.first?["type"] as? String == "message_start" && answer.last?["type"] as? String == "message_end")
-            let progress = try await client.call("getExerciseProgress", ["exercise_id": AnalyticsFlowTests.bench], token: token)
-            let points = try #require(progress.data["points"] as? [[String: Any]])
-            let best = try #require(points.compactMap { $0["e1rm_kg"] as? Double }.max())
+            let conversationId = try await api.initializeSession(body: .json(.init())).ok.body.json.data.conversationId
+            let answer = try await client.coachEvents(
+                .init(legacyConversationId: conversationId, message: "How is my bench going?"), token: token)
+            #expect(answer.first?.type == "message_start" && answer.last?.type == "message_end")
+            let points = try await api.getExerciseProgress(body: .json(.init(exerciseId: AnalyticsFlowTests.bench))).ok.body.json.data
+                .points
+            let best = try #require(points.map(\.e1rmKg).max())
             let bestText = best == best.rounded() ? "\(Int(best)) kg" : String(format: "%.1f kg", best)
-            #expect(Self.text(answer).contains(bestText), "\(Self.text(answer)) vs \(points)")
-            #expect(answer.contains { $0["type"] as? String == "artifact" })
+            #expect(answer.text.contains(bestText), "\(answer.text) vs \(points)")
+            #expect(answer.contains { $0.type == "artifact" })
 
             // Workout mode: "8 @ 100" and "done" log the next sets.
-            let started = try await client.call("startActiveWorkout", ["name": "Bench day", "idempotency_key": "start-c"], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
-            _ = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": AnalyticsFlowTests.bench, "sets": 2, "idempotency_key": "add-c"],
-                token: token)
-            let logged = try await Self.stream(client, ["workoutId": workoutId, "message": "8 @ 100"], token: token)
-            #expect(Self.text(logged).hasPrefix("Logged Barbell Bench Press - Medium Grip set 1: 8 × 100 kg."), "\(logged)")
-            #expect(logged.last?["type"] as? String == "message_end" && logged.last?["lane"] as? String == "fast", "the coach's lane")
-            let conversations = try await client.call("getConversations", ["include_workout": true], token: token)
-            let workoutChat = try #require(
-                (conversations.data["items"] as? [[String: Any]])?.first { $0["workout_id"] as? String == workoutId }?["id"] as? String)
-            let done = try await Self.stream(client, ["conversation_id": workoutChat, "message": "done"], token: token)
-            #expect(Self.text(done).contains("set 2"), "\(done)")
-            let active = try await client.call("getActiveWorkout", [:], token: token)
-            let sets =
-                (((active.data["workout"] as? [String: Any] ?? active.data)["exercises"] as? [[String: Any]])?.first?["sets"]
-                    as? [[String: Any]]) ?? []
-            #expect(sets.count == 2 && sets.allSatisfy { $0["completed_at"] != nil && !($0["completed_at"] is NSNull) }, "\(active.json)")
+            let workoutId = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "start-c", name: "Bench day"))).ok.body.json
+                .data.id
+            _ = try await api.addExercise(
+                body: .json(.init(exerciseId: AnalyticsFlowTests.bench, idempotencyKey: "add-c", sets: 2, workoutId: workoutId))
+            ).ok
+            let logged = try await client.coachEvents(.init(message: "8 @ 100", legacyWorkoutId: workoutId), token: token)
+            #expect(logged.text.hasPrefix("Logged Barbell Bench Press - Medium Grip set 1: 8 × 100 kg."), "\(logged)")
+            #expect(logged.last?.type == "message_end" && logged.last?.lane == "fast", "the coach's lane")
+            let conversations = try await api.getConversations(body: .json(.init(includeWorkout: true))).ok.body.json.data
+            let workoutChat = try #require(conversations.items.first { $0.workoutId == workoutId }?.id)
+            let done = try await client.coachEvents(.init(conversationId: workoutChat, message: "done"), token: token)
+            #expect(done.text.contains("set 2"), "\(done)")
+            let active = try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data
+            let sets = active?.exercises.first?.sets ?? []
+            #expect(sets.count == 2 && sets.allSatisfy { $0.completedAt != nil }, "\(String(describing: active))")
 
-            let detail = try await client.call("getConversation", ["conversation_id": workoutChat], token: token)
-            #expect((detail.data["messages"] as? [[String: Any]])?.count == 4)
-            #expect(try await client.call("getConversation", ["conversation_id": workoutChat], token: free).errorCode == "NOT_FOUND")
-            #expect(try await client.call("deleteConversation", ["conversation_id": workoutChat], token: token).status == .ok)
-            #expect(try await client.call("getConversation", ["conversation_id": workoutChat], token: token).errorCode == "NOT_FOUND")
+            let detail = try await api.getConversation(body: .json(.init(conversationId: workoutChat))).ok.body.json.data
+            #expect(detail.messages.count == 4)
+            let foreign = try #require(
+                await refused { try await client.api(free).getConversation(body: .json(.init(conversationId: workoutChat))) })
+            #expect(foreign.code == "NOT_FOUND")
+            _ = try await api.deleteConversation(body: .json(.init(conversationId: workoutChat))).ok
+            let deleted = try #require(await refused { try await api.getConversation(body: .json(.init(conversationId: workoutChat))) })
+            #expect(deleted.code == "NOT_FOUND")
         }
     }
 }

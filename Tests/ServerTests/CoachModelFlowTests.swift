@@ -2,9 +2,9 @@ import Contracts
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import Subscription
 import TestSupport
 import Testing
@@ -14,26 +14,9 @@ import Testing
 @Suite struct CoachModelFlowTests {
     static func premiumUser(_ server: PovverServer, _ client: some TestClientProtocol, _ email: String) async throws -> String {
         let token = try await client.newUser(email)
-        let user = try await client.call("getUser", token: token)
-        let userId = try #require((user.data["user"] as? [String: Any])?["id"] as? String ?? user.data["id"] as? String)
+        let userId = try await client.api(token).getUser(body: .json(.init())).ok.body.json.data.id
         _ = try await server.subscription.service.setOverride(userId: userId, override: "premium")
         return token
-    }
-
-    /// A stream sent with `X-Request-Id`: the id the server answered with, and the events.
-    static func stream(_ client: some TestClientProtocol, _ body: [String: Any], token: String, requestId: String) async throws -> (
-        String?, [[String: Any]]
-    ) {
-        let response = try await client.execute(
-            uri: "/streamAgentNormalized", method: .post,
-            headers: [
-                .contentType: "application/json", .authorization: "Bearer \(token)", .accept: "text/event-stream",
-                HTTPField.Name("X-Request-Id")!: requestId,
-            ], body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
-        let events = String(buffer: response.body).split(separator: "\n").filter { $0.hasPrefix("data: ") }.compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any]
-        }
-        return (response.headers[HTTPField.Name("X-Request-Id")!], events)
     }
 
     @Test(arguments: TestDatabases.engines)
@@ -43,19 +26,19 @@ import Testing
             try await TestServer.with(engine, environment: ["POVVER_LLM_BASE_URL": base, "POVVER_LLM_MODEL": "test-model"]) {
                 server, client in
                 let token = try await Self.premiumUser(server, client, "model-coach@example.com")
-                let events = try await CoachFlowTests.stream(client, ["message": "build me a 3-day full body plan"], token: token)
-                #expect(events.last?["type"] as? String == "message_end", "\(events)")
-                #expect(CoachFlowTests.text(events) == "Let me look. Here is your plan. Accept it to start.")
-                let artifact = try #require(events.first { $0["type"] as? String == "artifact" })
-                let accepted = try await client.call(
-                    "artifactAction",
-                    [
-                        "action": "accept", "artifact_id": try #require(artifact["artifact_id"] as? String),
-                        "conversation_id": try #require(events.first?["conversation_id"] as? String), "idempotency_key": "accept",
-                    ], token: token)
-                #expect(accepted.status == .ok, "\(accepted.json)")
-                let next = try await client.call("getNextWorkout", [:], token: token)
-                #expect((next.data["template"] as? [String: Any])?["name"] as? String == "Day A", "\(next.json)")
+                let api = client.api(token)
+                let events = try await client.coachEvents(.init(message: "build me a 3-day full body plan"), token: token)
+                #expect(events.last?.type == "message_end", "\(events)")
+                #expect(events.text == "Let me look. Here is your plan. Accept it to start.")
+                let artifact = try #require(events.first { $0.type == "artifact" })
+                _ = try await api.artifactAction(
+                    body: .json(
+                        .init(
+                            action: .accept, artifactId: try #require(artifact.artifactId),
+                            conversationId: try #require(events.first?.conversationId), idempotencyKey: "accept"))
+                ).ok
+                let next = try await api.getNextWorkout(body: .json(.init())).ok.body.json.data
+                #expect(next.template.name == "Day A", "\(next)")
                 #expect(model.requests.count == 3 && model.requests[0].body["model"] == "test-model")
             }
         }
@@ -68,19 +51,20 @@ import Testing
             try await TestServer.with(engine, environment: ["POVVER_LLM_BASE_URL": base, "POVVER_LLM_MODEL": "test-model"]) {
                 server, client in
                 let token = try await Self.premiumUser(server, client, "model-down@example.com")
-                let (requestId, events) = try await Self.stream(client, ["message": "hello"], token: token, requestId: "req-model-down")
-                let error = try #require(events.last)
-                #expect(error["type"] as? String == "error" && error["code"] as? String == "UNAVAILABLE", "\(events)")
-                let message = try #require(error["message"] as? String)
+                let answer = try await client.coachStream(
+                    .init(message: "hello"), token: token, headers: [HTTPField.Name("X-Request-Id")!: "req-model-down"])
+                let requestId = answer.headers[HTTPField.Name("X-Request-Id")!]
+                let error = try #require(answer.events.last)
+                #expect(error.type == "error" && error.code == "UNAVAILABLE", "\(answer.events)")
+                let message = try #require(error.message)
                 #expect(
                     requestId == "req-model-down" && message.contains("not answering") && message.contains("req-model-down"), "\(message)")
                 #expect(!message.contains("loading model") && !message.contains("503") && !message.contains("127.0.0.1"), "\(message)")
                 let ready = try await client.execute(uri: "/ready", method: .get)
                 #expect(ready.status == .ok, "readiness does not depend on the model")
-                let noWorkout = try await CoachFlowTests.stream(client, ["message": "8 @ 100"], token: token)
+                let noWorkout = try await client.coachEvents(.init(message: "8 @ 100"), token: token)
                 #expect(
-                    noWorkout.last?["type"] as? String == "message_end"
-                        && CoachFlowTests.text(noWorkout).contains("no workout in progress"),
+                    noWorkout.last?.type == "message_end" && noWorkout.text.contains("no workout in progress"),
                     "the fast lane answers without the model")
             }
         }
@@ -101,18 +85,16 @@ extension CoachModelFlowTests {
                 server, client in
                 let token = try await Self.premiumUser(server, client, "three-streams@example.com")
                 let other = try await Self.premiumUser(server, client, "other-streamer@example.com")
-                let first = Task { CoachFlowTests.text(try await CoachFlowTests.stream(client, ["message": "plan my week"], token: token)) }
-                let second = Task {
-                    CoachFlowTests.text(try await CoachFlowTests.stream(client, ["message": "and my meals"], token: token))
-                }
+                let first = Task { try await client.coachEvents(.init(message: "plan my week"), token: token).text }
+                let second = Task { try await client.coachEvents(.init(message: "and my meals"), token: token).text }
                 try await eventually("both streams wait on the model") { model.holding == 2 }
-                let third = try await client.call("streamAgentNormalized", ["message": "one more"], token: token)
-                #expect(third.status == .tooManyRequests && third.headers[.retryAfter] == "5", "\(third.json)")
-                let error = try #require(third.json["error"] as? [String: Any])
-                #expect(error["code"] as? String == "RATE_LIMITED" && (error["details"] as? [String: Any])?["limit"] as? String == "2")
+                let third = try #require(
+                    await refused { try await client.api(token).streamAgentNormalized(body: .json(.init(message: "one more"))) })
+                #expect(third.status == 429 && third.headers[.retryAfter] == "5", "\(third)")
+                #expect(third.code == "RATE_LIMITED" && third.details["limit"] == "2")
                 #expect(model.requests.count == 2)
-                let answered = try await CoachFlowTests.stream(client, ["message": "hello"], token: other)
-                #expect(CoachFlowTests.text(answered) == "Other.", "another user is not held back: \(answered)")
+                let answered = try await client.coachEvents(.init(message: "hello"), token: other)
+                #expect(answered.text == "Other.", "another user is not held back: \(answered)")
                 model.release()
                 let answers = [try await first.value, try await second.value]
                 #expect(

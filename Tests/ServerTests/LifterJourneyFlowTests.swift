@@ -3,6 +3,8 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
+import PovverClient
+import PovverKit
 import TestSupport
 import Testing
 
@@ -43,59 +45,57 @@ import Testing
     func aLifterPlansTrainsAndProgressesInTheirUnit(engine: SQLEngine, lifter: Lifter) async throws {
         try await TestServer.with(engine) { server, client in
             let (token, _) = try await RecommendationsFlowTests.premiumUser(server, client, lifter.email)
+            let api = client.api(token)
             if lifter.pounds {
-                #expect(try await client.call("updateUser", ["weight_format": "pounds"], token: token).status == .ok)
+                _ = try await api.updateUser(body: .json(.init(weightFormat: .pounds))).ok
             }
-            let settings = try await client.call("updateRecommendationSettings", ["auto_pilot_enabled": lifter.autoPilot], token: token)
-            #expect(settings.status == .ok, "\(settings.json)")
+            _ = try await api.updateRecommendationSettings(body: .json(.init(autoPilotEnabled: lifter.autoPilot))).ok
 
             // The plan: three days, every set with reps and no weight yet (nothing logged: the first session calibrates).
             let plan = try await CoachCardsFlowTests.proposedPlan(client, token: token, message: "Make me a 3-day full body plan, full gym")
-            #expect(plan.card["type"] as? String == "routine_summary", "\(plan.card)")
-            let days = ((plan.card["data"] as? [String: Any])?["days"] as? [[String: Any]]) ?? []
-            #expect(days.count == 3, "\(plan.card)")
-            let planned = days.flatMap { $0["exercises"] as? [[String: Any]] ?? [] }
-            #expect(!planned.isEmpty && planned.allSatisfy { $0["weight_kg"] is NSNull && $0["reps"] is Int }, "\(days)")
-            let accepted = try await CoachCardsFlowTests.act(client, "accept", plan, token: token, key: "accept-plan")
-            #expect(accepted.status == .ok, "\(accepted.json)")
-            let templateIds = try #require((accepted.data["result"] as? [String: Any])?["template_ids"] as? [String], "\(accepted.json)")
-            let routineId = try #require((accepted.data["result"] as? [String: Any])?["routine_id"] as? String)
+            #expect(try plan.card.type == .routineSummary, "\(plan.artifact)")
+            let days = try plan.artifact.content(as: CoachCardsFlowTests.RoutineEdit.self).days ?? []
+            #expect(days.count == 3, "\(plan.artifact)")
+            let planned = days.flatMap { $0.exercises ?? [] }
+            #expect(!planned.isEmpty && planned.allSatisfy { $0.weightKg == nil && $0.reps != nil }, "\(days)")
+            let accepted = try await CoachCardsFlowTests.act(client, .accept, plan, token: token, key: "accept-plan")
+            let made = try CoachCardsFlowTests.Made(accepted.result)
+            let templateIds = try #require(made.templateIds, "\(accepted)")
+            let routineId = try #require(made.routineId)
             let dayA = templateIds[0]
 
             // The first workout, the routine's next: every set typed as "<target reps> @ <weight>", no RIR.
-            let first = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "w1"], token: token)
-            let firstId = try #require(first.data["id"] as? String, "\(first.json)")
-            let firstSets = try Self.plannedSets(first.data)
-            #expect(firstSets.count >= 3 && firstSets.allSatisfy { $0.weightKg == nil }, "\(first.json)")
+            let first = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "w1", routineId: routineId))).ok.body.json.data
+            let firstSets = try Self.plannedSets(first)
+            #expect(firstSets.count >= 3 && firstSets.allSatisfy { $0.weightKg == nil }, "\(first)")
             for set in firstSets {
-                let reply = try await CoachFlowTests.stream(
-                    client, ["workoutId": firstId, "message": "\(set.reps) @ \(lifter.typed)"], token: token)
+                let reply = try await client.coachEvents(
+                    .init(message: "\(set.reps) @ \(lifter.typed)", legacyWorkoutId: first.id), token: token)
                 let unit = lifter.pounds ? "lb" : "kg"
-                #expect(CoachFlowTests.text(reply).contains("\(set.reps) × \(lifter.typed) \(unit)"), "\(reply)")
+                #expect(reply.text.contains("\(set.reps) × \(lifter.typed) \(unit)"), "\(reply)")
             }
-            try await Self.finish(client, firstId, key: "w1", token: token)
+            try await Self.finish(client, first.id, key: "w1", token: token)
             try await RecommendationsFlowTests.settle(server)
 
             // Its weights, from what was logged: applied by auto-pilot, or a recommendation the lifter accepts.
             try await Self.expectTemplate(client, dayA, weightKg: lifter.calibratedKg, autoPilot: lifter.autoPilot, token: token)
 
             // The second workout on day A meets every target ("done" logs the set as planned): one step up.
-            let second = try await client.call("startActiveWorkout", ["template_id": dayA, "idempotency_key": "w2"], token: token)
-            let secondId = try #require(second.data["id"] as? String, "\(second.json)")
-            let secondSets = try Self.plannedSets(second.data)
-            #expect(secondSets.count == firstSets.count, "\(second.json)")
-            #expect(secondSets.allSatisfy { $0.weightKg == lifter.calibratedKg }, "the targets carry the weights: \(second.json)")
+            let second = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "w2", templateId: dayA))).ok.body.json.data
+            let secondSets = try Self.plannedSets(second)
+            #expect(secondSets.count == firstSets.count, "\(second)")
+            #expect(secondSets.allSatisfy { $0.weightKg == lifter.calibratedKg }, "the targets carry the weights: \(second)")
             for _ in secondSets {
-                let reply = try await CoachFlowTests.stream(client, ["workoutId": secondId, "message": "done"], token: token)
-                #expect(CoachFlowTests.text(reply).contains("× \(lifter.typed) \(lifter.pounds ? "lb" : "kg")"), "\(reply)")
+                let reply = try await client.coachEvents(.init(message: "done", legacyWorkoutId: second.id), token: token)
+                #expect(reply.text.contains("× \(lifter.typed) \(lifter.pounds ? "lb" : "kg")"), "\(reply)")
             }
-            try await Self.finish(client, secondId, key: "w2", token: token)
+            try await Self.finish(client, second.id, key: "w2", token: token)
             try await RecommendationsFlowTests.settle(server)
             try await Self.expectTemplate(client, dayA, weightKg: lifter.steppedKg, autoPilot: lifter.autoPilot, token: token)
 
             // The analyst's insight reads in the lifter's unit.
-            let summary = try await client.call("getAnalysisSummary", ["sections": ["insights"]], token: token)
-            let insight = try #require((summary.data["insights"] as? [[String: Any]])?.first, "\(summary.json)")
+            let summary = try await api.getAnalysisSummary(body: .json(.init(sections: [.insights]))).ok.body.json.data
+            let insight = try #require(summary.insights.first, "\(summary)")
             #expect("\(insight)".contains(lifter.steppedText), "\(insight)")
         }
     }
@@ -104,19 +104,18 @@ import Testing
     func aLifterWithNoRoutineGetsExerciseScopedRecommendations(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let (token, _) = try await RecommendationsFlowTests.premiumUser(server, client, "freeform@example.com")
+            let api = client.api(token)
             var workouts: [String] = []
             for (index, reps) in [8, 9].enumerated() {
-                let started = try await client.call(
-                    "startActiveWorkout", ["name": "Push", "idempotency_key": "free-\(index)"], token: token)
-                let workoutId = try #require(started.data["id"] as? String, "\(started.json)")
-                let added = try await client.call(
-                    "addExercise",
-                    ["workout_id": workoutId, "exercise_id": WorkoutsFlowTests.bench, "sets": 3, "idempotency_key": "free-add-\(index)"],
-                    token: token)
-                #expect(added.status == .ok, "\(added.json)")
+                let workoutId = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "free-\(index)", name: "Push"))).ok.body
+                    .json.data.id
+                _ = try await api.addExercise(
+                    body: .json(
+                        .init(exerciseId: WorkoutsFlowTests.bench, idempotencyKey: "free-add-\(index)", sets: 3, workoutId: workoutId))
+                ).ok
                 for _ in 0..<3 {
-                    let reply = try await CoachFlowTests.stream(client, ["workoutId": workoutId, "message": "\(reps) @ 80"], token: token)
-                    #expect(CoachFlowTests.text(reply).hasPrefix("Logged"), "\(reply)")
+                    let reply = try await client.coachEvents(.init(message: "\(reps) @ 80", legacyWorkoutId: workoutId), token: token)
+                    #expect(reply.text.hasPrefix("Logged"), "\(reply)")
                 }
                 try await Self.finish(client, workoutId, key: "free-\(index)", token: token)
                 try await RecommendationsFlowTests.settle(server)
@@ -129,37 +128,35 @@ import Testing
             // The second beat the first (9 reps at the same weight, no RIR logged): the bench goes up a step.
             let items = try await RecommendationsFlowTests.items(client, token: token)
             let item = try #require(items.first, "\(items)")
-            #expect(items.count == 1 && item["scope"] as? String == "exercise" && item["workout_id"] as? String == workouts[1], "\(items)")
-            let change = try #require((item["changes"] as? [[String: Any]])?.first)
-            #expect(change["exercise_id"] as? String == WorkoutsFlowTests.bench && change["action"] as? String == "progress", "\(change)")
-            #expect(change["from_weight_kg"] as? Double == 80 && change["to_weight_kg"] as? Double == 82.5, "\(change)")
-            let insights = try await client.call("getAnalysisSummary", ["sections": ["insights"]], token: token)
-            #expect((insights.data["insights"] as? [Any])?.count == 2, "\(insights.json)")
+            #expect(items.count == 1 && item.scope == .exercise && item.workoutId == workouts[1], "\(items)")
+            let change = try #require(item.changes.first)
+            #expect(change.exerciseId == WorkoutsFlowTests.bench && change.action == .progress, "\(change)")
+            #expect(change.fromWeightKg == 80 && change.toWeightKg == 82.5, "\(change)")
+            let insights = try await api.getAnalysisSummary(body: .json(.init(sections: [.insights]))).ok.body.json.data
+            #expect(insights.insights.count == 2, "\(insights)")
 
             // Deleting that workout takes its insight and its pending recommendation with it.
-            let deleted = try await client.call("deleteWorkout", ["workout_id": workouts[1]], token: token)
-            #expect(deleted.status == .ok, "\(deleted.json)")
+            _ = try await api.deleteWorkout(body: .json(.init(workoutId: workouts[1]))).ok
             try await RecommendationsFlowTests.settle(server)
             #expect(try await RecommendationsFlowTests.items(client, token: token).isEmpty)
-            let left = try await client.call("getAnalysisSummary", ["sections": ["insights"]], token: token)
-            #expect((left.data["insights"] as? [[String: Any]])?.count == 1, "\(left.json)")
-            #expect(!"\(left.data)".contains(workouts[1]), "\(left.json)")
+            let left = try await api.getAnalysisSummary(body: .json(.init(sections: [.insights]))).ok.body.json.data
+            #expect(left.insights.count == 1, "\(left)")
+            #expect(!"\(left)".contains(workouts[1]), "\(left)")
         }
     }
 
+    /// An active workout as the generated client reads it.
+    typealias Workout = Operations.StartActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload
+
     /// Every planned set of an active workout, in order: its target reps and weight.
-    static func plannedSets(_ workout: [String: Any]) throws -> [(reps: Int, weightKg: Double?)] {
-        try (workout["exercises"] as? [[String: Any]] ?? []).flatMap { exercise in
-            try (exercise["sets"] as? [[String: Any]] ?? []).map { set in
-                (try #require(set["target_reps"] as? Int, "\(set)"), set["target_weight_kg"] as? Double)
-            }
+    static func plannedSets(_ workout: Workout) throws -> [(reps: Int, weightKg: Double?)] {
+        try workout.exercises.flatMap { exercise in
+            try exercise.sets.map { set in (try #require(set.targetReps, "\(set)"), set.targetWeightKg) }
         }
     }
 
     static func finish(_ client: some TestClientProtocol, _ workoutId: String, key: String, token: String) async throws {
-        let done = try await client.call(
-            "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "\(key)-done"], token: token)
-        #expect(done.status == .ok, "\(done.json)")
+        _ = try await client.api(token).completeActiveWorkout(body: .json(.init(idempotencyKey: "\(key)-done", workoutId: workoutId))).ok
     }
 
     /// Every planned set of the template is at `weightKg`: already (auto-pilot), or once its pending recommendation,
@@ -167,20 +164,17 @@ import Testing
     static func expectTemplate(
         _ client: some TestClientProtocol, _ templateId: String, weightKg: Double, autoPilot: Bool, token: String
     ) async throws {
-        let items = try await RecommendationsFlowTests.items(client, token: token).filter {
-            ($0["target"] as? [String: Any])?["template_id"] as? String == templateId
-        }
+        let api = client.api(token)
+        let items = try await RecommendationsFlowTests.items(client, token: token).filter { $0.target.templateId == templateId }
         let newest = try #require(items.first, "a recommendation for the template")
-        #expect(newest["status"] as? String == (autoPilot ? "applied" : "pending_review"), "\(newest)")
-        let changed = (newest["changes"] as? [[String: Any]] ?? []).flatMap { $0["sets"] as? [[String: Any]] ?? [] }
-        #expect(!changed.isEmpty && changed.allSatisfy { $0["to_weight_kg"] as? Double == weightKg }, "\(newest)")
+        #expect(newest.status == (autoPilot ? .applied : .pendingReview), "\(newest)")
+        let changed = newest.changes.flatMap(\.sets)
+        #expect(!changed.isEmpty && changed.allSatisfy { $0.toWeightKg == weightKg }, "\(newest)")
         if !autoPilot {
-            let reviewed = try await client.call(
-                "reviewRecommendation", ["recommendation_id": newest["id"] as? String ?? "", "action": "accept"], token: token)
-            #expect(reviewed.status == .ok, "\(reviewed.json)")
+            _ = try await api.reviewRecommendation(body: .json(.init(action: .accept, recommendationId: newest.id))).ok
         }
-        let template = try await client.call("getTemplate", ["template_id": templateId], token: token)
-        let sets = (template.data["exercises"] as? [[String: Any]] ?? []).flatMap { $0["sets"] as? [[String: Any]] ?? [] }
-        #expect(!sets.isEmpty && sets.allSatisfy { $0["target_weight_kg"] as? Double == weightKg }, "\(template.json)")
+        let template = try await api.getTemplate(body: .json(.init(templateId: templateId))).ok.body.json.data
+        let sets = template.exercises.flatMap(\.sets)
+        #expect(!sets.isEmpty && sets.allSatisfy { $0.targetWeightKg == weightKg }, "\(template)")
     }
 }

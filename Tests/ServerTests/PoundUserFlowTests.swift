@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Platform
 import PovverApp
+import PovverClient
 import Subscription
 import TestSupport
 import Testing
@@ -13,33 +14,29 @@ import Testing
     func aPoundUserLogsPoundsAndReadsPounds(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let token = try await client.newUser("pounds@example.com")
-            let chosen = try await client.call("updateUser", ["weight_format": "pounds"], token: token)
-            #expect(chosen.status == .ok, "\(chosen.json)")
-            let user = try await client.call("getUser", token: token)
-            let userId = try #require((user.data["user"] as? [String: Any])?["id"] as? String ?? user.data["id"] as? String)
+            let api = client.api(token)
+            _ = try await api.updateUser(body: .json(.init(weightFormat: .pounds))).ok
+            let userId = try await api.getUser(body: .json(.init())).ok.body.json.data.id
             _ = try await server.subscription.service.setOverride(userId: userId, override: "premium")
 
-            let started = try await client.call("startActiveWorkout", ["name": "Bench day", "idempotency_key": "start-lb"], token: token)
-            let workoutId = try #require(started.data["id"] as? String, "\(started.json)")
-            _ = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": WorkoutsFlowTests.bench, "sets": 2, "idempotency_key": "add-lb"],
-                token: token)
-            let logged = try await CoachFlowTests.stream(client, ["workoutId": workoutId, "message": "8 @ 135"], token: token)
-            #expect(CoachFlowTests.text(logged).hasPrefix("Logged Barbell Bench Press - Medium Grip set 1: 8 × 135 lb."), "\(logged)")
-            let active = try await client.call("getActiveWorkout", [:], token: token)
-            let sets =
-                (((active.data["workout"] as? [String: Any] ?? active.data)["exercises"] as? [[String: Any]])?.first?["sets"]
-                    as? [[String: Any]]) ?? []
+            let workoutId = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "start-lb", name: "Bench day"))).ok.body.json
+                .data.id
+            _ = try await api.addExercise(
+                body: .json(.init(exerciseId: WorkoutsFlowTests.bench, idempotencyKey: "add-lb", sets: 2, workoutId: workoutId))
+            ).ok
+            let logged = try await client.coachEvents(.init(message: "8 @ 135", legacyWorkoutId: workoutId), token: token)
+            #expect(logged.text.hasPrefix("Logged Barbell Bench Press - Medium Grip set 1: 8 × 135 lb."), "\(logged)")
+            let active = try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data
+            let sets = active?.exercises.first?.sets ?? []
             #expect(
-                sets.first?["weight_kg"] as? Double == 61.23 && sets.first?["reps"] as? Int == 8,
-                "the API's numbers stay kilograms: \(active.json)")
+                sets.first?.weightKg == 61.23 && sets.first?.reps == 8, "the API's numbers stay kilograms: \(String(describing: active))")
 
             // A Strong export's "80" is 80 lb for this user when the request names no unit.
-            let imported = try await client.call("importWorkouts", ["format": "strong_csv", "content": ImportFlowTests.file], token: token)
-            let importedId = try #require((imported.data["workout_ids"] as? [String])?.first, "\(imported.json)")
-            let workout = try await client.call("getWorkout", ["workout_id": importedId], token: token)
-            let importedSets = (workout.data["exercises"] as? [[String: Any]] ?? []).flatMap { $0["sets"] as? [[String: Any]] ?? [] }
-            #expect(importedSets.map { $0["weight_kg"] as? Double } == [36.29], "\(workout.json)")
+            let imported = try await api.importWorkouts(body: .json(.init(content: ImportFlowTests.file, format: .strongCsv))).ok.body.json
+                .data
+            let importedId = try #require(imported.workoutIds.first, "\(imported)")
+            let workout = try await api.getWorkout(body: .json(.init(workoutId: importedId))).ok.body.json.data
+            #expect(workout.exercises.flatMap(\.sets).map(\.weightKg) == [36.29], "\(workout)")
         }
     }
 }

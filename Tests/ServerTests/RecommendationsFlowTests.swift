@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
+import PovverClient
 import Recommendations
 import SQLKit
 import Subscription
@@ -35,10 +36,12 @@ import Testing
         }
     }
 
+    /// A recommendation as the generated client reads it.
+    typealias Recommendation = Operations.GetRecommendations.Output.Ok.Body.JsonPayload.DataPayload.ItemsPayloadPayload
+
     static func premiumUser(_ server: PovverServer, _ client: some TestClientProtocol, _ email: String) async throws -> (String, String) {
         let token = try await client.newUser(email)
-        let user = try await client.call("getUser", token: token)
-        let userId = try #require((user.data["user"] as? [String: Any])?["id"] as? String ?? user.data["id"] as? String)
+        let userId = try await client.api(token).getUser(body: .json(.init())).ok.body.json.data.id
         _ = try await server.subscription.service.setOverride(userId: userId, override: "premium")
         return (token, userId)
     }
@@ -47,22 +50,14 @@ import Testing
     static func routine(_ client: some TestClientProtocol, weight: Double, token: String) async throws -> (
         template: String, routine: String
     ) {
-        let template = try await client.call(
-            "createTemplate",
-            [
-                "name": "Legs",
-                "exercises": [
-                    [
-                        "exercise_id": squat,
-                        "sets": Array(
-                            repeating: ["target_reps": 5, "target_rir": 2, "target_weight_kg": weight] as [String: Any], count: 3),
-                    ]
-                ],
-            ], token: token)
-        let templateId = try #require(template.data["id"] as? String, "\(template.json)")
-        let routine = try await client.call("createRoutine", ["name": "Strength", "template_ids": [templateId]], token: token)
-        let routineId = try #require(routine.data["id"] as? String, "\(routine.json)")
-        #expect(try await client.call("setActiveRoutine", ["routine_id": routineId], token: token).status == .ok)
+        let api = client.api(token)
+        let set = Operations.CreateTemplate.Input.Body.JsonPayload.ExercisesPayloadPayload.SetsPayloadPayload(
+            targetReps: 5, targetRir: 2, targetWeightKg: weight)
+        let templateId = try await api.createTemplate(
+            body: .json(.init(exercises: [.init(exerciseId: squat, sets: Array(repeating: set, count: 3))], name: "Legs"))
+        ).ok.body.json.data.id
+        let routineId = try await api.createRoutine(body: .json(.init(name: "Strength", templateIds: [templateId]))).ok.body.json.data.id
+        _ = try await api.setActiveRoutine(body: .json(.init(routineId: routineId))).ok
         return (templateId, routineId)
     }
 
@@ -70,39 +65,36 @@ import Testing
     static func train(_ client: some TestClientProtocol, routine: String, weight: Double, reps: Int, rir: Int, key: String, token: String)
         async throws
     {
-        let started = try await client.call("startActiveWorkout", ["routine_id": routine, "idempotency_key": "\(key)-start"], token: token)
-        let workoutId = try #require(started.data["id"] as? String, "\(started.json)")
-        let exercise = try #require((started.data["exercises"] as? [[String: Any]])?.first)
-        for (index, set) in (exercise["sets"] as? [[String: Any]] ?? []).enumerated() {
-            let logged = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": exercise["instance_id"] as! String, "set_id": set["id"] as! String,
-                    "weight_kg": weight, "reps": reps, "rir": rir, "idempotency_key": "\(key)-set\(index)",
-                ], token: token)
-            #expect(logged.status == .ok, "\(logged.json)")
+        let api = client.api(token)
+        let started = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "\(key)-start", routineId: routine))).ok.body.json
+            .data
+        let exercise = try #require(started.exercises.first)
+        for (index, set) in exercise.sets.enumerated() {
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: exercise.instanceId, idempotencyKey: "\(key)-set\(index)", reps: reps, rir: rir, setId: set.id,
+                        weightKg: weight, workoutId: started.id))
+            ).ok
         }
-        let done = try await client.call(
-            "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "\(key)-done"], token: token)
-        #expect(done.status == .ok, "\(done.json)")
+        _ = try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "\(key)-done", workoutId: started.id))).ok
     }
 
     static func weights(_ client: some TestClientProtocol, template: String, token: String) async throws -> [Double] {
-        let reply = try await client.call("getTemplate", ["template_id": template], token: token)
-        let exercise = try #require((reply.data["exercises"] as? [[String: Any]])?.first, "\(reply.json)")
-        return (exercise["sets"] as? [[String: Any]] ?? []).compactMap { $0["target_weight_kg"] as? Double }
+        let template = try await client.api(token).getTemplate(body: .json(.init(templateId: template))).ok.body.json.data
+        let exercise = try #require(template.exercises.first, "\(template)")
+        return exercise.sets.compactMap(\.targetWeightKg)
     }
 
-    static func items(_ client: some TestClientProtocol, token: String) async throws -> [[String: Any]] {
-        let reply = try await client.call("getRecommendations", [:], token: token)
-        #expect(reply.status == .ok, "\(reply.json)")
-        return reply.data["items"] as? [[String: Any]] ?? []
+    static func items(_ client: some TestClientProtocol, token: String) async throws -> [Recommendation] {
+        try await client.api(token).getRecommendations(body: .json(.init())).ok.body.json.data.items
     }
 
     @Test(arguments: TestDatabases.engines)
     func metTargetsProgressTheTemplateByTheSeedsRuleWithReviewAndAutoPilot(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let (token, userId) = try await Self.premiumUser(server, client, "analyst@example.com")
+            let api = client.api(token)
             let (template, routine) = try await Self.routine(client, weight: 100, token: token)
 
             // 1. Every set met at the target effort: a pending template-scoped step to 102.5 kg (+2.5 %).
@@ -110,60 +102,64 @@ import Testing
             try await Self.settle(server)
             var items = try await Self.items(client, token: token)
             var item = try #require(items.first, "no recommendation")
-            #expect(items.count == 1 && item["scope"] as? String == "template" && item["status"] as? String == "pending_review")
-            #expect((item["target"] as? [String: Any])?["template_id"] as? String == template)
-            let change = try #require((item["changes"] as? [[String: Any]])?.first)
-            #expect(change["from_weight_kg"] as? Double == 100 && change["to_weight_kg"] as? Double == 102.5)
-            let summary = try await client.call("getAnalysisSummary", ["sections": ["insights"]], token: token)
-            #expect((summary.data["insights"] as? [[String: Any]])?.count == 1, "\(summary.json)")
-            #expect(summary.data.keys.contains("daily_brief") && summary.data["daily_brief"] is NSNull)
+            #expect(items.count == 1 && item.scope == .template && item.status == .pendingReview)
+            #expect(item.target.templateId == template)
+            let change = try #require(item.changes.first)
+            #expect(change.fromWeightKg == 100 && change.toWeightKg == 102.5)
+            let summary = try await api.getAnalysisSummary(body: .json(.init(sections: [.insights]))).ok.body.json.data
+            #expect(summary.insights.count == 1, "\(summary)")
+            // The wire's shape: an absent brief is there, as null (the typed answer reads absent and null alike).
+            let wire = try await client.send("getAnalysisSummary", ["sections": ["insights"]], token: token)
+            #expect(wire.data["daily_brief"] == .null, "\(wire.body)")
 
-            let accepted = try await client.call(
-                "reviewRecommendation", ["recommendation_id": item["id"] as! String, "action": "accept"], token: token)
-            #expect(accepted.status == .ok && accepted.data["status"] as? String == "accepted", "\(accepted.json)")
+            let accepted = try await api.reviewRecommendation(body: .json(.init(action: .accept, recommendationId: item.id))).ok.body.json
+                .data
+            #expect(accepted.status == .accepted, "\(accepted)")
             #expect(try await Self.weights(client, template: template, token: token) == [102.5, 102.5, 102.5])
 
             // 2. Auto-pilot on: the next step (105 kg) is applied at once.
-            let settings = try await client.call("updateRecommendationSettings", ["auto_pilot_enabled": true], token: token)
-            #expect(settings.data["auto_pilot_enabled"] as? Bool == true, "\(settings.json)")
+            let settings = try await api.updateRecommendationSettings(body: .json(.init(autoPilotEnabled: true))).ok.body.json.data
+            #expect(settings.autoPilotEnabled, "\(settings)")
             try await Self.train(client, routine: routine, weight: 102.5, reps: 5, rir: 3, key: "b", token: token)
             try await Self.settle(server)
             item = try #require(try await Self.items(client, token: token).first)
-            #expect(
-                item["status"] as? String == "applied" && (item["changes"] as? [[String: Any]])?.first?["to_weight_kg"] as? Double == 105)
+            #expect(item.status == .applied && item.changes.first?.toWeightKg == 105)
             #expect(try await Self.weights(client, template: template, token: token) == [105, 105, 105])
 
             // 3. Auto-pilot off; the template is edited before the review: CONFLICT, nothing applied.
-            _ = try await client.call("updateRecommendationSettings", ["auto_pilot_enabled": false], token: token)
+            _ = try await api.updateRecommendationSettings(body: .json(.init(autoPilotEnabled: false))).ok
             try await Self.train(client, routine: routine, weight: 105, reps: 5, rir: 2, key: "c", token: token)
             try await Self.settle(server)
             items = try await Self.items(client, token: token)
-            item = try #require(items.first { $0["status"] as? String == "pending_review" })
-            let patched = try await client.call("patchTemplate", ["template_id": template, "name": "Legs (heavy)"], token: token)
-            #expect(patched.status == .ok, "\(patched.json)")
-            let stale = try await client.call(
-                "reviewRecommendation", ["recommendation_id": item["id"] as! String, "action": "accept"], token: token)
-            #expect(stale.status == .conflict && stale.errorCode == "CONFLICT", "\(stale.json)")
+            item = try #require(items.first { $0.status == .pendingReview })
+            let pendingId = item.id
+            _ = try await api.patchTemplate(body: .json(.init(name: "Legs (heavy)", templateId: template))).ok
+            let stale = try #require(
+                await refused { try await api.reviewRecommendation(body: .json(.init(action: .accept, recommendationId: pendingId))) })
+            #expect(stale.status == 409 && stale.code == "CONFLICT", "\(stale)")
             #expect(try await Self.weights(client, template: template, token: token) == [105, 105, 105])
 
             // 4. Downgraded: the pending one cannot be accepted, and the list is premium.
             _ = try await server.subscription.service.setOverride(userId: userId, override: nil)
-            let downgraded = try await client.call(
-                "reviewRecommendation", ["recommendation_id": item["id"] as! String, "action": "accept"], token: token)
-            #expect(downgraded.errorCode == "PREMIUM_REQUIRED", "\(downgraded.json)")
-            #expect(try await client.call("getRecommendations", [:], token: token).errorCode == "PREMIUM_REQUIRED")
-            let free = try await client.call("getRecommendationSettings", [:], token: token)
-            #expect(free.data["premium"] as? Bool == false, "\(free.json)")
+            let downgraded = try #require(
+                await refused { try await api.reviewRecommendation(body: .json(.init(action: .accept, recommendationId: pendingId))) })
+            #expect(downgraded.code == "PREMIUM_REQUIRED", "\(downgraded)")
+            #expect(try #require(await refused { try await api.getRecommendations(body: .json(.init())) }).code == "PREMIUM_REQUIRED")
+            let free = try await api.getRecommendationSettings(body: .json(.init())).ok.body.json.data
+            #expect(free.premium == false, "\(free)")
 
             // Another user sees none of it.
             let (other, _) = try await Self.premiumUser(server, client, "other@example.com")
             #expect(try await Self.items(client, token: other).isEmpty)
-            let foreign = try await client.call(
-                "reviewRecommendation", ["recommendation_id": item["id"] as! String, "action": "reject"], token: other)
-            #expect(foreign.errorCode == "NOT_FOUND")
-            let bad = try await client.call(
-                "reviewRecommendation", ["recommendation_id": item["id"] as! String, "action": "maybe"], token: other)
-            #expect(bad.errorCode == "INVALID_ARGUMENT")
+            let foreign = try #require(
+                await refused {
+                    try await client.api(other).reviewRecommendation(body: .json(.init(action: .reject, recommendationId: pendingId)))
+                })
+            #expect(foreign.code == "NOT_FOUND")
+            // An action the document does not name: sent as JSON, since the client's action type cannot say it.
+            let bad = try await client.send(
+                "reviewRecommendation", ["recommendation_id": .string(pendingId), "action": "maybe"], token: other)
+            #expect(bad.code == "INVALID_ARGUMENT")
         }
     }
 
@@ -171,6 +167,7 @@ import Testing
     func aFreeUserGetsNoAnalysisJobAndSeesThePaywall(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let token = try await client.newUser("free-analyst@example.com")
+            let api = client.api(token)
             let (_, routine) = try await Self.routine(client, weight: 60, token: token)
             try await Self.train(client, routine: routine, weight: 60, reps: 5, rir: 2, key: "a", token: token)
             try await Self.settle(server)
@@ -178,12 +175,13 @@ import Testing
                 "SELECT COUNT(*) AS n FROM platform_jobs WHERE kind = \(bind: AnalystJobs.postWorkout)"
             ).first(decodingColumn: "n", as: Int.self)
             #expect(jobs == 0, "no analysis is queued for a free user")
-            #expect(try await client.call("getRecommendations", [:], token: token).errorCode == "PREMIUM_REQUIRED")
-            #expect(try await client.call("getAnalysisSummary", [:], token: token).errorCode == "PREMIUM_REQUIRED")
-            let enable = try await client.call("updateRecommendationSettings", ["auto_pilot_enabled": true], token: token)
-            #expect(enable.errorCode == "PREMIUM_REQUIRED")
-            let settings = try await client.call("getRecommendationSettings", [:], token: token)
-            #expect(settings.data["premium"] as? Bool == false && settings.data["auto_pilot_enabled"] as? Bool == false)
+            #expect(try #require(await refused { try await api.getRecommendations(body: .json(.init())) }).code == "PREMIUM_REQUIRED")
+            #expect(try #require(await refused { try await api.getAnalysisSummary(body: .json(.init())) }).code == "PREMIUM_REQUIRED")
+            let enable = try #require(
+                await refused { try await api.updateRecommendationSettings(body: .json(.init(autoPilotEnabled: true))) })
+            #expect(enable.code == "PREMIUM_REQUIRED")
+            let settings = try await api.getRecommendationSettings(body: .json(.init())).ok.body.json.data
+            #expect(settings.premium == false && settings.autoPilotEnabled == false)
         }
     }
 
@@ -191,24 +189,38 @@ import Testing
     @Test func badSummaryAndReviewArgumentsNameTheirField() async throws {
         try await TestServer.with(.sqlite) { server, client in
             let (token, _) = try await Self.premiumUser(server, client, "bad-input@example.com")
-            for (name, body, field) in [
+            let api = client.api(token)
+            let typed: [(String, @Sendable () async throws -> Void, String)] = [
+                ("getAnalysisSummary date", { _ = try await api.getAnalysisSummary(body: .json(.init(date: "2026-02-30"))) }, "date"),
+                ("getAnalysisSummary limit", { _ = try await api.getAnalysisSummary(body: .json(.init(limit: 21))) }, "limit"),
+                ("getRecommendations limit", { _ = try await api.getRecommendations(body: .json(.init(limit: 0))) }, "limit"),
+                (
+                    "getRecommendations cursor", { _ = try await api.getRecommendations(body: .json(.init(cursor: "not-a-cursor"))) },
+                    "cursor"
+                ),
+            ]
+            for (name, call, field) in typed {
+                let refusal = try #require(await refused(call), "\(name)")
+                #expect(refusal.code == "INVALID_ARGUMENT" && refusal.details["field"] == field, "\(name): \(refusal)")
+            }
+            // Values the client's types cannot say (a name outside an enum, a number or text for a list or a flag):
+            // sent as JSON.
+            let untyped: [(String, JSONValue, String)] = [
                 ("getAnalysisSummary", ["sections": ["insights", "gossip"]], "sections"),
                 ("getAnalysisSummary", ["sections": 7], "sections"),
-                ("getAnalysisSummary", ["date": "2026-02-30"], "date"),
-                ("getAnalysisSummary", ["limit": 21], "limit"),
-                ("getRecommendations", ["limit": 0], "limit"),
                 ("getRecommendations", ["status": "maybe"], "status"),
-                ("getRecommendations", ["cursor": "not-a-cursor"], "cursor"),
                 ("reviewRecommendation", ["recommendation_id": "rec-1", "action": "maybe"], "action"),
                 ("updateRecommendationSettings", ["auto_pilot_enabled": "yes"], "auto_pilot_enabled"),
-            ] as [(String, [String: Any], String)] {
-                let reply = try await client.call(name, body, token: token)
+            ]
+            for (name, body, field) in untyped {
+                let reply = try await client.send(name, body, token: token)
                 #expect(
-                    reply.errorCode == "INVALID_ARGUMENT" && reply.errorDetails?["field"] as? String == field,
-                    "\(name) \(body): \(reply.json)")
+                    reply.code == "INVALID_ARGUMENT" && reply.body["error"]?["details"]?["field"] == .string(field),
+                    "\(name) \(body): \(reply.body)")
             }
-            let summary = try await client.call("getAnalysisSummary", ["sections": "insights,weekly_review"], token: token)
-            #expect(summary.status == .ok && summary.data["daily_brief"] is NSNull, "a comma-separated list (a GET query's form)")
+            // A comma-separated list (a GET query's form), which the document's list type cannot say: sent as JSON.
+            let summary = try await client.send("getAnalysisSummary", ["sections": "insights,weekly_review"], token: token)
+            #expect(summary.status == .ok && summary.data["daily_brief"] == .null, "\(summary.body)")
         }
     }
 
@@ -221,18 +233,18 @@ import Testing
             try await Self.train(client, routine: routine, weight: 40, reps: 5, rir: 2, key: "a", token: token)
             try await Self.settle(server, clock: clock)
             let item = try #require(try await Self.items(client, token: token).first)
-            #expect((item["changes"] as? [[String: Any]])?.first?["to_weight_kg"] as? Double == 42.5, "≤ 40 kg: +5 % to the nearest 1.25")
+            #expect(item.changes.first?.toWeightKg == 42.5, "≤ 40 kg: +5 % to the nearest 1.25")
 
             let module = try server.composition.module(RecommendationsModule.self)
             clock.advance(by: 7 * 86_400 + 60)
             #expect(try await module.sweep().expired == 1)
-            let again = try await client.call("signIn", ["email": "expiry@example.com", "password": "secret-password"])
-            let fresh = try #require(again.accessToken)
-            let expired = try await client.call("getRecommendations", ["status": "expired"], token: fresh)
-            #expect((expired.data["items"] as? [[String: Any]])?.map { $0["id"] as? String } == [item["id"] as? String])
-            let late = try await client.call(
-                "reviewRecommendation", ["recommendation_id": item["id"] as! String, "action": "accept"], token: fresh)
-            #expect(late.errorCode == "FAILED_PRECONDITION", "\(late.json)")
+            let again = try await client.api().signIn(body: .json(.init(email: "expiry@example.com", password: "secret-password"))).ok
+            let fresh = client.api(try again.body.json.data.tokens.accessToken)
+            let expired = try await fresh.getRecommendations(body: .json(.init(status: .expired))).ok.body.json.data
+            #expect(expired.items.map(\.id) == [item.id])
+            let late = try #require(
+                await refused { try await fresh.reviewRecommendation(body: .json(.init(action: .accept, recommendationId: item.id))) })
+            #expect(late.code == "FAILED_PRECONDITION", "\(late)")
         }
     }
 }

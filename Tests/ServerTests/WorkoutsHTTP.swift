@@ -1,17 +1,12 @@
-import Contracts
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import NIOCore
-import Platform
-import PovverApp
-import SQLKit
-import Synchronization
-import TestSupport
+import PovverClient
 import Testing
 
 /// What the Workouts HTTP suites share: the calls that set up templates, routines and workouts, and those sent
-/// at the same moment.
+/// at the same moment, through the generated client. (The untyped forms, for suites not yet moved, are in
+/// WorkoutsHTTP+Untyped.swift.)
 enum WorkoutsHTTP {
     /// What a start answered, kept Sendable for a task group.
     struct StartOutcome: Sendable, CustomStringConvertible {
@@ -23,60 +18,45 @@ enum WorkoutsHTTP {
         var description: String { "\(status.code) \(workoutId ?? errorCode ?? "?") \(conflictingWorkoutId ?? "")" }
     }
 
-    /// What one of several concurrent calls answered, kept Sendable for a task group.
-    struct Outcome: Sendable, CustomStringConvertible {
-        var name: String
-        var status: HTTPResponse.Status
-        var id: String?
-        var json: String
-
-        var description: String { "\(name): \(status.code) \(json)" }
-        var error: [String: Any]? {
-            (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["error"] as? [String: Any]
-        }
-    }
+    /// One of several calls sent at once: its name, and the id of what it wrote (read from its answer).
+    typealias NamedCall = (name: String, call: @Sendable () async throws -> String)
+    /// What one of them answered.
+    typealias NamedAnswer = (name: String, answer: Answer<String>)
 
     /// The calls, all at once.
-    static func concurrently(_ client: any TestClientProtocol, token: String, _ calls: [(String, [String: Any])]) async throws -> [Outcome]
-    {
-        // The bodies as JSON text: a dictionary of Any is not Sendable.
-        let bodies = try calls.map { name, body in (name, String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
-        }
-        return try await withThrowingTaskGroup(of: Outcome.self) { group in
-            for (name, body) in bodies {
-                group.addTask {
-                    let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any] ?? [:]
-                    let reply = try await client.call(name, object, token: token)
-                    return Outcome(
-                        name: name, status: reply.status, id: reply.data["id"] as? String,
-                        json: String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self))
-                }
+    static func concurrently(_ calls: [NamedCall]) async throws -> [NamedAnswer] {
+        try await withThrowingTaskGroup(of: NamedAnswer.self) { group in
+            for (name, call) in calls {
+                group.addTask { (name, try await answer(call)) }
             }
-            var outcomes: [Outcome] = []
-            for try await outcome in group { outcomes.append(outcome) }
-            return outcomes
+            var answers: [NamedAnswer] = []
+            for try await answer in group { answers.append(answer) }
+            return answers
         }
     }
 
-    /// Exactly one of `replies` ran; every other is CONFLICT naming `key`.
-    static func expectOneRan(_ replies: [Outcome], key: String, round: Int) {
-        #expect(replies.filter { $0.status == .ok }.count == 1, "round \(round): \(replies)")
-        for reply in replies where reply.status != .ok {
-            #expect(reply.status == .conflict, "round \(round): \(reply)")
-            #expect(reply.error?["code"] as? String == "CONFLICT", "round \(round): \(reply)")
-            #expect((reply.error?["details"] as? [String: Any])?["idempotency_key"] as? String == key, "round \(round): \(reply)")
+    /// Exactly one of `answers` ran; every other is CONFLICT naming `key`.
+    static func expectOneRan(_ answers: [NamedAnswer], key: String, round: Int) {
+        #expect(answers.filter { $0.answer.status == .ok }.count == 1, "round \(round): \(answers)")
+        for (name, answer) in answers where answer.status != .ok {
+            #expect(answer.status == .conflict, "round \(round): \(name): \(answer)")
+            #expect(answer.refusal?.code == "CONFLICT", "round \(round): \(name): \(answer)")
+            #expect(answer.refusal?.details["idempotency_key"] == key, "round \(round): \(name): \(answer)")
         }
     }
 
     /// One startActiveWorkout per key, all at once (same body apart from the key).
     static func startConcurrently(_ client: any TestClientProtocol, keys: [String], token: String) async throws -> [StartOutcome] {
-        try await withThrowingTaskGroup(of: StartOutcome.self) { group in
+        let api = client.api(token)
+        return try await withThrowingTaskGroup(of: StartOutcome.self) { group in
             for key in keys {
                 group.addTask {
-                    let reply = try await client.call("startActiveWorkout", ["name": "Race", "idempotency_key": key], token: token)
+                    let started = try await answer {
+                        try await api.startActiveWorkout(body: .json(.init(idempotencyKey: key, name: "Race"))).ok.body.json.data.id
+                    }
                     return StartOutcome(
-                        status: reply.status, workoutId: reply.data["id"] as? String, errorCode: reply.errorCode,
-                        conflictingWorkoutId: reply.errorDetails?["workout_id"] as? String)
+                        status: started.status, workoutId: started.value, errorCode: started.refusal?.code,
+                        conflictingWorkoutId: started.refusal?.details["workout_id"])
                 }
             }
             var outcomes: [StartOutcome] = []
@@ -87,9 +67,9 @@ enum WorkoutsHTTP {
 
     /// A template of one exercise with one set; its id.
     static func template(_ client: any TestClientProtocol, _ name: String, exercise: String, token: String) async throws -> String {
-        let reply = try await client.call(
-            "createTemplate", ["name": name, "exercises": [["exercise_id": exercise, "sets": [["target_reps": 5]]]]], token: token)
-        return try #require(reply.data["id"] as? String, "createTemplate: \(reply.json)")
+        try await client.api(token).createTemplate(
+            body: .json(.init(exercises: [.init(exerciseId: exercise, sets: [.init(targetReps: 5)])], name: name))
+        ).ok.body.json.data.id
     }
 
     /// A routine of one template per exercise (named A, B, C, ...): the templates' ids and the routine's.
@@ -100,56 +80,61 @@ enum WorkoutsHTTP {
         for (index, exercise) in exercises.enumerated() {
             templates.append(try await template(client, String(UnicodeScalar(UInt8(65 + index))), exercise: exercise, token: token))
         }
-        let routine = try await client.call("createRoutine", ["name": "Cycle", "template_ids": templates], token: token)
-        return (templates, try #require(routine.data["id"] as? String, "createRoutine: \(routine.json)"))
+        let routine = try await client.api(token).createRoutine(body: .json(.init(name: "Cycle", templateIds: templates)))
+        return (templates, try routine.ok.body.json.data.id)
     }
 
     /// The instance id and set ids of a workout's exercise at `index`.
-    static func exercise(_ workout: [String: Any], at index: Int = 0) throws -> (instanceId: String, setIds: [String]) {
-        let exercises = try #require(workout["exercises"] as? [[String: Any]])
-        try #require(exercises.indices.contains(index), "no exercise \(index) in \(workout)")
-        let instanceId = try #require(exercises[index]["instance_id"] as? String)
-        return (instanceId, (exercises[index]["sets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? [])
+    static func exercise(_ workout: some WorkoutAnswer, at index: Int = 0) throws -> (instanceId: String, setIds: [String]) {
+        try #require(workout.exercises.indices.contains(index), "no exercise \(index) in \(workout)")
+        let exercise = workout.exercises[index]
+        return (exercise.instanceId, exercise.sets.map(\.id))
     }
 
     /// The set with `id`, wherever it is in the workout.
-    static func set(_ id: String, in workout: [String: Any]) -> [String: Any]? {
-        for exercise in workout["exercises"] as? [[String: Any]] ?? [] {
-            if let set = (exercise["sets"] as? [[String: Any]])?.first(where: { $0["id"] as? String == id }) { return set }
+    static func set<Workout: WorkoutAnswer>(_ id: String, in workout: Workout) -> Workout.Exercise.SetAnswer? {
+        for exercise in workout.exercises {
+            if let set = exercise.sets.first(where: { $0.id == id }) { return set }
         }
         return nil
     }
 
     /// Logs every set of the (active) workout and completes it.
-    static func logEverySetAndComplete(_ client: any TestClientProtocol, _ workout: [String: Any], key: String, token: String) async throws
+    static func logEverySetAndComplete(_ client: any TestClientProtocol, _ workout: some WorkoutAnswer, key: String, token: String)
+        async throws
     {
-        let workoutId = try #require(workout["id"] as? String)
-        for (exerciseIndex, exercise) in (workout["exercises"] as? [[String: Any]] ?? []).enumerated() {
-            let instanceId = try #require(exercise["instance_id"] as? String)
-            for (setIndex, set) in (exercise["sets"] as? [[String: Any]] ?? []).enumerated() {
-                let logged = try await client.call(
-                    "logSet",
-                    [
-                        "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": try #require(set["id"] as? String),
-                        "weight_kg": 40,
-                        "reps": 5, "idempotency_key": "log-\(key)-\(exerciseIndex)-\(setIndex)",
-                    ],
-                    token: token)
-                #expect(logged.status == .ok, "logSet: \(logged.json)")
+        let api = client.api(token)
+        for (exerciseIndex, exercise) in workout.exercises.enumerated() {
+            for (setIndex, set) in exercise.sets.enumerated() {
+                let logged = try await answer {
+                    try await api.logSet(
+                        body: .json(
+                            .init(
+                                exerciseInstanceId: exercise.instanceId, idempotencyKey: "log-\(key)-\(exerciseIndex)-\(setIndex)", reps: 5,
+                                setId: set.id, weightKg: 40, workoutId: workout.id))
+                    ).ok.body.json.data.version
+                }
+                #expect(logged.status == .ok, "logSet: \(logged)")
             }
         }
-        let completed = try await client.call(
-            "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "complete-\(key)"], token: token)
-        #expect(completed.status == .ok, "completeActiveWorkout: \(completed.json)")
+        let completed = try await answer {
+            try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "complete-\(key)", workoutId: workout.id))).ok.body.json
+                .data.id
+        }
+        #expect(completed.status == .ok, "completeActiveWorkout: \(completed)")
     }
 
-    /// The template the routine's cursor records as last completed.
+    /// The template the routine's cursor records as last completed (nil when none, or the routine is refused).
     static func lastCompleted(_ client: any TestClientProtocol, routineId: String, token: String) async throws -> String? {
-        try await client.call("getRoutine", ["routine_id": routineId], token: token).data["last_completed_template_id"] as? String
+        let api = client.api(token)
+        return try await answer { try await api.getRoutine(body: .json(.init(routineId: routineId))).ok.body.json.data }.value?
+            .lastCompletedTemplateId
     }
 
+    /// The routine's next template (nil when refused: no such routine, no template).
     static func nextTemplate(_ client: any TestClientProtocol, routineId: String, token: String) async throws -> String? {
-        (try await client.call("getNextWorkout", ["routine_id": routineId], token: token).data["template"] as? [String: Any])?["id"]
-            as? String
+        let api = client.api(token)
+        return try await answer { try await api.getNextWorkout(body: .json(.init(routineId: routineId))).ok.body.json.data.template.id }
+            .value
     }
 }

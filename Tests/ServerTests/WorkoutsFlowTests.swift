@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import TestSupport
 import Testing
@@ -12,9 +13,7 @@ import Testing
 extension TestClientProtocol {
     /// Signs a new user up and returns the access token.
     func newUser(_ email: String) async throws -> String {
-        let reply = try await call("signUp", ["email": email, "password": "secret-password"])
-        guard let token = reply.accessToken else { throw ServiceError(.internalError, "sign-up failed: \(reply.json)") }
-        return token
+        try await api().signUp(body: .json(.init(email: email, password: "secret-password"))).ok.body.json.data.tokens.accessToken
     }
 }
 
@@ -30,128 +29,118 @@ extension TestClientProtocol {
     func planRunCompleteAndAdvance(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("lifter@example.com")
+            let api = client.api(token)
 
-            let search = try await client.call("searchExercises", ["query": "bench pres", "limit": 20], token: token)
-            let found = (search.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+            let found = try await api.searchExercises(body: .json(.init(limit: 20, query: "bench pres"))).ok.body.json.data.items.map(\.id)
             #expect(found.contains(Self.bench))
-            let typo = try await client.call("searchExercises", ["query": "dumbel curl"], token: token)
-            #expect((typo.data["items"] as? [[String: Any]])?.contains { $0["id"] as? String == Self.curl } == true)
-            let emptyCursor = try await client.call("searchExercises", ["query": "bench pres", "limit": 20, "cursor": ""], token: token)
-            #expect(emptyCursor.status == .ok, "an empty cursor is the first page: \(emptyCursor.json)")
-            #expect((emptyCursor.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == found)
-            let emptyFilters = try await client.call(
-                "searchExercises", ["query": "bench pres", "limit": 20, "muscle": "", "equipment": " ", "category": ""], token: token)
-            #expect(
-                (emptyFilters.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == found, "an empty filter is none")
+            let typo = try await api.searchExercises(body: .json(.init(query: "dumbel curl"))).ok.body.json.data
+            #expect(typo.items.contains { $0.id == Self.curl })
+            let emptyCursor = try await answer {
+                try await api.searchExercises(body: .json(.init(cursor: "", limit: 20, query: "bench pres"))).ok.body.json.data.items.map(
+                    \.id)
+            }
+            #expect(emptyCursor.status == .ok, "an empty cursor is the first page: \(emptyCursor)")
+            #expect(emptyCursor.value == found)
+            let emptyFilters = try await api.searchExercises(
+                body: .json(.init(category: "", equipment: " ", limit: 20, muscle: "", query: "bench pres"))
+            ).ok.body.json.data
+            #expect(emptyFilters.items.map(\.id) == found, "an empty filter is none")
 
-            let push = try await client.call(
-                "createTemplate",
-                [
-                    "name": "Push",
-                    "exercises": [
-                        ["exercise_id": Self.bench, "sets": [["target_reps": 5, "target_rir": 2], ["target_reps": 5, "target_rir": 1]]]
-                    ],
-                ],
-                token: token)
-            #expect(push.status == .ok)
-            #expect((push.data["analytics"] as? [String: Any])?["total_sets"] as? Int == 2)
-            #expect((push.data["exercises"] as? [[String: Any]])?.first?["name"] as? String == "Barbell Bench Press - Medium Grip")
-            let pull = try await client.call(
-                "createTemplate",
-                [
-                    "name": "Pull",
-                    "exercises": [
-                        ["exercise_id": Self.pullups, "sets": [["target_reps": 8]]],
-                        ["exercise_id": Self.curl, "sets": [["target_reps": 12]]],
-                    ],
-                ],
-                token: token)
-            let pushId = try #require(push.data["id"] as? String)
-            let pullId = try #require(pull.data["id"] as? String)
+            let push = try await api.createTemplate(
+                body: .json(
+                    .init(
+                        exercises: [
+                            .init(exerciseId: Self.bench, sets: [.init(targetReps: 5, targetRir: 2), .init(targetReps: 5, targetRir: 1)])
+                        ],
+                        name: "Push"))
+            ).ok.body.json.data
+            #expect(push.analytics.totalSets == 2)
+            #expect(push.exercises.first?.name == "Barbell Bench Press - Medium Grip")
+            let pull = try await api.createTemplate(
+                body: .json(
+                    .init(
+                        exercises: [
+                            .init(exerciseId: Self.pullups, sets: [.init(targetReps: 8)]),
+                            .init(exerciseId: Self.curl, sets: [.init(targetReps: 12)]),
+                        ],
+                        name: "Pull"))
+            ).ok.body.json.data
+            let (pushId, pullId) = (push.id, pull.id)
 
-            let routine = try await client.call(
-                "createRoutine", ["name": "Push/Pull", "templateIds": [pushId, pullId], "frequency": 3], token: token)
-            #expect(routine.data["template_ids"] as? [String] == [pushId, pullId], "legacy templateIds is read as template_ids")
-            let routineId = try #require(routine.data["id"] as? String)
-            #expect(
-                try await client.call("setActiveRoutine", ["routine_id": routineId], token: token).data["active_routine_id"] as? String
-                    == routineId)
-            let next = try await client.call("getNextWorkout", token: token)
-            #expect((next.data["template"] as? [String: Any])?["id"] as? String == pushId)
+            let routine = try await api.createRoutine(
+                body: .json(.init(frequency: 3, name: "Push/Pull", legacyTemplateIds: [pushId, pullId]))
+            )
+            .ok.body.json.data
+            #expect(routine.templateIds == [pushId, pullId], "legacy templateIds is read as template_ids")
+            let routineId = routine.id
+            #expect(try await api.setActiveRoutine(body: .json(.init(routineId: routineId))).ok.body.json.data.activeRoutineId == routineId)
+            let next = try await api.getNextWorkout(body: .json(.init())).ok.body.json.data
+            #expect(next.template.id == pushId)
 
-            let started = try await client.call(
-                "startActiveWorkout", ["routine_id": routineId, "idempotency_key": "start-1"], token: token)
-            #expect(started.status == .ok)
-            #expect(started.data["source_template_id"] as? String == pushId)
-            #expect(started.data["source_routine_id"] as? String == routineId)
-            let workoutId = try #require(started.data["id"] as? String)
-            let retriedStart = try await client.call(
-                "startActiveWorkout", ["routine_id": routineId, "idempotency_key": "start-1"], token: token)
-            #expect(retriedStart.data["id"] as? String == workoutId, "a retried start returns the same workout")
-            let second = try await client.call("startActiveWorkout", ["idempotency_key": "start-2"], token: token)
-            #expect(second.status == .conflict)
-            #expect(second.errorDetails?["workout_id"] as? String == workoutId)
+            let start = Operations.StartActiveWorkout.Input.Body.JsonPayload(idempotencyKey: "start-1", routineId: routineId)
+            let started = try await api.startActiveWorkout(body: .json(start)).ok.body.json.data
+            #expect(started.sourceTemplateId == pushId)
+            #expect(started.sourceRoutineId == routineId)
+            let workoutId = started.id
+            let retriedStart = try await api.startActiveWorkout(body: .json(start)).ok.body.json.data
+            #expect(retriedStart.id == workoutId, "a retried start returns the same workout")
+            let second = try #require(await refused { try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "start-2"))) })
+            #expect(second.status == 409)
+            #expect(second.details["workout_id"] == workoutId)
 
-            let exercise = try #require((started.data["exercises"] as? [[String: Any]])?.first)
-            let instanceId = try #require(exercise["instance_id"] as? String)
-            let setIds = (exercise["sets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+            let exercise = try #require(started.exercises.first)
+            let instanceId = exercise.instanceId
+            let setIds = exercise.sets.map(\.id)
             #expect(setIds.count == 2)
             for (index, setId) in setIds.enumerated() {
-                let body: [String: Any] = [
-                    "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": setId, "weight_kg": 100, "reps": 5, "rir": 2,
-                    "idempotency_key": "log-\(index)",
-                ]
-                let logged = try await client.call("logSet", body, token: token)
-                #expect(logged.status == .ok)
-                let retried = try await client.call("logSet", body, token: token)
-                #expect(retried.status == .ok)
-                #expect(
-                    NSDictionary(dictionary: retried.data) == NSDictionary(dictionary: logged.data),
-                    "a retry answers exactly as the first call")
+                let body = Operations.LogSet.Input.Body.JsonPayload(
+                    exerciseInstanceId: instanceId, idempotencyKey: "log-\(index)", reps: 5, rir: 2, setId: setId, weightKg: 100,
+                    workoutId: workoutId)
+                let logged = try await api.logSet(body: .json(body)).ok.body.json.data
+                let retried = try await api.logSet(body: .json(body)).ok.body.json.data
+                #expect(retried == logged, "a retry answers exactly as the first call")
             }
-            let misuse = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": setIds[0], "weight_kg": 90, "reps": 5,
-                    "idempotency_key": "log-0",
-                ],
-                token: token)
-            #expect(misuse.status == .conflict, "same key, different body")
-            let current = try await client.call("getActiveWorkout", token: token)
-            #expect((current.data["totals"] as? [String: Any])?["sets"] as? Int == 2)
-            #expect((current.data["totals"] as? [String: Any])?["volume"] as? Double == 1000)
+            let misuse = try #require(
+                await refused {
+                    try await api.logSet(
+                        body: .json(
+                            .init(
+                                exerciseInstanceId: instanceId, idempotencyKey: "log-0", reps: 5, setId: setIds[0], weightKg: 90,
+                                workoutId: workoutId)))
+                })
+            #expect(misuse.status == 409, "same key, different body")
+            let current = try #require(try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data)
+            #expect(current.totals.sets == 2)
+            #expect(current.totals.volume == 1000)
 
-            let completed = try await client.call(
-                "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "done-1"], token: token)
-            #expect(completed.status == .ok)
-            let analytics = try #require(completed.data["analytics"] as? [String: Any])
-            #expect((analytics["totals"] as? [String: Any])?["reps"] as? Int == 10)
-            #expect((analytics["exercises"] as? [[String: Any]])?.first?["best_e1rm"] as? Double == 116.7)
-            #expect((analytics["muscles"] as? [[String: Any]])?.first?["muscle"] as? String == "chest")
-            let again = try await client.call(
-                "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "done-1"], token: token)
-            #expect(again.data["id"] as? String == workoutId)
-            let late = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": setIds[0], "weight_kg": 1, "reps": 1,
-                    "idempotency_key": "log-late",
-                ],
-                token: token)
-            #expect(late.status == .preconditionFailed)
-            #expect(late.errorCode == "FAILED_PRECONDITION")
+            let done = Operations.CompleteActiveWorkout.Input.Body.JsonPayload(idempotencyKey: "done-1", workoutId: workoutId)
+            let analytics = try await api.completeActiveWorkout(body: .json(done)).ok.body.json.data.analytics
+            #expect(analytics.totals.reps == 10)
+            #expect(analytics.exercises.first?.bestE1rm == 116.7)
+            #expect(analytics.muscles.first?.muscle == "chest")
+            #expect(try await api.completeActiveWorkout(body: .json(done)).ok.body.json.data.id == workoutId)
+            let late = try #require(
+                await refused {
+                    try await api.logSet(
+                        body: .json(
+                            .init(
+                                exerciseInstanceId: instanceId, idempotencyKey: "log-late", reps: 1, setId: setIds[0], weightKg: 1,
+                                workoutId: workoutId)))
+                })
+            #expect(late.status == 412)
+            #expect(late.code == "FAILED_PRECONDITION")
 
-            let recent = try await client.call("getRecentWorkouts", token: token)
-            #expect((recent.data["items"] as? [[String: Any]])?.first?["id"] as? String == workoutId)
-            #expect(try await client.call("getWorkout", ["workout_id": workoutId], token: token).status == .ok)
-            #expect(try await client.call("getActiveWorkout", token: token).json["data"] is NSNull)
+            let recent = try await api.getRecentWorkouts(body: .json(.init())).ok.body.json.data
+            #expect(recent.items.first?.id == workoutId)
+            #expect(try await api.getWorkout(body: .json(.init(workoutId: workoutId))).ok.body.json.data.id == workoutId)
+            #expect(try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data == nil)
 
             // The completion moved the cursor on before it answered.
-            let advanced = try await client.call("getNextWorkout", token: token)
-            #expect((advanced.data["template"] as? [String: Any])?["id"] as? String == pullId)
-            #expect(advanced.data["index"] as? Int == 1)
-            let routineAfter = try await client.call("getRoutine", ["routine_id": routineId], token: token)
-            #expect(routineAfter.data["last_completed_template_id"] as? String == pushId)
+            let advanced = try await api.getNextWorkout(body: .json(.init())).ok.body.json.data
+            #expect(advanced.template.id == pullId)
+            #expect(advanced.index == 1)
+            let routineAfter = try await api.getRoutine(body: .json(.init(routineId: routineId))).ok.body.json.data
+            #expect(routineAfter.lastCompletedTemplateId == pushId)
         }
     }
 
@@ -160,92 +149,127 @@ extension TestClientProtocol {
     func anotherUsersResourcesAreNotFound(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let owner = try await client.newUser("owner@example.com")
-            let intruder = try await client.newUser("intruder@example.com")
-            let template = try await client.call(
-                "createTemplate", ["name": "Mine", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]], token: owner)
-            let templateId = try #require(template.data["id"] as? String)
-            let routine = try await client.call("createRoutine", ["name": "Mine", "template_ids": [templateId]], token: owner)
-            let routineId = try #require(routine.data["id"] as? String)
-            let active = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s"], token: owner)
-            let activeId = try #require(active.data["id"] as? String)
-            let exercise = try #require((active.data["exercises"] as? [[String: Any]])?.first)
-            let instanceId = try #require(exercise["instance_id"] as? String)
-            let setId = try #require((exercise["sets"] as? [[String: Any]])?.first?["id"] as? String)
-            _ = try await client.call(
-                "logSet",
-                [
-                    "workout_id": activeId, "exercise_instance_id": instanceId, "set_id": setId, "weight_kg": 50, "reps": 5,
-                    "idempotency_key": "l",
-                ], token: owner)
-            let archived = try await client.call("completeActiveWorkout", ["workout_id": activeId, "idempotency_key": "c"], token: owner)
-            let archivedId = try #require(archived.data["id"] as? String)
-            let live = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s2"], token: owner)
-            let liveId = try #require(live.data["id"] as? String)
-            let liveExercise = try #require((live.data["exercises"] as? [[String: Any]])?.first)
-            let liveInstance = try #require(liveExercise["instance_id"] as? String)
-            let liveSet = try #require((liveExercise["sets"] as? [[String: Any]])?.first?["id"] as? String)
+            let api = client.api(owner)
+            let intruder = client.api(try await client.newUser("intruder@example.com"))
+            let templateId = try await WorkoutsHTTP.template(client, "Mine", exercise: Self.squat, token: owner)
+            let routineId = try await api.createRoutine(body: .json(.init(name: "Mine", templateIds: [templateId]))).ok.body.json.data.id
+            let active = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s", templateId: templateId))).ok.body.json.data
+            let (instanceId, setIds) = try WorkoutsHTTP.exercise(active)
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: instanceId, idempotencyKey: "l", reps: 5, setId: try #require(setIds.first), weightKg: 50,
+                        workoutId: active.id)))
+            let archivedId = try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "c", workoutId: active.id))).ok.body
+                .json.data.id
+            let live = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s2", templateId: templateId))).ok.body.json.data
+            let liveId = live.id
+            let (liveInstance, liveSets) = try WorkoutsHTTP.exercise(live)
+            let liveSet = try #require(liveSets.first)
 
-            let attempts: [(String, [String: Any])] = [
-                ("getTemplate", ["template_id": templateId]),
-                ("patchTemplate", ["template_id": templateId, "name": "Stolen"]),
-                ("deleteTemplate", ["template_id": templateId]),
-                ("createRoutine", ["name": "Theirs", "template_ids": [templateId]]),
-                ("getRoutine", ["routine_id": routineId]),
-                ("patchRoutine", ["routine_id": routineId, "name": "Stolen"]),
-                ("deleteRoutine", ["routine_id": routineId]),
-                ("setActiveRoutine", ["routine_id": routineId]),
-                ("getNextWorkout", ["routine_id": routineId]),
-                ("startActiveWorkout", ["template_id": templateId, "idempotency_key": "x1"]),
-                ("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "x2"]),
-                (
+            typealias Patch = Operations.PatchTemplate.Input.Body.JsonPayload
+            typealias Update = Operations.UpdateWorkout.Input.Body.JsonPayload
+            let attempts: [SentCall] = [
+                try SentCall("getTemplate", Operations.GetTemplate.Input.Body.JsonPayload(templateId: templateId)) {
+                    try await intruder.getTemplate(body: .json($0))
+                },
+                try SentCall("patchTemplate", Patch(name: "Stolen", templateId: templateId)) {
+                    try await intruder.patchTemplate(body: .json($0))
+                },
+                try SentCall("deleteTemplate", Operations.DeleteTemplate.Input.Body.JsonPayload(templateId: templateId)) {
+                    try await intruder.deleteTemplate(body: .json($0))
+                },
+                try SentCall("createRoutine", Operations.CreateRoutine.Input.Body.JsonPayload(name: "Theirs", templateIds: [templateId])) {
+                    try await intruder.createRoutine(body: .json($0))
+                },
+                try SentCall("getRoutine", Operations.GetRoutine.Input.Body.JsonPayload(routineId: routineId)) {
+                    try await intruder.getRoutine(body: .json($0))
+                },
+                try SentCall("patchRoutine", Operations.PatchRoutine.Input.Body.JsonPayload(name: "Stolen", routineId: routineId)) {
+                    try await intruder.patchRoutine(body: .json($0))
+                },
+                try SentCall("deleteRoutine", Operations.DeleteRoutine.Input.Body.JsonPayload(routineId: routineId)) {
+                    try await intruder.deleteRoutine(body: .json($0))
+                },
+                try SentCall("setActiveRoutine", Operations.SetActiveRoutine.Input.Body.JsonPayload(routineId: routineId)) {
+                    try await intruder.setActiveRoutine(body: .json($0))
+                },
+                try SentCall("getNextWorkout", Operations.GetNextWorkout.Input.Body.JsonPayload(routineId: routineId)) {
+                    try await intruder.getNextWorkout(body: .json($0))
+                },
+                try SentCall(
+                    "startActiveWorkout", Operations.StartActiveWorkout.Input.Body.JsonPayload(idempotencyKey: "x1", templateId: templateId)
+                ) {
+                    try await intruder.startActiveWorkout(body: .json($0))
+                },
+                try SentCall(
+                    "startActiveWorkout", Operations.StartActiveWorkout.Input.Body.JsonPayload(idempotencyKey: "x2", routineId: routineId)
+                ) {
+                    try await intruder.startActiveWorkout(body: .json($0))
+                },
+                try SentCall(
                     "logSet",
-                    [
-                        "workout_id": liveId, "exercise_instance_id": liveInstance, "set_id": liveSet, "weight_kg": 1, "reps": 1,
-                        "idempotency_key": "x3",
-                    ]
-                ),
-                (
+                    Operations.LogSet.Input.Body.JsonPayload(
+                        exerciseInstanceId: liveInstance, idempotencyKey: "x3", reps: 1, setId: liveSet, weightKg: 1, workoutId: liveId)
+                ) { try await intruder.logSet(body: .json($0)) },
+                try SentCall(
                     "patchActiveWorkout",
-                    [
-                        "workout_id": liveId, "ops": [["op": "remove_exercise", "exercise_instance_id": liveInstance]],
-                        "idempotency_key": "x4",
-                    ]
-                ),
-                ("addExercise", ["workout_id": liveId, "exercise_id": Self.curl, "idempotency_key": "x5"]),
-                (
+                    Operations.PatchActiveWorkout.Input.Body.JsonPayload(
+                        idempotencyKey: "x4", ops: [.removeExercise(liveInstance)], workoutId: liveId)
+                ) { try await intruder.patchActiveWorkout(body: .json($0)) },
+                try SentCall(
+                    "addExercise",
+                    Operations.AddExercise.Input.Body.JsonPayload(exerciseId: Self.curl, idempotencyKey: "x5", workoutId: liveId)
+                ) { try await intruder.addExercise(body: .json($0)) },
+                try SentCall(
                     "swapExercise",
-                    ["workout_id": liveId, "exercise_instance_id": liveInstance, "new_exercise_id": Self.curl, "idempotency_key": "x6"]
-                ),
-                ("completeActiveWorkout", ["workout_id": liveId, "idempotency_key": "x7"]),
-                ("cancelActiveWorkout", ["workout_id": liveId, "idempotency_key": "x8"]),
-                ("getWorkout", ["workout_id": archivedId]),
-                ("updateWorkout", ["workout_id": archivedId, "name": "Stolen"]),
-                ("deleteWorkout", ["workout_id": archivedId]),
+                    Operations.SwapExercise.Input.Body.JsonPayload(
+                        exerciseInstanceId: liveInstance, idempotencyKey: "x6", newExerciseId: Self.curl, workoutId: liveId)
+                ) { try await intruder.swapExercise(body: .json($0)) },
+                try SentCall(
+                    "completeActiveWorkout",
+                    Operations.CompleteActiveWorkout.Input.Body.JsonPayload(idempotencyKey: "x7", workoutId: liveId)
+                ) { try await intruder.completeActiveWorkout(body: .json($0)) },
+                try SentCall(
+                    "cancelActiveWorkout", Operations.CancelActiveWorkout.Input.Body.JsonPayload(idempotencyKey: "x8", workoutId: liveId)
+                ) { try await intruder.cancelActiveWorkout(body: .json($0)) },
+                try SentCall("getWorkout", Operations.GetWorkout.Input.Body.JsonPayload(workoutId: archivedId)) {
+                    try await intruder.getWorkout(body: .json($0))
+                },
+                try SentCall("updateWorkout", Update(name: "Stolen", workoutId: archivedId)) {
+                    try await intruder.updateWorkout(body: .json($0))
+                },
+                try SentCall("deleteWorkout", Operations.DeleteWorkout.Input.Body.JsonPayload(workoutId: archivedId)) {
+                    try await intruder.deleteWorkout(body: .json($0))
+                },
                 // Naming an exercise that does not exist changes nothing of that: the resource is not found first.
-                ("patchTemplate", ["template_id": templateId, "exercises": [["exercise_id": "Nope", "sets": [["target_reps": 5]]]]]),
-                (
+                try SentCall(
+                    "patchTemplate", Patch(exercises: [.init(exerciseId: "Nope", sets: [.init(targetReps: 5)])], templateId: templateId)
+                ) { try await intruder.patchTemplate(body: .json($0)) },
+                try SentCall(
                     "updateWorkout",
-                    ["workout_id": archivedId, "exercises": [["exercise_id": "Nope", "sets": [["weight_kg": 1, "reps": 1]]]]]
-                ),
-                ("addExercise", ["workout_id": liveId, "exercise_id": "Nope", "idempotency_key": "x9"]),
+                    Update(exercises: [.init(exerciseId: "Nope", sets: [.init(reps: 1, weightKg: 1)])], workoutId: archivedId)
+                ) { try await intruder.updateWorkout(body: .json($0)) },
+                try SentCall(
+                    "addExercise",
+                    Operations.AddExercise.Input.Body.JsonPayload(exerciseId: "Nope", idempotencyKey: "x9", workoutId: liveId)
+                ) { try await intruder.addExercise(body: .json($0)) },
             ]
-            for (name, body) in attempts {
-                let reply = try await client.call(name, body, token: intruder)
-                #expect(reply.status == .notFound, "\(name) answered \(reply.status)")
-                #expect(reply.errorCode == "NOT_FOUND", "\(name)")
+            for attempt in attempts {
+                let refusal = try #require(await refused { try await attempt.send() }, "\(attempt.name) was not refused")
+                #expect(refusal.status == 404, "\(attempt.name) answered \(refusal.status)")
+                #expect(refusal.code == "NOT_FOUND", "\(attempt.name)")
                 // The details name the field sent, with its value (`template_id` for an entry of `template_ids`).
-                let named = (reply.errorDetails ?? [:]).contains { field, value in
-                    guard let value = value as? String else { return false }
-                    return body[field] as? String == value || (body["\(field)s"] as? [String])?.contains(value) == true
+                let named = refusal.details.contains { field, value in
+                    attempt.body[field]?.stringValue == value || attempt.body["\(field)s"]?.arrayValue?.contains(.string(value)) == true
                 }
-                #expect(named, "\(name): \(reply.json)")
+                #expect(named, "\(attempt.name): \(refusal)")
             }
-            let theirTemplates = try await client.call("getTemplates", token: intruder)
-            #expect((theirTemplates.data["items"] as? [Any])?.isEmpty == true)
-            #expect(try await client.call("getActiveWorkout", token: intruder).json["data"] is NSNull)
+            #expect(try await intruder.getTemplates(body: .json(.init())).ok.body.json.data.items.isEmpty)
+            #expect(try await intruder.getActiveWorkout(body: .json(.init())).ok.body.json.data == nil)
             // Nothing of the owner's changed.
-            #expect(try await client.call("getTemplate", ["template_id": templateId], token: owner).data["name"] as? String == "Mine")
-            #expect(try await client.call("getActiveWorkout", token: owner).data["id"] as? String == liveId)
+            #expect(try await api.getTemplate(body: .json(.init(templateId: templateId))).ok.body.json.data.name == "Mine")
+            #expect(try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data?.id == liveId)
             #expect(try await count(server, "workouts_history") == 1)
         }
     }
@@ -254,40 +278,37 @@ extension TestClientProtocol {
     @Test(arguments: TestDatabases.engines)
     func concurrentLogSetsNeverLoseASet(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let token = try await client.newUser("busy@example.com")
-            let sets = Array(repeating: ["target_reps": 10], count: 30)
-            let template = try await client.call(
-                "createTemplate",
-                ["name": "Volume", "exercises": [["exercise_id": Self.squat, "sets": sets], ["exercise_id": Self.bench, "sets": sets]]],
-                token: token)
-            let started = try await client.call(
-                "startActiveWorkout", ["template_id": try #require(template.data["id"] as? String)], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
-            var targets: [(String, String)] = []
-            for exercise in started.data["exercises"] as? [[String: Any]] ?? [] {
-                for set in exercise["sets"] as? [[String: Any]] ?? [] {
-                    targets.append((exercise["instance_id"] as! String, set["id"] as! String))
-                }
-            }
+            let api = client.api(try await client.newUser("busy@example.com"))
+            let template = try await api.createTemplate(
+                body: .json(
+                    .init(
+                        exercises: [Self.squat, Self.bench].map {
+                            .init(exerciseId: $0, sets: Array(repeating: .init(targetReps: 10), count: 30))
+                        },
+                        name: "Volume"))
+            ).ok.body.json.data.id
+            let started = try await api.startActiveWorkout(body: .json(.init(templateId: template))).ok.body.json.data
+            let workoutId = started.id
+            let targets = started.exercises.flatMap { exercise in exercise.sets.map { (exercise.instanceId, $0.id) } }
             #expect(targets.count == 60)
             try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                 for (index, target) in targets.enumerated() {
                     group.addTask {
-                        try await client.call(
-                            "logSet",
-                            [
-                                "workout_id": workoutId, "exercise_instance_id": target.0, "set_id": target.1, "weight_kg": 20, "reps": 10,
-                                "idempotency_key": "k\(index)",
-                            ],
-                            token: token
-                        ).status
+                        try await answer {
+                            try await api.logSet(
+                                body: .json(
+                                    .init(
+                                        exerciseInstanceId: target.0, idempotencyKey: "k\(index)", reps: 10, setId: target.1, weightKg: 20,
+                                        workoutId: workoutId))
+                            ).ok.body.json.data.version
+                        }.status
                     }
                 }
                 for try await status in group { #expect(status == .ok) }
             }
-            let current = try await client.call("getActiveWorkout", token: token)
-            #expect((current.data["totals"] as? [String: Any])?["sets"] as? Int == 60)
-            #expect(current.data["version"] as? Int == 61)
+            let current = try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data
+            #expect(current?.totals.sets == 60)
+            #expect(current?.version == 61)
         }
     }
 
@@ -296,23 +317,18 @@ extension TestClientProtocol {
     @Test(arguments: TestDatabases.engines)
     func simultaneousRetriesWithOneKeyApplyOnce(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let token = try await client.newUser("retry@example.com")
-            let started = try await client.call("startActiveWorkout", ["name": "R"], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
-            let added = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 1, "idempotency_key": "a"], token: token)
-            let exercise = try #require((added.data["exercises"] as? [[String: Any]])?.first)
-            let instanceId = exercise["instance_id"] as! String
-            let setId = (exercise["sets"] as! [[String: Any]])[0]["id"] as! String
+            let api = client.api(try await client.newUser("retry@example.com"))
+            let workoutId = try await api.startActiveWorkout(body: .json(.init(name: "R"))).ok.body.json.data.id
+            let added = try await api.addExercise(
+                body: .json(.init(exerciseId: Self.squat, idempotencyKey: "a", sets: 1, workoutId: workoutId))
+            ).ok.body.json.data
+            let (instanceId, setIds) = try WorkoutsHTTP.exercise(added)
+            let setId = try #require(setIds.first)
+            let body = Operations.LogSet.Input.Body.JsonPayload(
+                exerciseInstanceId: instanceId, idempotencyKey: "same", reps: 5, setId: setId, weightKg: 100, workoutId: workoutId)
             let versions = try await withThrowingTaskGroup(of: Int?.self) { group in
                 for _ in 0..<8 {
-                    group.addTask {
-                        let body: [String: Any] = [
-                            "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": setId, "weight_kg": 100, "reps": 5,
-                            "idempotency_key": "same",
-                        ]
-                        return try await client.call("logSet", body, token: token).data["version"] as? Int
-                    }
+                    group.addTask { try await answer { try await api.logSet(body: .json(body)).ok.body.json.data.version }.value }
                 }
                 var seen: [Int?] = []
                 for try await version in group { seen.append(version) }
@@ -320,113 +336,106 @@ extension TestClientProtocol {
             }
             #expect(versions.count == 8)
             #expect(Set(versions).count == 1, "every copy answers like the first: \(versions)")
-            let current = try await client.call("getActiveWorkout", token: token)
-            #expect(current.data["version"] as? Int == versions.first ?? -1)
-            #expect((current.data["totals"] as? [String: Any])?["sets"] as? Int == 1)
+            let current = try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data
+            #expect(current?.version == versions.first ?? -1)
+            #expect(current?.totals.sets == 1)
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func editingTheActiveWorkout(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let token = try await client.newUser("editor@example.com")
-            let started = try await client.call("startActiveWorkout", ["name": "Freestyle"], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
-            #expect((started.data["exercises"] as? [Any])?.isEmpty == true)
+            let api = client.api(try await client.newUser("editor@example.com"))
+            let started = try await api.startActiveWorkout(body: .json(.init(name: "Freestyle"))).ok.body.json.data
+            let workoutId = started.id
+            #expect(started.exercises.isEmpty)
 
-            let added = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 2, "idempotency_key": "a1"], token: token)
-            let squat = try #require((added.data["exercises"] as? [[String: Any]])?.first)
-            let squatId = try #require(squat["instance_id"] as? String)
-            let squatSets = (squat["sets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
-            _ = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": Self.curl, "sets": 1, "idempotency_key": "a2"], token: token)
+            let added = try await api.addExercise(
+                body: .json(.init(exerciseId: Self.squat, idempotencyKey: "a1", sets: 2, workoutId: workoutId))
+            ).ok.body.json.data
+            let (squatId, squatSets) = try WorkoutsHTTP.exercise(added)
+            _ = try await api.addExercise(body: .json(.init(exerciseId: Self.curl, idempotencyKey: "a2", sets: 1, workoutId: workoutId)))
 
-            _ = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": squatId, "set_id": squatSets[0], "weight": 80, "reps": 5,
-                    "idempotency_key": "l1",
-                ],
-                token: token)
-            let swapped = try await client.call(
-                "swapExercise",
-                ["workout_id": workoutId, "exercise_instance_id": squatId, "new_exercise_id": Self.bench, "idempotency_key": "w1"],
-                token: token)
-            let afterSwap = swapped.data["exercises"] as? [[String: Any]] ?? []
+            _ = try await api.logSet(
+                body: .json(
+                    .init(exerciseInstanceId: squatId, idempotencyKey: "l1", reps: 5, setId: squatSets[0], weight: 80, workoutId: workoutId)
+                ))
+            let swapped = try await api.swapExercise(
+                body: .json(.init(exerciseInstanceId: squatId, idempotencyKey: "w1", newExerciseId: Self.bench, workoutId: workoutId))
+            ).ok.body.json.data
+            let afterSwap = swapped.exercises
             #expect(
-                afterSwap.map { $0["exercise_id"] as? String } == [Self.squat, Self.bench, Self.curl],
-                "logged squat set stays, the rest moves to bench")
-            #expect((afterSwap[0]["sets"] as? [[String: Any]])?.count == 1)
-            #expect((afterSwap[0]["sets"] as? [[String: Any]])?.first?["weight_kg"] as? Double == 80, "legacy weight read as kg")
-            #expect((afterSwap[1]["sets"] as? [[String: Any]])?.count == 1)
+                afterSwap.map(\.exerciseId) == [Self.squat, Self.bench, Self.curl], "logged squat set stays, the rest moves to bench")
+            try #require(afterSwap.count == 3)
+            #expect(afterSwap[0].sets.count == 1)
+            #expect(afterSwap[0].sets.first?.weightKg == 80, "legacy weight read as kg")
+            #expect(afterSwap[1].sets.count == 1)
 
-            let ids = afterSwap.compactMap { $0["instance_id"] as? String }
-            let version = try #require(swapped.data["version"] as? Int)
-            let patched = try await client.call(
-                "patchActiveWorkout",
-                [
-                    "workout_id": workoutId, "expected_version": version, "idempotency_key": "p1",
-                    "ops": [
-                        ["op": "reorder_exercises", "order": [ids[2], ids[0], ids[1]]],
-                        ["op": "add_set", "exercise_instance_id": ids[2], "target_reps": 12],
-                        ["op": "set_field", "exercise_instance_id": ids[0], "set_id": squatSets[0], "field": "reps", "value": 6],
-                    ],
-                ],
-                token: token)
-            #expect(patched.status == .ok)
-            let exercises = patched.data["exercises"] as? [[String: Any]] ?? []
-            #expect(exercises.compactMap { $0["instance_id"] as? String } == [ids[2], ids[0], ids[1]])
-            #expect((exercises[0]["sets"] as? [Any])?.count == 2)
-            #expect((patched.data["totals"] as? [String: Any])?["reps"] as? Int == 6)
+            let ids = afterSwap.map(\.instanceId)
+            let version = swapped.version
+            let patched = try await api.patchActiveWorkout(
+                body: .json(
+                    .init(
+                        expectedVersion: version, idempotencyKey: "p1",
+                        ops: [
+                            .reorderExercises([ids[2], ids[0], ids[1]]), .addSet(ids[2], targetReps: 12), .setReps(ids[0], squatSets[0], 6),
+                        ],
+                        workoutId: workoutId))
+            ).ok.body.json.data
+            let exercises = patched.exercises
+            #expect(exercises.map(\.instanceId) == [ids[2], ids[0], ids[1]])
+            #expect(exercises.first?.sets.count == 2)
+            #expect(patched.totals.reps == 6)
 
-            let stale = try await client.call(
-                "patchActiveWorkout",
-                [
-                    "workout_id": workoutId, "expected_version": version, "idempotency_key": "p2",
-                    "ops": [["op": "remove_exercise", "exercise_instance_id": ids[1]]],
-                ],
-                token: token)
-            #expect(stale.status == .conflict)
-            let atomic = try await client.call(
-                "patchActiveWorkout",
-                [
-                    "workout_id": workoutId, "idempotency_key": "p3",
-                    "ops": [
-                        ["op": "remove_exercise", "exercise_instance_id": ids[1]],
-                        ["op": "remove_set", "exercise_instance_id": ids[0], "set_id": "nope"],
-                    ],
-                ],
-                token: token)
-            #expect(atomic.status == .notFound)
+            let stale = try #require(
+                await refused {
+                    try await api.patchActiveWorkout(
+                        body: .json(
+                            .init(expectedVersion: version, idempotencyKey: "p2", ops: [.removeExercise(ids[1])], workoutId: workoutId)))
+                })
+            #expect(stale.status == 409)
+            let atomic = try #require(
+                await refused {
+                    try await api.patchActiveWorkout(
+                        body: .json(
+                            .init(idempotencyKey: "p3", ops: [.removeExercise(ids[1]), .removeSet(ids[0], "nope")], workoutId: workoutId)))
+                })
+            #expect(atomic.status == 404)
             #expect(
-                (try await client.call("getActiveWorkout", token: token).data["exercises"] as? [Any])?.count == 3,
+                try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data?.exercises.count == 3,
                 "a failing op leaves everything as it was")
 
-            let unknown = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": "nope", "set_id": "nope", "weight_kg": 1, "reps": 1,
-                    "idempotency_key": "l9",
-                ], token: token)
-            #expect(unknown.status == .notFound)
-            for (field, value) in [("reps", 1001), ("rir", 11), ("weight_kg", -1), ("weight_kg", 1001)] as [(String, Any)] {
-                var body: [String: Any] = [
-                    "workout_id": workoutId, "exercise_instance_id": ids[0], "set_id": squatSets[0], "weight_kg": 50, "reps": 5,
-                    "idempotency_key": "v-\(field)-\(value)",
-                ]
-                body[field] = value
-                let reply = try await client.call("logSet", body, token: token)
-                #expect(reply.errorCode == "INVALID_ARGUMENT", "\(field)=\(value)")
-                #expect(reply.errorDetails?["field"] as? String == field)
+            let unknown = try #require(
+                await refused {
+                    try await api.logSet(
+                        body: .json(
+                            .init(
+                                exerciseInstanceId: "nope", idempotencyKey: "l9", reps: 1, setId: "nope", weightKg: 1, workoutId: workoutId)
+                        ))
+                })
+            #expect(unknown.status == 404)
+            typealias LogSet = Operations.LogSet.Input.Body.JsonPayload
+            let outOfRange: [(field: String, value: String, set: @Sendable (inout LogSet) -> Void)] = [
+                ("reps", "1001", { $0.reps = 1001 }), ("rir", "11", { $0.rir = 11 }), ("weight_kg", "-1", { $0.weightKg = -1 }),
+                ("weight_kg", "1001", { $0.weightKg = 1001 }),
+            ]
+            for (field, value, set) in outOfRange {
+                var body = LogSet(
+                    exerciseInstanceId: ids[0], idempotencyKey: "v-\(field)-\(value)", reps: 5, setId: squatSets[0], weightKg: 50,
+                    workoutId: workoutId)
+                set(&body)
+                let sent = body
+                let refusal = try #require(await refused { try await api.logSet(body: .json(sent)) }, "\(field)=\(value)")
+                #expect(refusal.code == "INVALID_ARGUMENT", "\(field)=\(value)")
+                #expect(refusal.details["field"] == field)
             }
-            #expect(
-                try await client.call("cancelActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token).status == .ok
-            )
-            #expect(try await client.call("getActiveWorkout", token: token).json["data"] is NSNull)
-            let afterCancel = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "idempotency_key": "a9"], token: token)
-            #expect(afterCancel.status == .preconditionFailed)
+            _ = try await api.cancelActiveWorkout(body: .json(.init(idempotencyKey: "c1", workoutId: workoutId))).ok
+            #expect(try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data == nil)
+            let afterCancel = try #require(
+                await refused {
+                    try await api.addExercise(body: .json(.init(exerciseId: Self.squat, idempotencyKey: "a9", workoutId: workoutId)))
+                })
+            #expect(afterCancel.status == 412)
         }
     }
 
@@ -434,96 +443,99 @@ extension TestClientProtocol {
     func templatesVersionAndRoutinesFollowDeletes(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("planner@example.com")
-            let a = try await client.call(
-                "createTemplate", ["name": "A", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]], token: token)
-            let b = try await client.call(
-                "createTemplate", ["name": "B", "exercises": [["exercise_id": Self.bench, "sets": [["target_reps": 5]]]]], token: token)
-            let aId = try #require(a.data["id"] as? String)
-            let bId = try #require(b.data["id"] as? String)
-            let unknownExercise = try await client.call(
-                "createTemplate", ["name": "X", "exercises": [["exercise_id": "No_Such_Exercise", "sets": []]]], token: token)
-            #expect(unknownExercise.errorCode == "INVALID_ARGUMENT")
-            #expect(unknownExercise.errorDetails?["field"] as? String == "exercises[0].exercise_id")
+            let api = client.api(token)
+            let aId = try await WorkoutsHTTP.template(client, "A", exercise: Self.squat, token: token)
+            let bId = try await WorkoutsHTTP.template(client, "B", exercise: Self.bench, token: token)
+            let unknownExercise = try #require(
+                await refused {
+                    try await api.createTemplate(
+                        body: .json(.init(exercises: [.init(exerciseId: "No_Such_Exercise", sets: [])], name: "X")))
+                })
+            #expect(unknownExercise.code == "INVALID_ARGUMENT")
+            #expect(unknownExercise.details["field"] == "exercises[0].exercise_id")
 
-            let patched = try await client.call(
-                "patchTemplate", ["template_id": aId, "expected_version": 1, "changes": ["name": "A2"]], token: token)
-            #expect(patched.data["version"] as? Int == 2)
-            let stale = try await client.call("patchTemplate", ["template_id": aId, "expected_version": 1, "name": "A3"], token: token)
-            #expect(stale.status == .conflict)
-            #expect(stale.errorDetails?["current_version"] as? String == "2")
+            let patched = try await api.patchTemplate(body: .json(.init(changes: .init(name: "A2"), expectedVersion: 1, templateId: aId)))
+                .ok
+                .body.json.data
+            #expect(patched.version == 2)
+            let stale = try #require(
+                await refused { try await api.patchTemplate(body: .json(.init(expectedVersion: 1, name: "A3", templateId: aId))) })
+            #expect(stale.status == 409)
+            #expect(stale.details["current_version"] == "2")
 
-            let routine = try await client.call("createRoutine", ["name": "AB", "template_ids": [aId, bId]], token: token)
-            let routineId = try #require(routine.data["id"] as? String)
-            _ = try await client.call("setActiveRoutine", ["routine_id": routineId], token: token)
-            let deletedTemplate = try await client.call("deleteTemplate", ["template_id": aId], token: token)
-            #expect(deletedTemplate.status == .ok && deletedTemplate.data["id"] as? String == aId, "a delete answers what it deleted")
-            #expect(try await client.call("deleteTemplate", ["template_id": aId], token: token).status == .notFound)
-            let after = try await client.call("getRoutine", ["routine_id": routineId], token: token)
-            #expect(after.data["template_ids"] as? [String] == [bId], "deleting a template removes it from routines")
-            #expect((try await client.call("getNextWorkout", token: token).data["template"] as? [String: Any])?["id"] as? String == bId)
-            let deletedRoutine = try await client.call("deleteRoutine", ["routine_id": routineId], token: token)
-            #expect(deletedRoutine.status == .ok && deletedRoutine.data["id"] as? String == routineId)
-            #expect(deletedRoutine.data["template_ids"] as? [String] == [bId])
-            #expect(try await client.call("getNextWorkout", token: token).errorCode == "FAILED_PRECONDITION")
+            let routineId = try await api.createRoutine(body: .json(.init(name: "AB", templateIds: [aId, bId]))).ok.body.json.data.id
+            _ = try await api.setActiveRoutine(body: .json(.init(routineId: routineId)))
+            let deletedTemplate = try await answer {
+                try await api.deleteTemplate(body: .json(.init(templateId: aId))).ok.body.json.data.id
+            }
+            #expect(deletedTemplate.status == .ok && deletedTemplate.value == aId, "a delete answers what it deleted")
+            #expect(try #require(await refused { try await api.deleteTemplate(body: .json(.init(templateId: aId))) }).status == 404)
+            let after = try await api.getRoutine(body: .json(.init(routineId: routineId))).ok.body.json.data
+            #expect(after.templateIds == [bId], "deleting a template removes it from routines")
+            #expect(try await api.getNextWorkout(body: .json(.init())).ok.body.json.data.template.id == bId)
+            let deletedRoutine = try await answer {
+                try await api.deleteRoutine(body: .json(.init(routineId: routineId))).ok.body.json.data
+            }
+            #expect(deletedRoutine.status == .ok && deletedRoutine.value?.id == routineId)
+            #expect(deletedRoutine.value?.templateIds == [bId])
+            #expect(try #require(await refused { try await api.getNextWorkout(body: .json(.init())) }).code == "FAILED_PRECONDITION")
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func historyEditsRecomputeAndPaginate(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
-            let token = try await client.newUser("historian@example.com")
-            var ids: [String] = []
+            let api = client.api(try await client.newUser("historian@example.com"))
+            var archived: [String] = []
             for index in 0..<3 {
-                let started = try await client.call("startActiveWorkout", ["name": "W\(index)"], token: token)
-                let workoutId = try #require(started.data["id"] as? String)
-                let added = try await client.call(
-                    "addExercise", ["workout_id": workoutId, "exercise_id": Self.curl, "sets": 1, "idempotency_key": "a\(index)"],
-                    token: token)
-                let exercise = try #require((added.data["exercises"] as? [[String: Any]])?.first)
-                _ = try await client.call(
-                    "logSet",
-                    [
-                        "workout_id": workoutId, "exercise_instance_id": exercise["instance_id"] as! String,
-                        "set_id": (exercise["sets"] as! [[String: Any]])[0]["id"] as! String, "weight_kg": 10, "reps": 10,
-                        "idempotency_key": "l\(index)",
-                    ],
-                    token: token)
-                _ = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c\(index)"], token: token)
-                ids.append(workoutId)
+                let workoutId = try await api.startActiveWorkout(body: .json(.init(name: "W\(index)"))).ok.body.json.data.id
+                let added = try await api.addExercise(
+                    body: .json(.init(exerciseId: Self.curl, idempotencyKey: "a\(index)", sets: 1, workoutId: workoutId))
+                ).ok.body.json.data
+                let (instanceId, setIds) = try WorkoutsHTTP.exercise(added)
+                _ = try await api.logSet(
+                    body: .json(
+                        .init(
+                            exerciseInstanceId: instanceId, idempotencyKey: "l\(index)", reps: 10, setId: try #require(setIds.first),
+                            weightKg: 10,
+                            workoutId: workoutId)))
+                _ = try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "c\(index)", workoutId: workoutId)))
+                archived.append(workoutId)
                 try await Task.sleep(for: .milliseconds(5))
             }
-            let first = try await client.call("getRecentWorkouts", ["limit": 2], token: token)
-            let firstIds = (first.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+            let ids = archived
+            let first = try await api.getRecentWorkouts(body: .json(.init(limit: 2))).ok.body.json.data
+            let firstIds = first.items.map(\.id)
             #expect(firstIds == [ids[2], ids[1]])
-            let cursor = try #require(first.data["next_cursor"] as? String)
+            let cursor = try #require(first.nextCursor)
             // An empty cursor is the first page (clients holding the token as a string send "" before they have one).
-            let empty = try await client.call("getRecentWorkouts", ["limit": 2, "cursor": ""], token: token)
-            #expect(empty.status == .ok, "\(empty.json)")
-            #expect((empty.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == firstIds)
-            #expect(empty.data["next_cursor"] as? String == cursor)
-            let second = try await client.call("getRecentWorkouts", ["limit": 2, "cursor": cursor], token: token)
-            #expect((second.data["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [ids[0]])
-            #expect(second.data["next_cursor"] == nil || second.data["next_cursor"] is NSNull)
+            let empty = try await answer { try await api.getRecentWorkouts(body: .json(.init(cursor: "", limit: 2))).ok.body.json.data }
+            #expect(empty.status == .ok, "\(empty)")
+            #expect(empty.value?.items.map(\.id) == firstIds)
+            #expect(empty.value?.nextCursor == cursor)
+            let second = try await api.getRecentWorkouts(body: .json(.init(cursor: cursor, limit: 2))).ok.body.json.data
+            #expect(second.items.map(\.id) == [ids[0]])
+            #expect(second.nextCursor == nil)
 
-            let edited = try await client.call(
-                "updateWorkout",
-                ["workout_id": ids[0], "changes": ["exercises": [["exercise_id": Self.bench, "sets": [["weight_kg": 100, "reps": 3]]]]]],
-                token: token)
-            #expect(edited.status == .ok)
-            let analytics = try #require(edited.data["analytics"] as? [String: Any])
-            #expect((analytics["totals"] as? [String: Any])?["volume"] as? Double == 300)
-            #expect((analytics["exercises"] as? [[String: Any]])?.first?["exercise_id"] as? String == Self.bench)
+            let edited = try await api.updateWorkout(
+                body: .json(
+                    .init(
+                        changes: .init(exercises: [.init(exerciseId: Self.bench, sets: [.init(reps: 3, weightKg: 100)])]), workoutId: ids[0]
+                    ))
+            ).ok.body.json.data
+            #expect(edited.analytics.totals.volume == 300)
+            #expect(edited.analytics.exercises.first?.exerciseId == Self.bench)
 
-            let deletedWorkout = try await client.call("deleteWorkout", ["workout_id": ids[1]], token: token)
-            #expect(deletedWorkout.status == .ok && deletedWorkout.data["id"] as? String == ids[1])
-            #expect(
-                ((deletedWorkout.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["volume"] as? Double == 100,
-                "the deleted workout as it was")
-            #expect(try await client.call("getWorkout", ["workout_id": ids[1]], token: token).status == .notFound)
+            let deletedWorkout = try await answer { try await api.deleteWorkout(body: .json(.init(workoutId: ids[1]))).ok.body.json.data }
+            #expect(deletedWorkout.status == .ok && deletedWorkout.value?.id == ids[1])
+            #expect(deletedWorkout.value?.analytics.totals.volume == 100, "the deleted workout as it was")
+            #expect(try #require(await refused { try await api.getWorkout(body: .json(.init(workoutId: ids[1]))) }).status == 404)
             // Nothing of it is left: a late write finds no workout, and its rows as it was run are gone too.
-            let late = try await client.call(
-                "completeActiveWorkout", ["workout_id": ids[1], "idempotency_key": "late-complete"], token: token)
-            #expect(late.errorCode == "NOT_FOUND" && late.errorDetails?["workout_id"] as? String == ids[1], "\(late.json)")
+            let late = try #require(
+                await refused {
+                    try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "late-complete", workoutId: ids[1])))
+                })
+            #expect(late.code == "NOT_FOUND" && late.details["workout_id"] == ids[1], "\(late)")
             for (table, column) in [
                 ("workouts_active", "id"), ("workouts_active_exercises", "workout_id"), ("workouts_active_sets", "workout_id"),
             ] {

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import Synchronization
 import TestSupport
@@ -22,23 +23,25 @@ import Testing
     func startingFromATemplateOutsideTheRoutineIsRejected(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("outsider@example.com")
+            let api = client.api(token)
             let inside = try await WorkoutsHTTP.template(client, "Inside", exercise: Self.squat, token: token)
             let outside = try await WorkoutsHTTP.template(client, "Outside", exercise: Self.bench, token: token)
-            let routine = try await client.call("createRoutine", ["name": "Only inside", "template_ids": [inside]], token: token)
-            let routineId = try #require(routine.data["id"] as? String)
+            let routineId = try await api.createRoutine(body: .json(.init(name: "Only inside", templateIds: [inside]))).ok.body.json.data.id
 
-            let rejected = try await client.call(
-                "startActiveWorkout", ["template_id": outside, "routine_id": routineId, "idempotency_key": "s1"], token: token)
-            #expect(rejected.status == .badRequest)
-            #expect(rejected.errorCode == "INVALID_ARGUMENT")
-            #expect(rejected.errorDetails?["field"] as? String == "template_id")
-            #expect(try await client.call("getActiveWorkout", token: token).json["data"] is NSNull, "no workout started")
+            let rejected = try #require(
+                await refused {
+                    try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s1", routineId: routineId, templateId: outside)))
+                })
+            #expect(rejected.status == 400)
+            #expect(rejected.code == "INVALID_ARGUMENT")
+            #expect(rejected.details["field"] == "template_id")
+            #expect(try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data == nil, "no workout started")
 
-            let accepted = try await client.call(
-                "startActiveWorkout", ["template_id": inside, "routine_id": routineId, "idempotency_key": "s2"], token: token)
-            #expect(accepted.status == .ok)
-            #expect(accepted.data["source_template_id"] as? String == inside)
-            #expect(accepted.data["source_routine_id"] as? String == routineId)
+            let accepted = try await api.startActiveWorkout(
+                body: .json(.init(idempotencyKey: "s2", routineId: routineId, templateId: inside))
+            ).ok.body.json.data
+            #expect(accepted.sourceTemplateId == inside)
+            #expect(accepted.sourceRoutineId == routineId)
         }
     }
 
@@ -49,28 +52,30 @@ import Testing
     func finishingWithNothingLoggedIsRefused(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let token = try await client.newUser("idle@example.com")
-            let template = try await client.call(
-                "createTemplate",
-                ["name": "A", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5], ["target_reps": 5]]]]], token: token)
-            let templateId = try #require(template.data["id"] as? String)
-            let second = try await client.call(
-                "createTemplate", ["name": "B", "exercises": [["exercise_id": Self.curl, "sets": [["target_reps": 10]]]]], token: token)
-            let routine = try await client.call(
-                "createRoutine", ["name": "R", "template_ids": [templateId, try #require(second.data["id"] as? String)]], token: token)
-            let routineId = try #require(routine.data["id"] as? String)
-            _ = try await client.call("setActiveRoutine", ["routine_id": routineId], token: token)
-            let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s1"], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
-            #expect(started.data["source_template_id"] as? String == templateId)
+            let api = client.api(token)
+            let templateId = try await api.createTemplate(
+                body: .json(
+                    .init(exercises: [.init(exerciseId: Self.squat, sets: [.init(targetReps: 5), .init(targetReps: 5)])], name: "A"))
+            ).ok.body.json.data.id
+            let second = try await api.createTemplate(
+                body: .json(.init(exercises: [.init(exerciseId: Self.curl, sets: [.init(targetReps: 10)])], name: "B"))
+            ).ok.body.json.data.id
+            let routineId = try await api.createRoutine(body: .json(.init(name: "R", templateIds: [templateId, second]))).ok.body.json.data
+                .id
+            _ = try await api.setActiveRoutine(body: .json(.init(routineId: routineId)))
+            let started = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s1", routineId: routineId))).ok.body.json.data
+            let workoutId = started.id
+            #expect(started.sourceTemplateId == templateId)
 
-            let refused = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
-            #expect(refused.status == .preconditionFailed, "\(refused.json)")
-            #expect(refused.errorCode == "FAILED_PRECONDITION")
-            #expect(refused.errorDetails?["logged_sets"] as? String == "0")
-            let active = try await client.call("getActiveWorkout", token: token)
-            #expect(active.data["status"] as? String == "in_progress")
-            #expect(active.data["version"] as? Int == started.data["version"] as? Int)
-            #expect((try await client.call("getRecentWorkouts", token: token).data["items"] as? [Any])?.isEmpty == true)
+            let complete = Operations.CompleteActiveWorkout.Input.Body.JsonPayload(idempotencyKey: "c1", workoutId: workoutId)
+            let refusal = try #require(await refused { try await api.completeActiveWorkout(body: .json(complete)) })
+            #expect(refusal.status == 412, "\(refusal)")
+            #expect(refusal.code == "FAILED_PRECONDITION")
+            #expect(refusal.details["logged_sets"] == "0")
+            let active = try #require(try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data)
+            #expect(active.status == .inProgress)
+            #expect(active.version == started.version)
+            #expect(try await api.getRecentWorkouts(body: .json(.init())).ok.body.json.data.items.isEmpty)
             let events = try await server.database.sql.raw(
                 "SELECT COUNT(*) AS n FROM platform_outbox WHERE type = \(bind: WorkoutCompleted.eventType)"
             )
@@ -81,25 +86,19 @@ import Testing
                 "the routine does not move on")
 
             // Once a set is logged, the same key completes it.
-            let exercise = try WorkoutsHTTP.exercise(active.data)
-            _ = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": exercise.instanceId, "set_id": exercise.setIds[0], "weight_kg": 100,
-                    "reps": 5, "idempotency_key": "l1",
-                ],
-                token: token)
-            let completed = try await client.call(
-                "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
-            #expect(completed.status == .ok, "\(completed.json)")
-            #expect(((completed.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["sets"] as? Int == 1)
+            let exercise = try WorkoutsHTTP.exercise(active)
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: exercise.instanceId, idempotencyKey: "l1", reps: 5, setId: exercise.setIds[0], weightKg: 100,
+                        workoutId: workoutId)))
+            let completed = try await api.completeActiveWorkout(body: .json(complete)).ok.body.json.data
+            #expect(completed.analytics.totals.sets == 1)
 
             // An idle workout can still be cancelled.
-            let idle = try await client.call("startActiveWorkout", ["name": "Idle", "idempotency_key": "s2"], token: token)
-            let idleId = try #require(idle.data["id"] as? String)
-            let cancelled = try await client.call("cancelActiveWorkout", ["workout_id": idleId, "idempotency_key": "x1"], token: token)
-            #expect(cancelled.status == .ok, "\(cancelled.json)")
-            #expect(try await client.call("getActiveWorkout", token: token).json["data"] is NSNull)
+            let idleId = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s2", name: "Idle"))).ok.body.json.data.id
+            _ = try await api.cancelActiveWorkout(body: .json(.init(idempotencyKey: "x1", workoutId: idleId))).ok
+            #expect(try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data == nil)
         }
     }
 }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import Synchronization
 import TestSupport
@@ -27,10 +28,9 @@ import Testing
             #expect(retries.allSatisfy { $0.status == .ok }, "\(retries)")
             #expect(Set(retries.map(\.workoutId)).count == 1, "\(retries)")
             let retriedId = try #require(retries.first?.workoutId)
-            #expect(try await client.call("getActiveWorkout", token: token).data["id"] as? String == retriedId)
-            #expect(
-                try await client.call("cancelActiveWorkout", ["workout_id": retriedId, "idempotency_key": "c1"], token: token).status == .ok
-            )
+            let api = client.api(token)
+            #expect(try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data?.id == retriedId)
+            _ = try await api.cancelActiveWorkout(body: .json(.init(idempotencyKey: "c1", workoutId: retriedId))).ok
 
             let racers = try await WorkoutsHTTP.startConcurrently(client, keys: (0..<8).map { "race-\($0)" }, token: token)
             let winners = racers.filter { $0.status == .ok }
@@ -43,7 +43,7 @@ import Testing
                 #expect(loser.errorCode == "CONFLICT", "\(loser)")
                 #expect(loser.conflictingWorkoutId == winnerId, "\(loser)")
             }
-            #expect(try await client.call("getActiveWorkout", token: token).data["id"] as? String == winnerId)
+            #expect(try await api.getActiveWorkout(body: .json(.init())).ok.body.json.data?.id == winnerId)
         }
     }
 
@@ -55,37 +55,22 @@ import Testing
     func aStartRacingTheDeletionOfItsTemplateStartsFromAnExistingOne(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("start-delete@example.com")
+            let api = client.api(token)
             for round in 0..<25 {
                 let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.bench, Self.squat], token: token)
-                // Each reply as its status and JSON text (Sendable, out of the task group).
-                let replies = try await withThrowingTaskGroup(of: (String, HTTPResponse.Status, String).self) { group in
-                    group.addTask {
-                        let reply = try await client.call(
-                            "startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(round)"], token: token)
-                        return (
-                            "start", reply.status, String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self)
-                        )
-                    }
-                    group.addTask {
-                        let reply = try await client.call("deleteTemplate", ["template_id": templates[0]], token: token)
-                        return (
-                            "delete", reply.status, String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self)
-                        )
-                    }
-                    var replies: [String: (HTTPResponse.Status, String)] = [:]
-                    for try await (name, status, json) in group { replies[name] = (status, json) }
-                    return replies
+                async let startCall = answer {
+                    try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s\(round)", routineId: routineId))).ok.body.json
+                        .data
                 }
-                let start = try #require(replies["start"])
-                let delete = try #require(replies["delete"])
-                #expect(delete.0 == .ok, "round \(round): deleteTemplate: \(delete.1)")
-                #expect(start.0 == .ok, "round \(round): startActiveWorkout: \(start.1)")
-                let started = (try JSONSerialization.jsonObject(with: Data(start.1.utf8)) as? [String: Any])?["data"] as? [String: Any]
-                guard let workoutId = started?["id"] as? String else { break }
-                #expect(templates.contains(started?["source_template_id"] as? String ?? ""), "round \(round): \(start.1)")
-                let cancelled = try await client.call(
-                    "cancelActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c\(round)"], token: token)
-                try #require(cancelled.status == .ok, "\(cancelled.json)")
+                async let deleteCall = answer {
+                    try await api.deleteTemplate(body: .json(.init(templateId: templates[0]))).ok.body.json.data.id
+                }
+                let (start, delete) = try await (startCall, deleteCall)
+                #expect(delete.status == .ok, "round \(round): deleteTemplate: \(delete)")
+                #expect(start.status == .ok, "round \(round): startActiveWorkout: \(start)")
+                guard let started = start.value else { break }
+                #expect(templates.contains(started.sourceTemplateId ?? ""), "round \(round): \(started)")
+                _ = try await api.cancelActiveWorkout(body: .json(.init(idempotencyKey: "c\(round)", workoutId: started.id))).ok
             }
         }
     }
@@ -97,54 +82,72 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func oneKeyRacingDifferentRequestsRunsOneOfThem(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let token = try await client.newUser("shared-keys@example.com")
-            let started = try await client.call("startActiveWorkout", ["name": "Keys", "idempotency_key": "start"], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
-            let added = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 20, "idempotency_key": "add"], token: token)
-            let squat = try WorkoutsHTTP.exercise(added.data)
-            let template: [String: Any] = ["name": "Keys", "exercises": [["exercise_id": Self.bench, "sets": [["target_reps": 5]]]]]
+            let api = client.api(try await client.newUser("shared-keys@example.com"))
+            let workoutId = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "start", name: "Keys"))).ok.body.json.data.id
+            let added = try await api.addExercise(
+                body: .json(.init(exerciseId: Self.squat, idempotencyKey: "add", sets: 20, workoutId: workoutId))
+            ).ok.body.json.data
+            let squat = try WorkoutsHTTP.exercise(added)
+            /// The template each round creates under the shared key.
+            func template(_ api: Client, key: String) -> WorkoutsHTTP.NamedCall {
+                (
+                    "createTemplate",
+                    {
+                        try await api.createTemplate(
+                            body: .json(
+                                .init(
+                                    exercises: [.init(exerciseId: Self.bench, sets: [.init(targetReps: 5)])], idempotencyKey: key,
+                                    name: "Keys"))
+                        ).ok.body.json.data.id
+                    }
+                )
+            }
             // Each round: two logSets, a patch and a create under one new key.
             for round in 0..<8 {
                 let key = "shared-\(round)"
-                let log: (Int) -> [String: Any] = { set in
-                    [
-                        "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[set], "weight_kg": 100,
-                        "reps": 5,
-                        "idempotency_key": key,
-                    ]
+                let log: @Sendable (Int) -> WorkoutsHTTP.NamedCall = { set in
+                    (
+                        "logSet",
+                        {
+                            try await api.logSet(
+                                body: .json(
+                                    .init(
+                                        exerciseInstanceId: squat.instanceId, idempotencyKey: key, reps: 5, setId: squat.setIds[set],
+                                        weightKg: 100,
+                                        workoutId: workoutId))
+                            ).ok.body.json.data.workoutId ?? workoutId
+                        }
+                    )
                 }
-                let replies = try await WorkoutsHTTP.concurrently(
-                    client, token: token,
-                    [
-                        ("logSet", log(2 * round)),
-                        ("logSet", log(2 * round + 1)),
-                        (
-                            "patchActiveWorkout",
-                            [
-                                "workout_id": workoutId, "ops": [["op": "add_set", "exercise_instance_id": squat.instanceId]],
-                                "idempotency_key": key,
-                            ]
-                        ),
-                        ("createTemplate", template.merging(["idempotency_key": key]) { _, new in new }),
-                    ])
+                let replies = try await WorkoutsHTTP.concurrently([
+                    log(2 * round),
+                    log(2 * round + 1),
+                    (
+                        "patchActiveWorkout",
+                        {
+                            try await api.patchActiveWorkout(
+                                body: .json(.init(idempotencyKey: key, ops: [.addSet(squat.instanceId)], workoutId: workoutId))
+                            ).ok.body.json.data.id
+                        }
+                    ),
+                    template(api, key: key),
+                ])
                 WorkoutsHTTP.expectOneRan(replies, key: key, round: round)
             }
             // Starts lock the user's starts first: a start and a create sharing a key, for a user with no workout.
-            let other = try await client.newUser("shared-start-keys@example.com")
+            let other = client.api(try await client.newUser("shared-start-keys@example.com"))
             for round in 0..<8 {
                 let key = "start-\(round)"
-                let replies = try await WorkoutsHTTP.concurrently(
-                    client, token: other,
-                    [
-                        ("startActiveWorkout", ["name": "Keys", "idempotency_key": key]),
-                        ("createTemplate", template.merging(["idempotency_key": key]) { _, new in new }),
-                    ])
+                let replies = try await WorkoutsHTTP.concurrently([
+                    (
+                        "startActiveWorkout",
+                        { try await other.startActiveWorkout(body: .json(.init(idempotencyKey: key, name: "Keys"))).ok.body.json.data.id }
+                    ),
+                    template(other, key: key),
+                ])
                 WorkoutsHTTP.expectOneRan(replies, key: key, round: round)
-                if let workoutId = replies.first(where: { $0.name == "startActiveWorkout" && $0.status == .ok })?.id {
-                    let cancelled = try await client.call(
-                        "cancelActiveWorkout", ["workout_id": workoutId, "idempotency_key": "cancel-\(round)"], token: other)
-                    try #require(cancelled.status == .ok, "\(cancelled.json)")
+                if let workoutId = replies.first(where: { $0.name == "startActiveWorkout" && $0.answer.status == .ok })?.answer.value {
+                    _ = try await other.cancelActiveWorkout(body: .json(.init(idempotencyKey: "cancel-\(round)", workoutId: workoutId))).ok
                 }
             }
         }

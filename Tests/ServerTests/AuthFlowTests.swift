@@ -4,8 +4,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import OpenAPIRuntime
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import TestSupport
 import Testing
@@ -18,20 +20,18 @@ import Testing
     func addressLimitsFollowTrustedProxiesOnly(trusted: Bool) async throws {
         let environment = trusted ? ["POVVER_TRUSTED_PROXIES": "127.0.0.1/32, ::1"] : [:]
         try await TestServer.with(.sqlite, environment: environment, live: true) { _, client in
-            func reset(_ index: Int, from address: String) async throws -> Reply {
-                try await client.call(
-                    "sendPasswordReset", ["email": "someone\(index)@example.com"], headers: [.xForwardedFor: "\(address)"])
+            func reset(_ index: Int, from address: String) async throws -> String {
+                let api = client.api(headers: [.xForwardedFor: "\(address)"])
+                return try await outcome { try await api.sendPasswordReset(body: .json(.init(email: "someone\(index)@example.com"))).ok }
             }
             // 20 an hour per address, whichever emails they name.
-            for index in 0..<20 { #expect(try await reset(index, from: trusted ? "203.0.113.7" : "203.0.113.\(index)").status == .ok) }
-            #expect(try await reset(20, from: "203.0.113.7").errorCode == "RATE_LIMITED")
+            for index in 0..<20 { #expect(try await reset(index, from: trusted ? "203.0.113.7" : "203.0.113.\(index)") == "OK") }
+            #expect(try await reset(20, from: "203.0.113.7") == "RATE_LIMITED")
             let another = try await reset(21, from: "198.51.100.4, 203.0.113.8")
             #expect(
-                (another.status == .ok) == trusted, "another client behind the proxy is not limited; a forged header is no other client")
+                (another == "OK") == trusted, "another client behind the proxy is not limited; a forged header is no other client")
             if trusted {
-                #expect(
-                    try await reset(22, from: "198.51.100.4, 203.0.113.7").errorCode == "RATE_LIMITED",
-                    "what the client wrote is not believed")
+                #expect(try await reset(22, from: "198.51.100.4, 203.0.113.7") == "RATE_LIMITED", "what the client wrote is not believed")
             }
         }
     }
@@ -42,97 +42,93 @@ import Testing
     func signUpSignInRefreshReplayAndGetUser(engine: SQLEngine) async throws {
         let clock = FakeWallClock(Date())
         try await TestServer.with(engine, clock: clock) { _, client in
-            let signUp = try await client.call("signUp", ["email": "  Ada@Example.COM ", "password": "correct horse", "name": "Ada"])
-            #expect(signUp.status == .ok)
-            let user = try #require(signUp.data["user"] as? [String: Any])
-            #expect(user["email"] as? String == "ada@example.com")
-            #expect(user["original_provider"] as? String == "email")
-            #expect(user["providers"] as? [String] == ["password"])
-            let tokens = try #require(signUp.data["tokens"] as? [String: Any])
-            #expect(tokens["token_type"] as? String == "Bearer")
-            #expect((900...3600).contains(tokens["expires_in"] as? Int ?? 0))
+            let api = client.api()
+            let signUp = try await client.signUp(email: "  Ada@Example.COM ", password: "correct horse", name: "Ada")
+            #expect(signUp.user.email == "ada@example.com")
+            #expect(signUp.user.originalProvider == .email)
+            #expect(signUp.user.providers == [.password])
+            #expect(signUp.tokens.tokenType == .bearer)
+            #expect((900...3600).contains(signUp.tokens.expiresIn))
 
-            let signIn = try await client.call("signIn", ["email": "ADA@example.com", "password": "correct horse"])
-            #expect(signIn.status == .ok)
-            let firstRefresh = try #require(signIn.refreshToken)
+            let signIn = try await client.signIn(email: "ADA@example.com", password: "correct horse")
+            let firstRefresh = try #require(signIn.tokens.refreshToken)
 
-            let refreshed = try await client.call("refreshToken", ["refresh_token": firstRefresh])
-            #expect(refreshed.status == .ok)
+            let refreshed = try await api.refreshToken(body: .json(.init(refreshToken: firstRefresh))).ok.body.json.data.tokens
             let secondRefresh = try #require(refreshed.refreshToken)
-            let secondAccess = try #require(refreshed.accessToken)
+            let secondAccess = refreshed.accessToken
             #expect(secondRefresh != firstRefresh)
 
-            let profile = try await client.call("getUser", token: secondAccess)
-            #expect(profile.status == .ok)
-            #expect(profile.data["email"] as? String == "ada@example.com")
-            #expect(profile.data["name"] as? String == "Ada")
-            #expect(profile.data["provider"] as? String == "email")
-            #expect(profile.data["week_starts_on_monday"] as? Bool == true)
+            let profile = try await client.api(secondAccess).getUser().ok.body.json.data
+            #expect(profile.email == "ada@example.com")
+            #expect(profile.name == "Ada")
+            #expect(profile.provider == .email)
+            #expect(profile.weekStartsOnMonday == true)
 
             // Within the grace (30 s) the same token gets the same successor: an app that refreshed twice is not logged out.
-            let again = try await client.call("refreshToken", ["refresh_token": firstRefresh])
-            #expect(again.status == .ok && again.refreshToken == secondRefresh)
+            let again = try await api.refreshToken(body: .json(.init(refreshToken: firstRefresh))).ok.body.json.data.tokens
+            #expect(again.refreshToken == secondRefresh)
             clock.advance(by: 31)
-            let replay = try await client.call("refreshToken", ["refresh_token": firstRefresh])
-            #expect(replay.status == .unauthorized)
-            #expect(replay.errorCode == "UNAUTHENTICATED")
-            let afterReplay = try await client.call("refreshToken", ["refresh_token": secondRefresh])
-            #expect(afterReplay.status == .unauthorized, "the replay revoked the whole family")
-            let revokedAccess = try await client.call("getUser", token: secondAccess)
-            #expect(revokedAccess.status == .unauthorized, "access tokens of the revoked session stop working")
+            let replay = try #require(await refused { try await api.refreshToken(body: .json(.init(refreshToken: firstRefresh))) })
+            #expect(replay.status == 401)
+            #expect(replay.code == "UNAUTHENTICATED")
+            let afterReplay = try #require(await refused { try await api.refreshToken(body: .json(.init(refreshToken: secondRefresh))) })
+            #expect(afterReplay.status == 401, "the replay revoked the whole family")
+            let revokedAccess = try #require(await refused { try await client.api(secondAccess).getUser() })
+            #expect(revokedAccess.status == 401, "access tokens of the revoked session stop working")
 
-            let signUpToken = try #require(signUp.accessToken)
-            let signUpSession = try await client.call("getUser", token: signUpToken)
-            #expect(signUpSession.status == .ok, "other sessions are untouched")
+            _ = try await client.api(signUp.tokens.accessToken).getUser().ok  // other sessions are untouched
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func getUserViaGETAndJWKSVerifyTheToken(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let signUp = try await client.call("signUp", ["email": "g@example.com", "password": "secret1"])
-            let token = try #require(signUp.accessToken)
+            let token = try await client.signUp(email: "g@example.com", password: "secret1").tokens.accessToken
+            // GET is no operation of the document (it declares POST); the server answers it too.
             let response = try await client.get("/getUser", token: token)
             #expect(response.status == .ok)
 
-            let jwks = try await client.get("/.well-known/jwks.json")
-            let keys = try #require(
-                (try JSONSerialization.jsonObject(with: Data(jwks.body.readableBytesView)) as? [String: Any])?["keys"] as? [[String: Any]])
+            let keys = try await client.api().jwks_json().ok.body.json.keys
             #expect(keys.count == 1)
-            #expect(keys[0]["kty"] as? String == "EC")
-            #expect(keys[0]["alg"] as? String == "ES256")
+            let key = try #require(keys.first).value
+            #expect(key["kty"] as? String == "EC")
+            #expect(key["alg"] as? String == "ES256")
             let header = try #require(token.split(separator: ".").first)
             let padded = String(header).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
                 .padding(toLength: (header.count + 3) / 4 * 4, withPad: "=", startingAt: 0)
-            let headerJSON = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: padded))) as? [String: Any]
-            #expect(headerJSON?["kid"] as? String == keys[0]["kid"] as? String)
-            #expect(headerJSON?["alg"] as? String == "ES256")
+            let headerJSON = try JSONDecoder().decode([String: String].self, from: try #require(Data(base64Encoded: padded)))
+            #expect(headerJSON["kid"] == key["kid"] as? String)
+            #expect(headerJSON["alg"] == "ES256")
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func wrongPasswordAndUnknownEmailLookTheSame(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            _ = try await client.call("signUp", ["email": "known@example.com", "password": "secret1"])
-            let wrong = try await client.call("signIn", ["email": "known@example.com", "password": "nope-nope"])
-            let unknown = try await client.call("signIn", ["email": "unknown@example.com", "password": "nope-nope"])
-            #expect(wrong.status == .unauthorized)
+            let api = client.api()
+            _ = try await client.signUp(email: "known@example.com", password: "secret1")
+            let wrong = try #require(
+                await refused { try await api.signIn(body: .json(.init(email: "known@example.com", password: "nope-nope"))) })
+            let unknown = try #require(
+                await refused { try await api.signIn(body: .json(.init(email: "unknown@example.com", password: "nope-nope"))) })
+            #expect(wrong.status == 401)
             #expect(wrong.status == unknown.status)
-            #expect(wrong.errorCode == "INVALID_CREDENTIAL")
-            #expect(wrong.errorCode == unknown.errorCode)
-            #expect(wrong.errorMessage == unknown.errorMessage)
-            #expect(wrong.errorMessage == "The sign-in credentials are invalid. Please try again.")
+            #expect(wrong.code == "INVALID_CREDENTIAL")
+            #expect(wrong.code == unknown.code)
+            #expect(wrong.message == unknown.message)
+            #expect(wrong.message == "The sign-in credentials are invalid. Please try again.")
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func duplicateEmailIsRefusedAfterNormalising(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
-            _ = try await client.call("signUp", ["email": "dup@example.com", "password": "secret1"])
-            let again = try await client.call("signUp", ["email": " DUP@Example.com", "password": "secret2"])
-            #expect(again.status == .conflict)
-            #expect(again.errorCode == "EMAIL_ALREADY_IN_USE")
-            #expect(again.errorMessage == "This email is already in use by another account.")
+            _ = try await client.signUp(email: "dup@example.com", password: "secret1")
+            let again = try #require(
+                await refused { try await client.api().signUp(body: .json(.init(email: " DUP@Example.com", password: "secret2"))) })
+            #expect(again.status == 409)
+            #expect(again.code == "EMAIL_ALREADY_IN_USE")
+            #expect(again.message == "This email is already in use by another account.")
             #expect(try await count(server, "auth_users") == 1)
         }
     }
@@ -140,10 +136,11 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func weakPasswordUsesTheSeedsMessage(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
-            let reply = try await client.call("signUp", ["email": "weak@example.com", "password": "12345"])
-            #expect(reply.status == .badRequest)
-            #expect(reply.errorCode == "WEAK_PASSWORD")
-            #expect(reply.errorMessage == "Password must be at least 6 characters.")
+            let reply = try #require(
+                await refused { try await client.api().signUp(body: .json(.init(email: "weak@example.com", password: "12345"))) })
+            #expect(reply.status == 400)
+            #expect(reply.code == "WEAK_PASSWORD")
+            #expect(reply.message == "Password must be at least 6 characters.")
             #expect(try await count(server, "auth_users") == 0)
         }
     }
@@ -151,78 +148,83 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func signOutEndsTheSession(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let first = try await client.call("signUp", ["email": "out@example.com", "password": "secret1"])
-            let second = try await client.call("signIn", ["email": "out@example.com", "password": "secret1"])
-            let firstAccess = try #require(first.accessToken)
-            let secondAccess = try #require(second.accessToken)
+            let first = try await client.signUp(email: "out@example.com", password: "secret1").tokens
+            let second = try await client.signIn(email: "out@example.com", password: "secret1").tokens
+            let firstRefresh = try #require(first.refreshToken)
 
-            #expect(try await client.call("signOut", token: firstAccess).status == .ok)
-            #expect(try await client.call("getUser", token: firstAccess).status == .unauthorized)
-            #expect(try await client.call("refreshToken", ["refresh_token": try #require(first.refreshToken)]).status == .unauthorized)
-            #expect(try await client.call("getUser", token: secondAccess).status == .ok)
+            _ = try await client.api(first.accessToken).signOut().ok
+            #expect(try #require(await refused { try await client.api(first.accessToken).getUser() }).status == 401)
+            #expect(
+                try #require(await refused { try await client.api().refreshToken(body: .json(.init(refreshToken: firstRefresh))) }).status
+                    == 401)
+            _ = try await client.api(second.accessToken).getUser().ok
 
-            #expect(try await client.call("signOut", ["all_sessions": true], token: secondAccess).status == .ok)
-            #expect(try await client.call("getUser", token: secondAccess).status == .unauthorized)
+            _ = try await client.api(second.accessToken).signOut(body: .json(.init(allSessions: true))).ok
+            #expect(try #require(await refused { try await client.api(second.accessToken).getUser() }).status == 401)
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func updateUserWritesOnlyAllowedFields(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let token = try #require(try await client.call("signUp", ["email": "upd@example.com", "password": "secret1"]).accessToken)
-            let updated = try await client.call(
-                "updateUser",
-                [
-                    "name": "Grace", "week_starts_on_monday": false, "time_zone": "Europe/Berlin", "weight_format": "pounds",
-                    "userId": "someone-else",
-                ],
-                token: token)
-            #expect(updated.status == .ok)
-            #expect(updated.data["name"] as? String == "Grace")
-            #expect(updated.data["week_starts_on_monday"] as? Bool == false)
-            #expect(updated.data["time_zone"] as? String == "Europe/Berlin")
-            #expect(updated.data["weight_format"] as? String == "pounds")
+            let token = try await client.signUp(email: "upd@example.com", password: "secret1").tokens.accessToken
+            let api = client.api(token)
+            // `userId` is a legacy name the document declares and the server ignores: the token names the user.
+            let updated = try await api.updateUser(
+                body: .json(
+                    .init(
+                        name: "Grace", timeZone: .europeBerlin, legacyUserId: try .init(unvalidatedValue: "someone-else"),
+                        weekStartsOnMonday: false, weightFormat: .pounds))
+            ).ok.body.json.data
+            #expect(updated.name == "Grace")
+            #expect(updated.weekStartsOnMonday == false)
+            #expect(updated.timeZone == "Europe/Berlin")
+            #expect(updated.weightFormat == .pounds)
 
-            let provider = try await client.call("updateUser", ["provider": "google.com", "name": "Mallory"], token: token)
+            // Bodies outside the document, which the client cannot write: an undeclared field, a zone that is no
+            // zone, a string for a boolean.
+            let provider = try await client.send("updateUser", ["provider": "google.com", "name": "Mallory"], token: token)
             #expect(provider.status == .badRequest)
-            #expect(provider.errorCode == "INVALID_ARGUMENT")
-            #expect(provider.errorDetails?["field"] as? String == "provider")
+            #expect(provider.code == "INVALID_ARGUMENT")
+            #expect(provider.body["error"]?["details"]?["field"] == "provider")
 
-            let badZone = try await client.call("updateUser", ["time_zone": "Mars/Olympus"], token: token)
-            #expect(badZone.errorDetails?["field"] as? String == "time_zone")
-            let badType = try await client.call("updateUser", ["week_starts_on_monday": "yes"], token: token)
-            #expect(badType.errorDetails?["field"] as? String == "week_starts_on_monday")
+            let badZone = try await client.send("updateUser", ["time_zone": "Mars/Olympus"], token: token)
+            #expect(badZone.body["error"]?["details"]?["field"] == "time_zone")
+            let badType = try await client.send("updateUser", ["week_starts_on_monday": "yes"], token: token)
+            #expect(badType.body["error"]?["details"]?["field"] == "week_starts_on_monday")
 
-            let after = try await client.call("getUser", token: token)
-            #expect(after.data["name"] as? String == "Grace", "refused updates changed nothing")
-            #expect(after.data["provider"] as? String == "email")
-            #expect(after.data["time_zone"] as? String == "Europe/Berlin")
+            let after = try await api.getUser().ok.body.json.data
+            #expect(after.name == "Grace", "refused updates changed nothing")
+            #expect(after.provider == .email)
+            #expect(after.timeZone == "Europe/Berlin")
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func accountAndDevices(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
-            let token = try #require(
-                try await client.signUpVerified(["email": "acc@example.com", "password": "secret1"], server: server).accessToken)
-            let account = try await client.call("getAccount", token: token)
-            #expect(account.data["email"] as? String == "acc@example.com")
-            #expect(account.data["original_provider"] as? String == "email")
-            let providers = account.data["providers"] as? [[String: Any]]
-            #expect(providers?.first?["provider_id"] as? String == "password")
+            let token = try await client.signUpVerified(email: "acc@example.com", password: "secret1", server: server).tokens.accessToken
+            let api = client.api(token)
+            let account = try await api.getAccount().ok.body.json.data
+            #expect(account.email == "acc@example.com")
+            #expect(account.originalProvider == "email")
+            #expect(account.providers.first?.providerId == "password")
 
-            let device = ["device_id": "iphone-1", "platform": "ios", "push_token": "apns-1", "app_version": "1.2.3"]
-            #expect(try await client.call("registerDevice", device, token: token).status == .ok)
-            #expect(
-                try await client.call("registerDevice", device.merging(["push_token": "apns-2"]) { _, new in new }, token: token).status
-                    == .ok)
+            var device = Operations.RegisterDevice.Input.Body.JsonPayload(
+                appVersion: "1.2.3", deviceId: "iphone-1", platform: .ios, pushToken: "apns-1")
+            _ = try await api.registerDevice(body: .json(device)).ok
+            device.pushToken = "apns-2"
+            _ = try await api.registerDevice(body: .json(device)).ok
             #expect(try await count(server, "auth_devices") == 1)
-            let badPlatform = try await client.call("registerDevice", ["device_id": "x", "platform": "palm"], token: token)
-            #expect(badPlatform.errorDetails?["field"] as? String == "platform")
+            // A platform the document does not list, which the client cannot write.
+            let badPlatform = try await client.send("registerDevice", ["device_id": "x", "platform": "palm"], token: token)
+            #expect(badPlatform.body["error"]?["details"]?["field"] == "platform")
             // 128 characters, but 5,248 code points (10 KB): too long for the device's key on either engine.
-            let stacked = try await client.call(
-                "registerDevice", ["device_id": StackedMarks.text(letters: 128), "platform": "ios"], token: token)
-            #expect(stacked.errorCode == "INVALID_ARGUMENT" && stacked.errorDetails?["field"] as? String == "device_id", "\(stacked.json)")
+            let stacked = try #require(
+                await refused {
+                    try await api.registerDevice(body: .json(.init(deviceId: StackedMarks.text(letters: 128), platform: .ios)))
+                })
+            #expect(stacked.code == "INVALID_ARGUMENT" && stacked.details["field"] == "device_id", "\(stacked)")
             #expect(try await count(server, "auth_devices") == 1)
         }
     }
@@ -230,15 +232,13 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func serviceLaneActsForAnExistingUser(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let signUp = try await client.call("signUp", ["email": "agent@example.com", "password": "secret1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let userId = try await client.signUp(email: "agent@example.com", password: "secret1").user.id
             let key = HTTPField.Name("X-API-Key")!
             let user = HTTPField.Name("X-User-Id")!
-            let ok = try await client.call("getUser", headers: [key: "test-service-key", user: userId])
-            #expect(ok.status == .ok)
-            #expect(ok.data["email"] as? String == "agent@example.com")
-            let wrong = try await client.call("getUser", headers: [key: "not-the-key", user: userId])
-            #expect(wrong.status == .unauthorized)
+            let ok = try await client.api(headers: [key: "test-service-key", user: userId]).getUser().ok.body.json.data
+            #expect(ok.email == "agent@example.com")
+            let wrong = try #require(await refused { try await client.api(headers: [key: "not-the-key", user: userId]).getUser() })
+            #expect(wrong.status == 401)
         }
     }
 
@@ -248,41 +248,48 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func serviceLaneCannotManageTheAccount(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
-            let signUp = try await client.call("signUp", ["email": "owner@example.com", "password": "secret1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            let lane: HTTPFields = [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: userId]
-            let calls: [(String, [String: Any])] = [
-                ("setPassword", ["password": "attacker-pw1"]),
-                ("changePassword", ["current_password": "secret1", "new_password": "attacker-pw1"]),
-                ("linkProvider", ["provider": "google.com", "id_token": "x"]),
-                ("unlinkProvider", ["provider": "password"]),
-                ("changeEmail", ["new_email": "attacker@example.com"]),
-                ("reauthenticate", ["provider": "password", "password": "secret1"]),
-                ("deleteAccount", [:]),
-                ("signOut", ["all_sessions": true]),
-                ("confirmAccountCreation", [:]),
-                ("cancelAccountCreation", [:]),
+            let userId = try await client.signUp(email: "owner@example.com", password: "secret1").user.id
+            let lane = client.api(headers: serviceLane(userId))
+            let calls: [(String, @Sendable () async throws -> Refusal?)] = [
+                ("setPassword", { try await refused { try await lane.setPassword(body: .json(.init(password: "attacker-pw1"))) } }),
+                (
+                    "changePassword",
+                    {
+                        try await refused {
+                            try await lane.changePassword(body: .json(.init(currentPassword: "secret1", newPassword: "attacker-pw1")))
+                        }
+                    }
+                ),
+                (
+                    "linkProvider",
+                    { try await refused { try await lane.linkProvider(body: .json(.init(idToken: "x", provider: .google_com))) } }
+                ),
+                ("unlinkProvider", { try await refused { try await lane.unlinkProvider(body: .json(.init(provider: .password))) } }),
+                ("changeEmail", { try await refused { try await lane.changeEmail(body: .json(.init(newEmail: "attacker@example.com"))) } }),
+                (
+                    "reauthenticate",
+                    { try await refused { try await lane.reauthenticate(body: .json(.init(password: "secret1", provider: .password))) } }
+                ),
+                ("deleteAccount", { try await refused { try await lane.deleteAccount(body: .json(.init())) } }),
+                ("signOut", { try await refused { try await lane.signOut(body: .json(.init(allSessions: true))) } }),
+                ("confirmAccountCreation", { try await refused { try await lane.confirmAccountCreation(body: .json(.init())) } }),
+                ("cancelAccountCreation", { try await refused { try await lane.cancelAccountCreation(body: .json(.init())) } }),
             ]
             let sessionsBefore = try await count(server, "auth_sessions")
             let codesBefore = try await count(server, "auth_codes")  // the sign-up's email verification
-            for (name, body) in calls {
-                let reply = try await client.call(name, body, headers: lane)
-                #expect(reply.status == .forbidden, "\(name): \(reply.json)")
-                #expect(reply.errorCode == "PERMISSION_DENIED", "\(name)")
+            for (name, call) in calls {
+                let refusal = try #require(try await call(), "\(name)")
+                #expect(refusal.status == 403, "\(name): \(refusal)")
+                #expect(refusal.code == "PERMISSION_DENIED", "\(name)")
             }
             #expect(try await count(server, "auth_sessions") == sessionsBefore)
             #expect(try await count(server, "auth_codes") == codesBefore)
-            let account = try await client.call("getAccount", headers: lane)
-            #expect(account.data["email"] as? String == "owner@example.com")
-            let signIn = try await client.call("signIn", ["email": "owner@example.com", "password": "secret1"])
-            #expect(signIn.status == .ok, "the password is still the user's")
-            let document = try await client.get("/openapi.json")
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(document.body.readableBytesView)) as? [String: Any])
-            let paths = try #require(json["paths"] as? [String: Any])
+            #expect(try await lane.getAccount().ok.body.json.data.email == "owner@example.com")
+            _ = try await client.signIn(email: "owner@example.com", password: "secret1")  // the password is still the user's
+            let paths = try await OperationsTests.document(client)["paths"]
             for (name, _) in calls {
-                let operation = try #require((paths["/\(name)"] as? [String: Any])?["post"] as? [String: Any], "\(name)")
-                let security = try #require(operation["security"] as? [[String: Any]], "\(name)")
-                #expect(security.map { Array($0.keys) } == [["bearer"]], "\(name)")
+                let security = try #require(paths?["/\(name)"]?["post"]?["security"]?.arrayValue, "\(name)")
+                #expect(security.map { OperationsTests.members($0).keys.sorted() } == [["bearer"]], "\(name)")
             }
         }
     }
@@ -290,8 +297,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func signUpPublishesAccountCreatedThroughTheOutbox(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
-            let signUp = try await client.call("signUp", ["email": "evt@example.com", "password": "secret1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let userId = try await client.signUp(email: "evt@example.com", password: "secret1").user.id
             let row = try await server.database.sql.raw(
                 "SELECT type, payload FROM platform_outbox WHERE id = \(bind: "account-created:\(userId)")"
             ).first()
@@ -307,27 +313,36 @@ extension AuthFlowTests {
     func signInAttemptsAreRateLimitedPerAccount(engine: SQLEngine) async throws {
         let clock = FakeWallClock(Date())
         try await TestServer.with(engine, clock: clock) { _, client in
-            _ = try await client.call("signUp", ["email": "target@example.com", "password": "right-password"])
+            let api = client.api()
+            func signIn(_ email: String, _ password: String) async throws -> Refusal? {
+                try await refused { try await api.signIn(body: .json(.init(email: email, password: password))) }
+            }
+            _ = try await client.signUp(email: "target@example.com", password: "right-password")
             for email in ["target@example.com", "nobody@example.com"] {
                 for _ in 0..<10 {
-                    let wrong = try await client.call("signIn", ["email": email, "password": "wrong-password"])
-                    #expect(wrong.errorCode == "INVALID_CREDENTIAL")
+                    #expect(try await signIn(email, "wrong-password")?.code == "INVALID_CREDENTIAL")
                 }
-                let limited = try await client.call("signIn", ["email": email, "password": "right-password"])
-                #expect(limited.status == .tooManyRequests)
-                #expect(limited.errorCode == "RATE_LIMITED")
-                #expect(limited.errorDetails?["retry_after_seconds"] != nil)
+                let limited = try #require(try await signIn(email, "right-password"))
+                #expect(limited.status == 429)
+                #expect(limited.code == "RATE_LIMITED")
+                #expect(limited.details["retry_after_seconds"] != nil)
             }
-            let other = try await client.call("signIn", ["email": "TARGET@example.com ", "password": "right-password"])
-            #expect(other.errorCode == "RATE_LIMITED", "the limit follows the normalised email")
+            #expect(
+                try await signIn("TARGET@example.com ", "right-password")?.code == "RATE_LIMITED", "the limit follows the normalised email")
             clock.advance(by: 15 * 60)
-            let later = try await client.call("signIn", ["email": "target@example.com", "password": "right-password"])
-            #expect(later.status == .ok)
+            _ = try await client.signIn(email: "target@example.com", password: "right-password")
         }
     }
 }
 
 extension AuthFlowTests {
+    /// How a sign-in of the owner's account from `address` (the trusted proxy's `X-Forwarded-For`) was answered: "OK" or
+    /// the refusal's code.
+    static func signIn(_ client: any TestClientProtocol, _ password: String, from address: String) async throws -> String {
+        let api = client.api(headers: [.xForwardedFor: address])
+        return try await outcome { try await api.signIn(body: .json(.init(email: "owner@example.com", password: password))).ok }
+    }
+
     /// A guesser's failures lock out no one but the guesser: after eleven wrong passwords from one address, the
     /// guesser's address is refused even with the right password; while the account is over its failure limit, a
     /// fresh address gets one try per 5-second back-off (the injected clock's), which a second guesser can take from
@@ -337,20 +352,16 @@ extension AuthFlowTests {
         let clock = FakeWallClock(Date())
         let environment = ["POVVER_TRUSTED_PROXIES": "127.0.0.1/32, ::1"]
         try await TestServer.with(engine, environment: environment, clock: clock, live: true) { _, client in
-            _ = try await client.call("signUp", ["email": "owner@example.com", "password": "right-password"])
-            func signIn(_ password: String, from address: String) async throws -> Reply {
-                try await client.call(
-                    "signIn", ["email": "owner@example.com", "password": password], headers: [.xForwardedFor: address])
-            }
+            _ = try await client.signUp(email: "owner@example.com", password: "right-password")
             for attempt in 0..<11 {
-                let guess = try await signIn("guess-\(attempt)", from: "203.0.113.7")
-                #expect(guess.errorCode == (attempt < 10 ? "INVALID_CREDENTIAL" : "RATE_LIMITED"), "attempt \(attempt)")
+                let guess = try await Self.signIn(client, "guess-\(attempt)", from: "203.0.113.7")
+                #expect(guess == (attempt < 10 ? "INVALID_CREDENTIAL" : "RATE_LIMITED"), "attempt \(attempt)")
             }
-            #expect(try await signIn("right-password", from: "203.0.113.7").errorCode == "RATE_LIMITED", "the guesser's address")
-            #expect(try await signIn("guess-11", from: "192.0.2.9").errorCode == "INVALID_CREDENTIAL", "a second guesser's one try")
-            #expect(try await signIn("right-password", from: "198.51.100.4").errorCode == "RATE_LIMITED", "the back-off")
+            #expect(try await Self.signIn(client, "right-password", from: "203.0.113.7") == "RATE_LIMITED", "the guesser's address")
+            #expect(try await Self.signIn(client, "guess-11", from: "192.0.2.9") == "INVALID_CREDENTIAL", "a second guesser's one try")
+            #expect(try await Self.signIn(client, "right-password", from: "198.51.100.4") == "RATE_LIMITED", "the back-off")
             clock.advance(by: 5)
-            #expect(try await signIn("right-password", from: "198.51.100.4").status == .ok)
+            #expect(try await Self.signIn(client, "right-password", from: "198.51.100.4") == "OK")
         }
     }
 }
@@ -364,18 +375,14 @@ extension AuthFlowTests {
         let clock = FakeWallClock(Date())
         let environment = ["POVVER_TRUSTED_PROXIES": "127.0.0.1/32, ::1"]
         try await TestServer.with(engine, environment: environment, clock: clock, live: true) { _, client in
-            _ = try await client.call("signUp", ["email": "owner@example.com", "password": "right-password"])
-            func signIn(_ password: String, from address: String) async throws -> Reply {
-                try await client.call(
-                    "signIn", ["email": "owner@example.com", "password": password], headers: [.xForwardedFor: address])
-            }
-            for attempt in 0..<11 { _ = try await signIn("guess-\(attempt)", from: "203.0.113.7") }
-            #expect(try await signIn("right-password", from: "198.51.100.4").status == .ok, "the owner's phone")
-            let tablet = try await signIn("right-password", from: "198.51.100.5")
-            #expect(tablet.status == .ok, "the owner's tablet, a second later: \(tablet.errorCode ?? "")")
+            _ = try await client.signUp(email: "owner@example.com", password: "right-password")
+            for attempt in 0..<11 { _ = try await Self.signIn(client, "guess-\(attempt)", from: "203.0.113.7") }
+            #expect(try await Self.signIn(client, "right-password", from: "198.51.100.4") == "OK", "the owner's phone")
+            let tablet = try await Self.signIn(client, "right-password", from: "198.51.100.5")
+            #expect(tablet == "OK", "the owner's tablet, a second later: \(tablet)")
             for attempt in 0..<11 {
-                let guess = try await signIn("guess-again-\(attempt)", from: "203.0.113.7")
-                #expect(guess.errorCode == (attempt < 10 ? "INVALID_CREDENTIAL" : "RATE_LIMITED"), "attempt \(attempt)")
+                let guess = try await Self.signIn(client, "guess-again-\(attempt)", from: "203.0.113.7")
+                #expect(guess == (attempt < 10 ? "INVALID_CREDENTIAL" : "RATE_LIMITED"), "attempt \(attempt)")
             }
         }
     }

@@ -2,42 +2,42 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import OpenAPIRuntime
 import Platform
+import PovverClient
 import TestSupport
 import Testing
 
 /// `/metrics` as the server answers it: to this machine only by default, to the token's bearer when
 /// `POVVER_METRICS_TOKEN` is set (it used to answer anyone).
 @Suite struct MetricsEndpointTests {
-    static func code(_ response: TestResponse) -> String? {
-        let json = try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
-        return (json?["error"] as? [String: Any])?["code"] as? String
+    /// The exposition `/metrics` answered to `token` (or with `headers`).
+    static func scrape(_ client: any TestClientProtocol, token: String? = nil, headers: HTTPFields = [:]) async throws -> String {
+        try await String(collecting: client.api(token, headers: headers).metrics().ok.body.plainText, upTo: 1 << 22)
     }
 
     @Test func withoutATokenOnlyThisMachineIsAnswered() async throws {
         try await TestServer.with(.sqlite, live: true) { _, client in
-            _ = try await client.get("/health")
-            let local = try await client.get("/metrics")
-            #expect(local.status == .ok && String(buffer: local.body).contains("povver_http_requests_total"))
-            let relayed = try await client.execute(
-                uri: "/metrics", method: .get, headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.7"])
-            #expect(relayed.status == .forbidden && Self.code(relayed) == "PERMISSION_DENIED", "a proxy here relaying someone else")
+            _ = try await client.api().health().ok
+            #expect(try await Self.scrape(client).contains("povver_http_requests_total"))
+            let relayed = try #require(
+                await refused { try await client.api(headers: [HTTPField.Name("X-Forwarded-For")!: "203.0.113.7"]).metrics() })
+            #expect(relayed.status == 403 && relayed.code == "PERMISSION_DENIED", "a proxy here relaying someone else")
         }
         try await TestServer.with(.sqlite) { _, client in
-            let unknown = try await client.get("/metrics")
-            #expect(unknown.status == .forbidden && !String(buffer: unknown.body).contains("povver_"), "a peer that is not this machine")
+            let unknown = try #require(await refused { try await client.api().metrics() })
+            #expect(unknown.status == 403 && !"\(unknown)".contains("povver_"), "a peer that is not this machine")
         }
     }
 
     @Test func withATokenOnlyItsBearerIsAnswered() async throws {
         let token = "scrape-token-0123456789abcdef"
         try await TestServer.with(.sqlite, environment: ["POVVER_METRICS_TOKEN": token], live: true) { _, client in
-            _ = try await client.get("/health")
-            let bare = try await client.get("/metrics")
-            #expect(bare.status == .unauthorized && Self.code(bare) == "UNAUTHENTICATED", "even from this machine")
-            #expect(try await client.get("/metrics", token: token + "x").status == .unauthorized)
-            let scraped = try await client.get("/metrics", token: token)
-            #expect(scraped.status == .ok && String(buffer: scraped.body).contains("povver_http_requests_total"))
+            _ = try await client.api().health().ok
+            let bare = try #require(await refused { try await client.api().metrics() })
+            #expect(bare.status == 401 && bare.code == "UNAUTHENTICATED", "even from this machine")
+            #expect(try #require(await refused { try await client.api(token + "x").metrics() }).status == 401)
+            #expect(try await Self.scrape(client, token: token).contains("povver_http_requests_total"))
         }
     }
 }

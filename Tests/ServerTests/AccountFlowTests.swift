@@ -3,8 +3,10 @@ import Contracts
 import Fakes
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import Subscription
 import Synchronization
@@ -30,61 +32,66 @@ import Testing
     func emailChangeWithVerification(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let token = try #require(
-                try await client.signUpVerified(["email": "old@example.com", "password": "password-1"], server: server).accessToken)
-            _ = try await client.call("signUp", ["email": "taken@example.com", "password": "password-2"])
+            let anonymous = client.api()
+            let api = client.api(
+                try await client.signUpVerified(email: "old@example.com", password: "password-1", server: server).tokens.accessToken)
+            _ = try await client.signUp(email: "taken@example.com", password: "password-2")
 
-            #expect(
-                try await client.call("changeEmail", ["new_email": "taken@example.com"], token: token).errorCode == "EMAIL_ALREADY_IN_USE")
-            #expect(try await client.call("changeEmail", ["new_email": "not-an-email"], token: token).errorCode == "INVALID_ARGUMENT")
-            let started = try await client.call("changeEmail", ["new_email": "New@Example.com"], token: token)
-            #expect(started.status == .ok)
-            #expect(started.data["verification_sent_to"] as? String == "new@example.com")
+            func change(_ api: Client, to email: String) async throws -> String {
+                try await outcome { try await api.changeEmail(body: .json(.init(newEmail: email))).ok }
+            }
+            func apply(_ code: String) async throws -> String {
+                try await outcome { try await anonymous.applyEmailChange(body: .json(.init(code: code))).ok }
+            }
+            #expect(try await change(api, to: "taken@example.com") == "EMAIL_ALREADY_IN_USE")
+            #expect(try await change(api, to: "not-an-email") == "INVALID_ARGUMENT")
+            let started = try await api.changeEmail(body: .json(.init(newEmail: "New@Example.com"))).ok.body.json.data
+            #expect(started.verificationSentTo == "new@example.com")
             let code = try await Self.code(to: "new@example.com", in: server)
             #expect(
                 try await server.auth.outbox.list().filter { $0.recipient == "old@example.com" && $0.kind == "email_changed" }.isEmpty,
                 "nothing changed yet")
-            #expect(try await client.call("getAccount", token: token).data["email"] as? String == "old@example.com")
+            #expect(try await api.getAccount().ok.body.json.data.email == "old@example.com")
 
-            #expect(try await client.call("applyEmailChange", ["code": code + "x"]).errorCode == "INVALID_CODE")
-            let applied = try await client.call("applyEmailChange", ["code": code])
-            #expect(applied.status == .ok)
-            #expect(applied.data["email"] as? String == "new@example.com")
-            let reused = try await client.call("applyEmailChange", ["code": code])
-            #expect(reused.errorCode == "INVALID_CODE")
-            #expect(reused.errorMessage == "This code is invalid or has expired. Please request a new one.")
+            #expect(try await apply(code + "x") == "INVALID_CODE")
+            let applied = try await anonymous.applyEmailChange(body: .json(.init(code: code))).ok.body.json.data
+            #expect(applied.email == "new@example.com")
+            let reused = try #require(await refused { try await anonymous.applyEmailChange(body: .json(.init(code: code))) })
+            #expect(reused.code == "INVALID_CODE")
+            #expect(reused.message == "This code is invalid or has expired. Please request a new one.")
 
-            let account = try await client.call("getAccount", token: token)
-            #expect(account.data["email"] as? String == "new@example.com")
-            #expect(account.data["email_verified"] as? Bool == true)
+            let account = try await api.getAccount().ok.body.json.data
+            #expect(account.email == "new@example.com")
+            #expect(account.emailVerified == true)
             let notice = try #require(
                 try await server.auth.outbox.list().first { $0.recipient == "old@example.com" && $0.kind == "email_changed" })
             #expect(notice.kind == "email_changed")
             #expect(notice.body.contains("new@example.com"))
-            #expect(try await client.call("signIn", ["email": "new@example.com", "password": "password-1"]).status == .ok)
+            _ = try await client.signIn(email: "new@example.com", password: "password-1")
             #expect(
-                try await client.call("signIn", ["email": "old@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+                try await outcome { try await anonymous.signIn(body: .json(.init(email: "old@example.com", password: "password-1"))).ok }
+                    == "INVALID_CREDENTIAL")
 
             // The log transport "delivers" what is queued; the message stays readable for developers.
             _ = try await server.auth.mailSender.deliverDue()
             #expect(try await server.auth.outbox.list().allSatisfy { $0.status == "sent" && $0.transport == "log" && !$0.body.isEmpty })
 
             // Expired code; then the recent-login window.
-            let again = try #require(try await client.call("signIn", ["email": "new@example.com", "password": "password-1"]).accessToken)
-            #expect(try await client.call("changeEmail", ["new_email": "third@example.com"], token: again).status == .ok)
+            let again = client.api(try await client.signIn(email: "new@example.com", password: "password-1").tokens.accessToken)
+            _ = try await again.changeEmail(body: .json(.init(newEmail: "third@example.com"))).ok
             let late = try await Self.code(to: "third@example.com", in: server)
             clock.advance(by: 24 * 3600 + 1)
-            #expect(try await client.call("applyEmailChange", ["code": late]).errorCode == "INVALID_CODE")
-            let session = try await client.call("signIn", ["email": "new@example.com", "password": "password-1"])
-            let sessionToken = try #require(session.accessToken)
-            #expect(try await client.call("changeEmail", ["new_email": "fourth@example.com"], token: sessionToken).status == .ok)
+            #expect(try await apply(late) == "INVALID_CODE")
+            let session = try await client.signIn(email: "new@example.com", password: "password-1").tokens
+            _ = try await client.api(session.accessToken).changeEmail(body: .json(.init(newEmail: "fourth@example.com"))).ok
             clock.advance(by: 301)
             let refreshToken = try #require(session.refreshToken)
-            let refreshed = try #require(try await client.call("refreshToken", ["refresh_token": refreshToken]).accessToken)
+            let refreshed = client.api(
+                try await anonymous.refreshToken(body: .json(.init(refreshToken: refreshToken))).ok.body.json.data.tokens.accessToken)
             // A refreshed token keeps the sign-in time: it is not a recent login.
-            let old = try await client.call("changeEmail", ["new_email": "sixth@example.com"], token: refreshed)
-            #expect(old.errorCode == "REQUIRES_RECENT_LOGIN")
-            #expect(old.errorMessage == "For your security, please sign in again to continue.")
+            let old = try #require(await refused { try await refreshed.changeEmail(body: .json(.init(newEmail: "sixth@example.com"))) })
+            #expect(old.code == "REQUIRES_RECENT_LOGIN")
+            #expect(old.message == "For your security, please sign in again to continue.")
         }
     }
 
@@ -94,53 +101,59 @@ import Testing
     func securingTheAccountEndsOutstandingCodes(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.call("signUp", ["email": "owner@example.com", "password": "password-1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            var token = try #require(signUp.accessToken)
+            let anonymous = client.api()
+            let signUp = try await client.signUp(email: "owner@example.com", password: "password-1")
+            let userId = signUp.user.id
+            var api = client.api(signUp.tokens.accessToken)
             /// A pending email change (to `address`) and a reset code (to the account's address).
-            func outstanding(_ address: String, token: String) async throws -> (change: String, reset: String) {
+            func outstanding(_ address: String, _ api: Client) async throws -> (change: String, reset: String) {
                 clock.advance(by: 1)  // the newest mail to an address is the one listed first
-                #expect(try await client.call("changeEmail", ["new_email": address], token: token).status == .ok)
-                _ = try await client.call("sendPasswordReset", ["email": "owner@example.com"])
+                _ = try await api.changeEmail(body: .json(.init(newEmail: address))).ok
+                _ = try await anonymous.sendPasswordReset(body: .json(.init(email: "owner@example.com"))).ok
                 return (
                     try await Self.code(to: address, in: server),
                     try await Self.code(to: "owner@example.com", kind: "password_reset", in: server)
                 )
             }
+            func apply(_ code: String) async throws -> String {
+                try await outcome { try await anonymous.applyEmailChange(body: .json(.init(code: code))).ok }
+            }
+            func reset(_ code: String, to password: String) async throws -> String {
+                try await outcome { try await anonymous.resetPassword(body: .json(.init(code: code, newPassword: password))).ok }
+            }
             func expectDead(_ codes: (change: String, reset: String), _ comment: Comment) async throws {
-                #expect(try await client.call("applyEmailChange", ["code": codes.change]).errorCode == "INVALID_CODE", comment)
-                #expect(
-                    try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-x"]).errorCode == "INVALID_CODE",
-                    comment)
+                #expect(try await apply(codes.change) == "INVALID_CODE", comment)
+                #expect(try await reset(codes.reset, to: "password-x") == "INVALID_CODE", comment)
+            }
+            func signIn(_ password: String) async throws -> Client {
+                client.api(try await client.signIn(email: "owner@example.com", password: password).tokens.accessToken)
             }
 
-            var codes = try await outstanding("one@example.com", token: token)
-            let changed = try await client.call(
-                "changePassword", ["current_password": "password-1", "new_password": "password-2"], token: token)
-            token = try #require(changed.accessToken)
+            var codes = try await outstanding("one@example.com", api)
+            let changed = try await api.changePassword(body: .json(.init(currentPassword: "password-1", newPassword: "password-2"))).ok
+            api = client.api(try changed.body.json.data.tokens.accessToken)
             try await expectDead(codes, "changePassword")
 
-            codes = try await outstanding("two@example.com", token: token)
-            #expect(try await client.call("signOut", ["all_sessions": true], token: token).status == .ok)
+            codes = try await outstanding("two@example.com", api)
+            _ = try await api.signOut(body: .json(.init(allSessions: true))).ok
             try await expectDead(codes, "signOut all_sessions")
 
-            token = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-2"]).accessToken)
-            codes = try await outstanding("three@example.com", token: token)
+            api = try await signIn("password-2")
+            codes = try await outstanding("three@example.com", api)
             #expect(try await server.auth.service.revokeAllSessions(userId: userId) == 1)
             try await expectDead(codes, "operator's revocation")
 
-            token = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-2"]).accessToken)
-            codes = try await outstanding("four@example.com", token: token)
-            #expect(try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-3"]).status == .ok)
-            #expect(try await client.call("applyEmailChange", ["code": codes.change]).errorCode == "INVALID_CODE", "resetPassword")
+            api = try await signIn("password-2")
+            codes = try await outstanding("four@example.com", api)
+            #expect(try await reset(codes.reset, to: "password-3") == "OK")
+            #expect(try await apply(codes.change) == "INVALID_CODE", "resetPassword")
 
-            token = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-3"]).accessToken)
-            codes = try await outstanding("five@example.com", token: token)
-            #expect(try await client.call("applyEmailChange", ["code": codes.change]).status == .ok)
-            #expect(
-                try await client.call("resetPassword", ["code": codes.reset, "new_password": "password-4"]).errorCode == "INVALID_CODE")
-            #expect(try await client.call("signIn", ["email": "five@example.com", "password": "password-3"]).status == .ok)
-            #expect(try await client.call("getAccount", token: token).data["email"] as? String == "five@example.com")
+            api = try await signIn("password-3")
+            codes = try await outstanding("five@example.com", api)
+            #expect(try await apply(codes.change) == "OK")
+            #expect(try await reset(codes.reset, to: "password-4") == "INVALID_CODE")
+            _ = try await client.signIn(email: "five@example.com", password: "password-3")
+            #expect(try await api.getAccount().ok.body.json.data.email == "five@example.com")
         }
     }
 
@@ -150,15 +163,16 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            _ = try await client.signUpVerified(["email": "owner@example.com", "password": "password-1"], server: server)
-            let again = try #require(try await client.call("signIn", ["email": "owner@example.com", "password": "password-1"]).accessToken)
+            _ = try await client.signUpVerified(email: "owner@example.com", password: "password-1", server: server)
+            let again = client.api(try await client.signIn(email: "owner@example.com", password: "password-1").tokens.accessToken)
             let google = try await providers.token("google.com", sub: "g-owner", email: "owner.g@example.com", now: clock.now())
-            #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: again).status == .ok)
-            #expect(try await client.call("changeEmail", ["new_email": "moved@example.com"], token: again).status == .ok)
+            _ = try await again.linkProvider(body: .json(.init(idToken: google, provider: .google_com))).ok
+            _ = try await again.changeEmail(body: .json(.init(newEmail: "moved@example.com"))).ok
             let code = try await Self.code(to: "moved@example.com", in: server)
-            #expect(try await client.call("unlinkProvider", ["provider": "password"], token: again).status == .ok)
-            #expect(try await client.call("applyEmailChange", ["code": code]).errorCode == "INVALID_CODE")
-            #expect(try await client.call("getAccount", token: again).data["email"] as? String == "owner@example.com")
+            _ = try await again.unlinkProvider(body: .json(.init(provider: .password))).ok
+            let anonymous = client.api()
+            #expect(try await outcome { try await anonymous.applyEmailChange(body: .json(.init(code: code))).ok } == "INVALID_CODE")
+            #expect(try await again.getAccount().ok.body.json.data.email == "owner@example.com")
         }
     }
 
@@ -166,12 +180,11 @@ import Testing
     @Test func emailChangeIsRateLimited() async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(.sqlite, clock: clock) { server, client in
-            let token = try #require(try await client.call("signUp", ["email": "busy@example.com", "password": "password-1"]).accessToken)
+            let api = client.api(try await client.signUp(email: "busy@example.com", password: "password-1").tokens.accessToken)
             for index in 1...5 {
-                #expect(try await client.call("changeEmail", ["new_email": "busy\(index)@example.com"], token: token).status == .ok)
+                _ = try await api.changeEmail(body: .json(.init(newEmail: "busy\(index)@example.com"))).ok
             }
-            let limited = try await client.call("changeEmail", ["new_email": "busy6@example.com"], token: token)
-            #expect(limited.errorCode == "RATE_LIMITED")
+            #expect(try await outcome { try await api.changeEmail(body: .json(.init(newEmail: "busy6@example.com"))).ok } == "RATE_LIMITED")
             #expect(try await server.auth.outbox.list().contains { $0.recipient == "busy6@example.com" } == false)
         }
     }
@@ -182,12 +195,13 @@ import Testing
         let providers = self.providers
         try await providers.withFullServer(.sqlite, clock: clock) { _, client in
             let idToken = try await providers.token("google.com", sub: "g-sso", email: "sso@example.com", now: clock.now())
-            let token = try #require(try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken]).accessToken)
-            _ = try await client.call("confirmAccountCreation", token: token)
-            let refused = try await client.call("changeEmail", ["new_email": "other@example.com"], token: token)
-            #expect(refused.status.code == 400)
-            #expect(refused.errorCode == "EMAIL_MANAGED_BY_PROVIDER")
-            #expect(refused.errorMessage == "Changing email is not possible when signed in with Google.")
+            let api = client.api(
+                try await client.api().signInWithIdp(body: IdentityFlowTests.google(idToken)).ok.body.json.data.tokens.accessToken)
+            _ = try await api.confirmAccountCreation()
+            let refusal = try #require(await refused { try await api.changeEmail(body: .json(.init(newEmail: "other@example.com"))) })
+            #expect(refusal.status == 400)
+            #expect(refusal.code == "EMAIL_MANAGED_BY_PROVIDER")
+            #expect(refusal.message == "Changing email is not possible when signed in with Google.")
         }
     }
 
@@ -197,47 +211,54 @@ import Testing
     func passwordReset(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.call("signUp", ["email": "reset@example.com", "password": "password-1"])
-            let oldRefresh = try #require(signUp.refreshToken)
+            let api = client.api()
+            let oldRefresh = try #require(try await client.signUp(email: "reset@example.com", password: "password-1").tokens.refreshToken)
+            func sendReset(_ email: String) async throws -> Operations.SendPasswordReset.Output {
+                try await api.sendPasswordReset(body: .json(.init(email: email)))
+            }
+            func reset(_ code: String, to password: String) async throws -> String {
+                try await outcome { try await api.resetPassword(body: .json(.init(code: code, newPassword: password))).ok }
+            }
+            func signIn(_ password: String) async throws -> String {
+                try await outcome { try await api.signIn(body: .json(.init(email: "reset@example.com", password: password))).ok }
+            }
 
-            let known = try await client.call("sendPasswordReset", ["email": "Reset@Example.com"])
-            let unknown = try await client.call("sendPasswordReset", ["email": "nobody@example.com"])
-            #expect(known.status == .ok)
-            #expect(unknown.status == known.status)
-            #expect(unknown.json.keys.sorted() == known.json.keys.sorted())
-            #expect(unknown.data.isEmpty && known.data.isEmpty)
+            let known = try await sendReset("Reset@Example.com").ok.body.json
+            let unknown = try await sendReset("nobody@example.com").ok.body.json
+            #expect(unknown == known)
+            #expect(unknown.data.value.isEmpty && known.data.value.isEmpty)
             let mails = try await server.auth.outbox.list().filter { $0.kind == "password_reset" }
             #expect(mails.map(\.recipient) == ["reset@example.com"])
             let code = try await Self.code(to: "reset@example.com", kind: "password_reset", in: server)
 
-            #expect(try await client.call("resetPassword", ["code": code, "new_password": "12345"]).errorCode == "WEAK_PASSWORD")
-            #expect(try await client.call("resetPassword", ["code": "wrong", "new_password": "password-2"]).errorCode == "INVALID_CODE")
-            #expect(try await client.call("resetPassword", ["code": code, "new_password": "password-2"]).status == .ok)
-            #expect(try await client.call("resetPassword", ["code": code, "new_password": "password-3"]).errorCode == "INVALID_CODE")
+            #expect(try await reset(code, to: "12345") == "WEAK_PASSWORD")
+            #expect(try await reset("wrong", to: "password-2") == "INVALID_CODE")
+            #expect(try await reset(code, to: "password-2") == "OK")
+            #expect(try await reset(code, to: "password-3") == "INVALID_CODE")
             #expect(
-                try await client.call("refreshToken", ["refresh_token": oldRefresh]).errorCode == "UNAUTHENTICATED", "every session ended")
-            #expect(
-                try await client.call("signIn", ["email": "reset@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
-            #expect(try await client.call("signIn", ["email": "reset@example.com", "password": "password-2"]).status == .ok)
+                try await outcome { try await api.refreshToken(body: .json(.init(refreshToken: oldRefresh))).ok } == "UNAUTHENTICATED",
+                "every session ended")
+            #expect(try await signIn("password-1") == "INVALID_CREDENTIAL")
+            #expect(try await signIn("password-2") == "OK")
 
             // A code past its hour is refused; a newer request replaces an older code.
-            _ = try await client.call("sendPasswordReset", ["email": "reset@example.com"])
+            _ = try await sendReset("reset@example.com").ok
             let first = try await Self.code(to: "reset@example.com", kind: "password_reset", in: server)
             clock.advance(by: 1)
-            _ = try await client.call("sendPasswordReset", ["email": "reset@example.com"])
+            _ = try await sendReset("reset@example.com").ok
             let second = try await Self.code(to: "reset@example.com", kind: "password_reset", in: server)
             #expect(first != second)
-            #expect(try await client.call("resetPassword", ["code": first, "new_password": "password-4"]).errorCode == "INVALID_CODE")
+            #expect(try await reset(first, to: "password-4") == "INVALID_CODE")
             clock.advance(by: 3601)
-            #expect(try await client.call("resetPassword", ["code": second, "new_password": "password-4"]).errorCode == "INVALID_CODE")
+            #expect(try await reset(second, to: "password-4") == "INVALID_CODE")
 
             // Five requests an hour per address, for known and unknown emails alike.
             clock.advance(by: 3600)
             for email in ["reset@example.com", "ghost@example.com"] {
-                for _ in 0..<5 { #expect(try await client.call("sendPasswordReset", ["email": email]).status == .ok) }
-                let limited = try await client.call("sendPasswordReset", ["email": email])
-                #expect(limited.errorCode == "RATE_LIMITED")
-                #expect(limited.status.code == 429)
+                for _ in 0..<5 { _ = try await sendReset(email).ok }
+                let limited = try #require(await refused { try await api.sendPasswordReset(body: .json(.init(email: email))) })
+                #expect(limited.code == "RATE_LIMITED")
+                #expect(limited.status == 429)
             }
         }
     }
@@ -313,22 +334,21 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.signUpVerified(
-                ["email": "gone@example.com", "password": "password-1", "name": "Gone"], server: server)
-            var token = try #require(signUp.accessToken)
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            let survivor = try #require(
-                try await client.call("signUp", ["email": "stays@example.com", "password": "password-9"]).accessToken)
+            let anonymous = client.api()
+            let signUp = try await client.signUpVerified(email: "gone@example.com", password: "password-1", name: "Gone", server: server)
+            let api = client.api(signUp.tokens.accessToken)
+            let userId = signUp.user.id
+            let survivor = client.api(try await client.signUp(email: "stays@example.com", password: "password-9").tokens.accessToken)
 
             // Apple linked with an authorization code: its refresh token is kept, sealed.
             let raw = "nonce-del"
             let appleToken = try await providers.token(
                 "apple.com", sub: "a-gone", email: "relay@privaterelay.appleid.com", now: clock.now(),
                 nonce: FakeIdentityProviders.nonceHash(raw))
-            let linked = try await client.call(
-                "linkProvider", ["provider": "apple.com", "id_token": appleToken, "raw_nonce": raw, "authorization_code": "code-gone"],
-                token: token)
-            #expect(Set(linked.data["providers"] as? [String] ?? []) == ["password", "apple.com"])
+            let linked = try await api.linkProvider(
+                body: .json(.init(authorizationCode: "code-gone", idToken: appleToken, provider: .apple_com, rawNonce: raw))
+            ).ok.body.json.data
+            #expect(Set(linked.providers) == [.password, .apple_com])
             #expect(providers.appleCalls.withLock { $0.exchanged } == ["code-gone"])
             let sealed = try await server.database.sql.raw(
                 "SELECT sealed_refresh_token FROM auth_apple_tokens WHERE user_id = \(bind: userId)"
@@ -338,39 +358,33 @@ import Testing
 
             // Data in every module that exists: profile, device, workouts (template, routine, history, active
             // workout with a logged set), codes and mail, events and jobs.
-            _ = try await client.call("registerDevice", ["device_id": "d1", "platform": "ios", "push_token": "p"], token: token)
-            _ = try await client.call("updateUser", ["time_zone": "Europe/Helsinki"], token: token)
-            let template = try await client.call(
-                "createTemplate", ["name": "Mine", "exercises": [["exercise_id": WorkoutsFlowTests.squat, "sets": [["target_reps": 5]]]]],
-                token: token)
-            let templateId = try #require(template.data["id"] as? String)
-            let routine = try await client.call("createRoutine", ["name": "R", "template_ids": [templateId]], token: token)
-            _ = try await client.call("setActiveRoutine", ["routine_id": try #require(routine.data["id"] as? String)], token: token)
-            let done = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s1"], token: token)
-            let doneId = try #require(done.data["id"] as? String)
-            let doneExercise = try #require((done.data["exercises"] as? [[String: Any]])?.first)
-            let doneSet = try #require((doneExercise["sets"] as? [[String: Any]])?.first)
-            _ = try await client.call(
-                "logSet",
-                [
-                    "workout_id": doneId, "exercise_instance_id": try #require(doneExercise["instance_id"] as? String),
-                    "set_id": try #require(doneSet["id"] as? String), "weight_kg": 90, "reps": 5, "idempotency_key": "l0",
-                ], token: token)
-            let archived = try await client.call("completeActiveWorkout", ["workout_id": doneId, "idempotency_key": "c1"], token: token)
-            #expect(archived.status == .ok, "\(archived.json)")
-            let live = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s2"], token: token)
-            let liveId = try #require(live.data["id"] as? String)
-            let exercise = try #require((live.data["exercises"] as? [[String: Any]])?.first)
-            let set = try #require((exercise["sets"] as? [[String: Any]])?.first)
-            let logged = try await client.call(
-                "logSet",
-                [
-                    "workout_id": liveId, "exercise_instance_id": try #require(exercise["instance_id"] as? String),
-                    "set_id": try #require(set["id"] as? String), "weight_kg": 100, "reps": 5, "idempotency_key": "l1",
-                ], token: token)
-            #expect(logged.status == .ok)
-            _ = try await client.call("sendPasswordReset", ["email": "gone@example.com"])
-            #expect(try await client.call("getSubscriptionStatus", token: token).status == .ok)
+            _ = try await api.registerDevice(body: .json(.init(deviceId: "d1", platform: .ios, pushToken: "p")))
+            _ = try await api.updateUser(body: .json(.init(timeZone: .europeHelsinki)))
+            let templateId = try await api.createTemplate(
+                body: .json(.init(exercises: [.init(exerciseId: WorkoutsFlowTests.squat, sets: [.init(targetReps: 5)])], name: "Mine"))
+            ).ok.body.json.data.id
+            let routineId = try await api.createRoutine(body: .json(.init(name: "R", templateIds: [templateId]))).ok.body.json.data.id
+            _ = try await api.setActiveRoutine(body: .json(.init(routineId: routineId)))
+            let done = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s1", templateId: templateId))).ok.body.json.data
+            let doneExercise = try #require(done.exercises.first)
+            let doneSet = try #require(doneExercise.sets.first)
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: doneExercise.instanceId, idempotencyKey: "l0", reps: 5, setId: doneSet.id, weightKg: 90,
+                        workoutId: done.id)))
+            _ = try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "c1", workoutId: done.id))).ok
+            let live = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s2", templateId: templateId))).ok.body.json.data
+            let exercise = try #require(live.exercises.first)
+            let set = try #require(exercise.sets.first)
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: exercise.instanceId, idempotencyKey: "l1", reps: 5, setId: set.id, weightKg: 100,
+                        workoutId: live.id))
+            ).ok
+            _ = try await anonymous.sendPasswordReset(body: .json(.init(email: "gone@example.com")))
+            _ = try await api.getSubscriptionStatus().ok
             _ = try await server.subscription.service.setOverride(userId: userId, override: "premium")
             try await Self.settle(server, clock: clock)
             let before = Set(try await Self.rowsMentioning([userId], in: server.database).keys)
@@ -384,23 +398,25 @@ import Testing
 
             // Deletion needs a recent sign-in; re-authenticating gives one.
             clock.advance(by: 301)
-            let firstRefresh = try #require(signUp.refreshToken)
-            token = try #require(try await client.call("refreshToken", ["refresh_token": firstRefresh]).accessToken)
-            let stale = try await client.call("deleteAccount", token: token)
-            #expect(stale.errorCode == "REQUIRES_RECENT_LOGIN")
-            let fresh = try #require(
-                try await client.call("reauthenticate", ["provider": "password", "password": "password-1"], token: token).accessToken)
-            #expect(try await client.call("deleteAccount", token: fresh).status == .ok)
+            let firstRefresh = try #require(signUp.tokens.refreshToken)
+            let refreshed = client.api(
+                try await anonymous.refreshToken(body: .json(.init(refreshToken: firstRefresh))).ok.body.json.data.tokens.accessToken)
+            #expect(try await outcome { try await refreshed.deleteAccount().ok } == "REQUIRES_RECENT_LOGIN")
+            let fresh = client.api(
+                try await refreshed.reauthenticate(body: .json(.init(password: "password-1", provider: .password))).ok.body.json.data
+                    .tokens.accessToken)
+            _ = try await fresh.deleteAccount().ok
 
             // From this moment the account cannot sign in, even before the job ran.
             #expect(
-                try await client.call("signIn", ["email": "gone@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
-            #expect(try await client.call("getUser", token: fresh).errorCode == "UNAUTHENTICATED")
+                try await outcome { try await anonymous.signIn(body: .json(.init(email: "gone@example.com", password: "password-1"))).ok }
+                    == "INVALID_CREDENTIAL")
+            #expect(try await outcome { try await fresh.getUser().ok } == "UNAUTHENTICATED")
             let appleAgain = try await providers.token(
                 "apple.com", sub: "a-gone", email: "relay@privaterelay.appleid.com", now: clock.now(),
                 nonce: FakeIdentityProviders.nonceHash("n2"))
             #expect(
-                try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": appleAgain, "raw_nonce": "n2"]).errorCode
+                try await outcome { try await anonymous.signInWithIdp(body: IdentityFlowTests.apple(appleAgain, nonce: "n2")).ok }
                     == "INVALID_CREDENTIAL")
 
             // The first pass erases everything but the deletion ticket.
@@ -411,7 +427,7 @@ import Testing
             try await server.database.sql.raw(
                 "INSERT INTO workouts_user_settings (user_id, active_routine_id, updated_at) VALUES (\(bind: userId), NULL, 0)"
             ).run()
-            #expect(try await client.call("getUser", token: survivor).status == .ok, "other users are untouched")
+            _ = try await survivor.getUser().ok  // other users are untouched
             // The second pass, ten minutes later, erases it too, and the ticket.
             clock.advance(by: AuthService.deletionSecondPassDelay)
             try await Self.settle(server, clock: clock)
@@ -422,10 +438,10 @@ import Testing
             #expect(providers.appleCalls.withLock { $0.badSecrets } == 0)
             let left = try await Self.rowsMentioning([userId, "gone@example.com", "privaterelay"], in: server.database)
             #expect(left.isEmpty, "rows still mention the deleted user: \(left)")
-            let again = try #require(try await client.call("signIn", ["email": "stays@example.com", "password": "password-9"]).accessToken)
-            #expect(try await client.call("getUser", token: again).status == .ok, "other users are untouched")
+            let again = try await client.signIn(email: "stays@example.com", password: "password-9").tokens.accessToken
+            _ = try await client.api(again).getUser().ok  // other users are untouched
             // The email is free again.
-            #expect(try await client.call("signUp", ["email": "gone@example.com", "password": "password-1"]).status == .ok)
+            _ = try await client.signUp(email: "gone@example.com", password: "password-1")
         }
     }
 }

@@ -4,8 +4,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import OpenAPIRuntime
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import TestSupport
 import Testing
@@ -21,10 +23,11 @@ import Testing
     func signUpMailsACodeThatVerifiesTheEmail(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.call("signUp", ["email": "Pat@Example.com", "password": "password-1"])
-            #expect((signUp.data["user"] as? [String: Any])?["email_verified"] as? Bool == false)
-            let token = try #require(signUp.accessToken)
-            let other = try #require(try await client.call("signUp", ["email": "sam@example.com", "password": "password-2"]).accessToken)
+            let signUp = try await client.signUp(email: "Pat@Example.com", password: "password-1")
+            #expect(signUp.user.emailVerified == false)
+            let token = signUp.tokens.accessToken
+            let api = client.api(token)
+            let other = client.api(try await client.signUp(email: "sam@example.com", password: "password-2").tokens.accessToken)
 
             let mail = try #require(try await server.auth.outbox.list().first { $0.recipient == "pat@example.com" })
             #expect(mail.kind == "verify_email")
@@ -35,27 +38,25 @@ import Testing
                 decodingColumn: "code_hash", as: String.self)
             #expect(stored.count == 2 && !stored.contains(code), "stored as digests")
 
-            let wrong = try await client.call("verifyEmail", ["code": code + "x"], token: token)
-            #expect(wrong.errorCode == "INVALID_CODE" && wrong.status == .badRequest, "\(wrong.json)")
+            let wrong = try #require(await refused { try await api.verifyEmail(body: .json(.init(code: code + "x"))) })
+            #expect(wrong.code == "INVALID_CODE" && wrong.status == 400, "\(wrong)")
             #expect(
-                try await client.call("verifyEmail", ["code": code], token: other).errorCode == "INVALID_CODE", "another account's code")
-            #expect(try await client.call("getAccount", token: other).data["email_verified"] as? Bool == false)
-            #expect(try await client.call("getAccount", token: token).data["email_verified"] as? Bool == false)
+                try await outcome { try await other.verifyEmail(body: .json(.init(code: code))).ok } == "INVALID_CODE",
+                "another account's code")
+            #expect(try await other.getAccount().ok.body.json.data.emailVerified == false)
+            #expect(try await api.getAccount().ok.body.json.data.emailVerified == false)
 
-            let verified = try await client.call("verifyEmail", ["code": code], token: token)
-            #expect(verified.status == .ok, "\(verified.json)")
-            #expect(verified.data.keys.sorted() == ["email_verified"] && verified.data["email_verified"] as? Bool == true)
-            #expect(try await client.call("getAccount", token: token).data["email_verified"] as? Bool == true)
-            let signIn = try await client.call("signIn", ["email": "pat@example.com", "password": "password-1"])
-            #expect((signIn.data["user"] as? [String: Any])?["email_verified"] as? Bool == true)
-            #expect(
-                try await client.call("verifyEmail", ["code": code], token: token).data["email_verified"] as? Bool == true, "a double tap")
+            // The answer's exact members are what this checks, so it is read as JSON.
+            let verified = try await client.send("verifyEmail", ["code": .string(code)], token: token)
+            #expect(verified.status == .ok, "\(verified.body)")
+            #expect(verified.data == ["email_verified": true])
+            #expect(try await api.getAccount().ok.body.json.data.emailVerified == true)
+            #expect(try await client.signIn(email: "pat@example.com", password: "password-1").user.emailVerified == true)
+            #expect(try await api.verifyEmail(body: .json(.init(code: code))).ok.body.json.data.emailVerified == true, "a double tap")
             // Verified, the account may add a way in and a device.
             let google = try await providers.token("google.com", sub: "g-pat", email: "pat.g@example.com", now: clock.now())
-            #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token).status == .ok)
-            #expect(
-                try await client.call("registerDevice", ["device_id": "d1", "platform": "ios", "push_token": "p"], token: token).status
-                    == .ok)
+            _ = try await api.linkProvider(body: .json(.init(idToken: google, provider: .google_com))).ok
+            _ = try await api.registerDevice(body: .json(.init(deviceId: "d1", platform: .ios, pushToken: "p"))).ok
         }
     }
 
@@ -64,24 +65,24 @@ import Testing
     func codesExpireAndAResentCodeReplacesThePrevious(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            _ = try await client.call("signUp", ["email": "lee@example.com", "password": "password-1"])
+            _ = try await client.signUp(email: "lee@example.com", password: "password-1")
             let first = try await AccountFlowTests.code(to: "lee@example.com", kind: "verify_email", in: server)
             clock.advance(by: 24 * 3600 + 1)
-            let session = try #require(try await client.call("signIn", ["email": "lee@example.com", "password": "password-1"]).accessToken)
-            #expect(try await client.call("verifyEmail", ["code": first], token: session).errorCode == "INVALID_CODE", "expired")
+            let session = client.api(try await client.signIn(email: "lee@example.com", password: "password-1").tokens.accessToken)
+            #expect(try await outcome { try await session.verifyEmail(body: .json(.init(code: first))).ok } == "INVALID_CODE", "expired")
 
-            let resent = try await client.call("resendEmailVerification", token: session)
-            #expect(resent.status == .ok && resent.data.isEmpty, "\(resent.json)")
+            let resent = try await session.resendEmailVerification().ok.body.json
+            #expect(resent.data.value.isEmpty, "\(resent)")
             let second = try await AccountFlowTests.code(to: "lee@example.com", kind: "verify_email", in: server)
             clock.advance(by: 1)
-            #expect(try await client.call("resendEmailVerification", token: session).status == .ok)
+            _ = try await session.resendEmailVerification().ok
             let third = try await AccountFlowTests.code(to: "lee@example.com", kind: "verify_email", in: server)
             #expect(Set([first, second, third]).count == 3)
-            #expect(try await client.call("verifyEmail", ["code": second], token: session).errorCode == "INVALID_CODE", "replaced")
-            #expect(try await client.call("verifyEmail", ["code": third], token: session).data["email_verified"] as? Bool == true)
+            #expect(try await outcome { try await session.verifyEmail(body: .json(.init(code: second))).ok } == "INVALID_CODE", "replaced")
+            #expect(try await session.verifyEmail(body: .json(.init(code: third))).ok.body.json.data.emailVerified == true)
 
             let mails = try await server.auth.outbox.list().filter { $0.kind == "verify_email" }.count
-            #expect(try await client.call("resendEmailVerification", token: session).status == .ok)
+            _ = try await session.resendEmailVerification().ok
             #expect(try await server.auth.outbox.list().filter { $0.kind == "verify_email" }.count == mails, "nothing to verify any more")
         }
     }
@@ -91,42 +92,40 @@ import Testing
     func resendingIsRateLimited(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let token = try #require(try await client.call("signUp", ["email": "kim@example.com", "password": "password-1"]).accessToken)
+            let api = client.api(try await client.signUp(email: "kim@example.com", password: "password-1").tokens.accessToken)
             for round in 1...5 {
                 clock.advance(by: 1)  // the newest mail is the one listed first
-                #expect(try await client.call("resendEmailVerification", token: token).status == .ok, "round \(round)")
+                #expect(try await outcome { try await api.resendEmailVerification().ok } == "OK", "round \(round)")
             }
             let mails = try await server.auth.outbox.list().filter { $0.kind == "verify_email" }.count
             #expect(mails == 6, "the sign-up's and five more")
-            let limited = try await client.call("resendEmailVerification", token: token)
-            #expect(limited.errorCode == "RATE_LIMITED" && limited.status.code == 429, "\(limited.json)")
-            #expect(limited.errorDetails?["retry_after_seconds"] != nil)
+            let limited = try #require(await refused { try await api.resendEmailVerification() })
+            #expect(limited.code == "RATE_LIMITED" && limited.status == 429, "\(limited)")
+            #expect(limited.details["retry_after_seconds"] != nil)
             #expect(try await server.auth.outbox.list().filter { $0.kind == "verify_email" }.count == mails)
             // The latest code still works.
             let code = try await AccountFlowTests.code(to: "kim@example.com", kind: "verify_email", in: server)
-            #expect(try await client.call("verifyEmail", ["code": code], token: token).data["email_verified"] as? Bool == true)
+            #expect(try await api.verifyEmail(body: .json(.init(code: code))).ok.body.json.data.emailVerified == true)
         }
     }
 
     /// Verifying is the user's own business: the service lane (an agent) is refused, and the routes are documented.
     @Test func onlyTheUsersOwnSessionVerifiesAndTheDocumentSaysSo() async throws {
         try await TestServer.with(.sqlite) { server, client in
-            let signUp = try await client.call("signUp", ["email": "own@example.com", "password": "password-1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            let lane: HTTPFields = [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: userId]
+            let userId = try await client.signUp(email: "own@example.com", password: "password-1").user.id
+            let lane = client.api(headers: serviceLane(userId))
             let code = try await AccountFlowTests.code(to: "own@example.com", kind: "verify_email", in: server)
-            #expect(try await client.call("verifyEmail", ["code": code], headers: lane).errorCode == "PERMISSION_DENIED")
-            #expect(try await client.call("resendEmailVerification", headers: lane).errorCode == "PERMISSION_DENIED")
-            #expect(try await client.call("verifyEmail", ["code": code]).errorCode == "UNAUTHENTICATED")
-            #expect(try await client.call("getAccount", headers: lane).data["email_verified"] as? Bool == false)
+            #expect(try await outcome { try await lane.verifyEmail(body: .json(.init(code: code))).ok } == "PERMISSION_DENIED")
+            #expect(try await outcome { try await lane.resendEmailVerification().ok } == "PERMISSION_DENIED")
+            let anonymous = client.api()
+            #expect(try await outcome { try await anonymous.verifyEmail(body: .json(.init(code: code))).ok } == "UNAUTHENTICATED")
+            #expect(try await lane.getAccount().ok.body.json.data.emailVerified == false)
 
-            let response = try await client.get("/openapi.json")
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
-            let paths = try #require(document["paths"] as? [String: [String: Any]])
-            let verify = try #require(paths["/verifyEmail"]?["post"] as? [String: Any])
-            let text = String(decoding: try JSONSerialization.data(withJSONObject: verify), as: UTF8.self)
+            let paths = try await OperationsTests.document(client)["paths"]
+            let verify = try #require(paths?["/verifyEmail"]?["post"])
+            let text = String(decoding: try JSONEncoder().encode(verify), as: UTF8.self)
             #expect(text.contains("\"code\"") && text.contains("email_verified"))
-            #expect(paths["/resendEmailVerification"]?["post"] != nil)
+            #expect(paths?["/resendEmailVerification"]?["post"] != nil)
         }
     }
 }

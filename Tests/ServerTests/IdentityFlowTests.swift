@@ -8,6 +8,7 @@ import JWTKit
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import Synchronization
 import TestSupport
 import Testing
@@ -52,8 +53,8 @@ final class FakeIdentityProviders: Sendable {
 
     var router: Router<BasicRequestContext> {
         let router = Router()
-        let google = try! JSONSerialization.data(withJSONObject: ["keys": [Self.jwk(googleKey, kid: "g1")]])
-        let apple = try! JSONSerialization.data(withJSONObject: ["keys": [Self.jwk(appleKey, kid: "a1")]])
+        let google = (try? JSONEncoder().encode(["keys": [Self.jwk(googleKey, kid: "g1")]])) ?? Data()
+        let apple = (try? JSONEncoder().encode(["keys": [Self.jwk(appleKey, kid: "a1")]])) ?? Data()
         router.get("google/jwks") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
@@ -102,7 +103,7 @@ final class FakeIdentityProviders: Sendable {
 
     /// A token with a chosen header, signed (or not) by hand: `alg: none`, or HS256 keyed with the public key.
     func forged(alg: String, claims: Claims, kid: String) throws -> String {
-        let header = Self.base64URL(try JSONSerialization.data(withJSONObject: ["alg": alg, "kid": kid, "typ": "JWT"]))
+        let header = Self.base64URL(try JSONEncoder().encode(["alg": alg, "kid": kid, "typ": "JWT"]))
         let payload = Self.base64URL(try JSONEncoder().encode(claims))
         let input = "\(header).\(payload)"
         switch alg {
@@ -185,6 +186,21 @@ final class FakeIdentityProviders: Sendable {
 @Suite struct IdentityFlowTests {
     let providers = FakeIdentityProviders()
 
+    /// A sign-in with a Google ID token, as the app sends it.
+    static func google(_ idToken: String) -> Operations.SignInWithIdp.Input.Body {
+        .json(.init(idToken: idToken, provider: .google_com))
+    }
+
+    /// A sign-in with an Apple ID token, its raw nonce and the name Apple gives on the first sign-in.
+    static func apple(_ idToken: String, nonce: String? = nil, name: String? = nil) -> Operations.SignInWithIdp.Input.Body {
+        .json(.init(idToken: idToken, name: name, provider: .apple_com, rawNonce: nonce))
+    }
+
+    /// Links a Google account.
+    static func linkGoogle(_ idToken: String) -> Operations.LinkProvider.Input.Body {
+        .json(.init(idToken: idToken, provider: .google_com))
+    }
+
     /// The checklist's phase 3 (docs/product.md): new Google user → confirmation → profile with provider google.com; signing in again
     /// goes straight in; before confirming, nothing but confirm/cancel/sign-out works.
     @Test(arguments: TestDatabases.engines)
@@ -192,41 +208,37 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withServer(engine, clock: clock) { client in
+            let api = client.api()
             let idToken = try await providers.token("google.com", sub: "g-123", email: "Ann@Example.com", now: clock.now(), name: "Ann")
-            let first = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
-            #expect(first.status == .ok)
-            #expect(first.data["result"] as? String == "new_user")
-            #expect((first.data["pending"] as? [String: Any])?["email"] as? String == "ann@example.com")
-            let pendingToken = try #require(first.accessToken)
+            let first = try await api.signInWithIdp(body: Self.google(idToken)).ok.body.json.data
+            #expect(first.result == .newUser)
+            #expect(first.pending?.email == "ann@example.com")
+            let pending = client.api(first.tokens.accessToken)
 
-            let blocked = try await client.call("getUser", token: pendingToken)
-            #expect(blocked.errorCode == "ACCOUNT_NOT_CONFIRMED")
-            #expect(blocked.errorMessage == "Please confirm your account creation to continue.")
+            let blocked = try #require(await refused { try await pending.getUser() })
+            #expect(blocked.code == "ACCOUNT_NOT_CONFIRMED")
+            #expect(blocked.message == "Please confirm your account creation to continue.")
 
             // The confirmation screen may stay open past the access token's life: a pending session refreshes (and
             // its new token is still only good for confirming, cancelling or signing out).
             clock.advance(by: 3600)
-            #expect(try await client.call("confirmAccountCreation", token: pendingToken).errorCode == "UNAUTHENTICATED")
-            let refreshed = try await client.call("refreshToken", ["refresh_token": try #require(first.refreshToken)])
-            #expect(refreshed.status == .ok)
-            let renewedToken = try #require(refreshed.accessToken)
-            #expect(try await client.call("getUser", token: renewedToken).errorCode == "ACCOUNT_NOT_CONFIRMED")
+            #expect(try await outcome { try await pending.confirmAccountCreation().ok } == "UNAUTHENTICATED")
+            let refreshToken = try #require(first.tokens.refreshToken)
+            let refreshed = try await api.refreshToken(body: .json(.init(refreshToken: refreshToken))).ok.body.json.data
+            let renewed = client.api(refreshed.tokens.accessToken)
+            #expect(try await outcome { try await renewed.getUser().ok } == "ACCOUNT_NOT_CONFIRMED")
 
-            let confirmed = try await client.call("confirmAccountCreation", token: renewedToken)
-            #expect(confirmed.status == .ok)
-            #expect((confirmed.data["user"] as? [String: Any])?["original_provider"] as? String == "google.com")
-            let profile = try await client.call("getUser", token: renewedToken)
-            #expect(profile.data["provider"] as? String == "google.com")
-            #expect(profile.data["name"] as? String == "Ann")
+            let confirmed = try await renewed.confirmAccountCreation().ok.body.json.data
+            #expect(confirmed.user.originalProvider == .google_com)
+            let profile = try await renewed.getUser().ok.body.json.data
+            #expect(profile.provider == .google_com)
+            #expect(profile.name == "Ann")
 
-            let again = try await client.call(
-                "signInWithIdp",
-                [
-                    "provider": "google.com",
-                    "id_token": try await providers.token("google.com", sub: "g-123", email: "ann@example.com", now: clock.now()),
-                ])
-            #expect(again.data["result"] as? String == "existing_user")
-            #expect(again.data["pending"] == nil)
+            let again = try await api.signInWithIdp(
+                body: Self.google(try await providers.token("google.com", sub: "g-123", email: "ann@example.com", now: clock.now()))
+            ).ok.body.json.data
+            #expect(again.result == .existingUser)
+            #expect(again.pending == nil)
         }
     }
 
@@ -238,26 +250,27 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withServer(engine, clock: clock) { client in
+            let api = client.api()
             for round in 0..<5 {
                 let idToken = try await providers.token(
                     "google.com", sub: "g-twice-\(round)", email: "twice\(round)@example.com", now: clock.now())
-                let replies = try await withThrowingTaskGroup(of: (Int, String?, String).self) { group in
+                let replies = try await withThrowingTaskGroup(of: (String, String?).self) { group in
                     for _ in 0..<4 {
                         group.addTask {
-                            let reply = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
-                            let user = (reply.data["user"] as? [String: Any])?["id"] as? String
-                            return (
-                                Int(reply.status.code), user,
-                                String(decoding: try JSONSerialization.data(withJSONObject: reply.json), as: UTF8.self)
-                            )
+                            let box = RefusalRecorder.Box()
+                            let reply = try await RefusalRecorder.$current.withValue(box) {
+                                try await api.signInWithIdp(body: Self.google(idToken))
+                            }
+                            guard case .ok(let answer) = reply else { return (box.refusal.map { "\($0)" } ?? "\(reply)", nil) }
+                            return ("OK", try answer.body.json.data.user.id)
                         }
                     }
-                    var replies: [(Int, String?, String)] = []
+                    var replies: [(String, String?)] = []
                     for try await reply in group { replies.append(reply) }
                     return replies
                 }
-                #expect(replies.allSatisfy { $0.0 == 200 }, "round \(round): \(replies.map(\.2))")
-                #expect(Set(replies.map(\.1)).count == 1 && replies[0].1 != nil, "round \(round): one account, \(replies.map(\.2))")
+                #expect(replies.allSatisfy { $0.0 == "OK" }, "round \(round): \(replies.map(\.0))")
+                #expect(Set(replies.map(\.1)).count == 1 && replies[0].1 != nil, "round \(round): one account, \(replies.map(\.0))")
             }
         }
     }
@@ -267,16 +280,15 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withServer(.sqlite, clock: clock) { client in
+            let api = client.api()
             let idToken = try await providers.token("google.com", sub: "g-9", email: "cancel@example.com", now: clock.now())
-            let first = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
-            let token = try #require(first.accessToken)
-            #expect(try await client.call("cancelAccountCreation", token: token).status == .ok)
-            #expect(try await client.call("getAccount", token: token).errorCode == "UNAUTHENTICATED")
-            let second = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
-            #expect(second.data["result"] as? String == "new_user")
-            #expect(
-                second.data["user"].flatMap { ($0 as? [String: Any])?["id"] as? String }
-                    != first.data["user"].flatMap { ($0 as? [String: Any])?["id"] as? String })
+            let first = try await api.signInWithIdp(body: Self.google(idToken)).ok.body.json.data
+            let pending = client.api(first.tokens.accessToken)
+            _ = try await pending.cancelAccountCreation().ok
+            #expect(try await outcome { try await pending.getAccount().ok } == "UNAUTHENTICATED")
+            let second = try await api.signInWithIdp(body: Self.google(idToken)).ok.body.json.data
+            #expect(second.result == .newUser)
+            #expect(second.user.id != first.user.id)
         }
     }
 
@@ -287,18 +299,16 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withServer(engine, clock: clock) { client in
-            let signUp = try await client.call("signUp", ["email": "bob@example.com", "password": "password-1"])
-            let token = try #require(signUp.accessToken)
+            let token = try await client.signUp(email: "bob@example.com", password: "password-1").tokens.accessToken
             let idToken = try await providers.token("google.com", sub: "g-bob", email: "BOB@example.com", now: clock.now())
-            let collision = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": idToken])
-            #expect(collision.status.code == 409)
-            #expect(collision.errorCode == "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL")
+            let collision = try #require(await refused { try await client.api().signInWithIdp(body: Self.google(idToken)) })
+            #expect(collision.status == 409)
+            #expect(collision.code == "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL")
             #expect(
-                collision.errorMessage
+                collision.message
                     == "An account with this email already exists. Please sign in with your original method, then link this provider in Settings."
             )
-            let account = try await client.call("getAccount", token: token)
-            #expect((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } == ["password"])
+            #expect(try await PreRegisteredEmailTests.providerIds(client.api(token)) == ["password"])
         }
     }
 
@@ -311,15 +321,15 @@ final class FakeIdentityProviders: Sendable {
         try await providers.withFullServer(engine, clock: clock) { server, client in
             let unverified = try await providers.token(
                 "google.com", sub: "g-impostor", email: "victim@example.com", now: clock.now(), emailVerified: "false")
-            let refused = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": unverified])
-            #expect(refused.errorCode == "INVALID_CREDENTIAL", "\(refused.json)")
-            #expect(refused.errorDetails?["reason"] as? String == "the provider has not verified the email address")
-            let owner = try await client.signUpVerified(["email": "victim@example.com", "password": "password-1"], server: server)
-            #expect(owner.status == .ok, "\(owner.json)")
+            let refusal = try #require(await refused { try await client.api().signInWithIdp(body: Self.google(unverified)) })
+            #expect(refusal.code == "INVALID_CREDENTIAL", "\(refusal)")
+            #expect(refusal.details["reason"] == "the provider has not verified the email address")
+            let owner = try await client.signUpVerified(email: "victim@example.com", password: "password-1", server: server)
             // Linked by its owner to a signed-in account, the same Google account is fine: it claims no address.
-            let token = try #require(owner.accessToken)
-            let linked = try await client.call("linkProvider", ["provider": "google.com", "id_token": unverified], token: token)
-            #expect(Set(linked.data["providers"] as? [String] ?? []) == ["password", "google.com"], "\(linked.json)")
+            let linked = try await client.api(owner.tokens.accessToken).linkProvider(
+                body: .json(.init(idToken: unverified, provider: .google_com))
+            ).ok.body.json.data
+            #expect(Set(linked.providers) == [.password, .google_com], "\(linked)")
         }
     }
 
@@ -330,51 +340,55 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let carol = try #require(
-                try await client.signUpVerified(["email": "carol@example.com", "password": "password-1"], server: server).accessToken)
-            let dave = try #require(
-                try await client.signUpVerified(["email": "dave@example.com", "password": "password-2"], server: server).accessToken)
+            let carol = client.api(
+                try await client.signUpVerified(email: "carol@example.com", password: "password-1", server: server).tokens.accessToken)
+            let dave = client.api(
+                try await client.signUpVerified(email: "dave@example.com", password: "password-2", server: server).tokens.accessToken)
             let google = { try await providers.token("google.com", sub: "g-carol", email: "carol.g@example.com", now: clock.now()) }
             clock.advance(by: 1)
 
-            let linked = try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: carol)
-            #expect(linked.data["providers"] as? [String] == ["password", "google.com"])
-            let taken = try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: dave)
-            #expect(taken.errorCode == "CREDENTIAL_ALREADY_IN_USE")
-            #expect(taken.errorMessage == "This Google account is already linked to a different Povver account.")
-            #expect(
-                try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: carol).errorCode
-                    == "PROVIDER_ALREADY_LINKED")
+            let linked = try await carol.linkProvider(body: Self.linkGoogle(try await google())).ok.body.json.data
+            #expect(linked.providers == [.password, .google_com])
+            let daves = try await google()
+            let taken = try #require(await refused { try await dave.linkProvider(body: Self.linkGoogle(daves)) })
+            #expect(taken.code == "CREDENTIAL_ALREADY_IN_USE")
+            #expect(taken.message == "This Google account is already linked to a different Povver account.")
+            let twice = try await google()
+            #expect(try await outcome { try await carol.linkProvider(body: Self.linkGoogle(twice)).ok } == "PROVIDER_ALREADY_LINKED")
             // Carol can now sign in with Google directly.
-            let viaGoogle = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": try await google()])
-            #expect(viaGoogle.data["result"] as? String == "existing_user")
+            let viaGoogle = try await client.api().signInWithIdp(body: Self.google(try await google())).ok.body.json.data
+            #expect(viaGoogle.result == .existingUser)
 
-            #expect(try await client.call("unlinkProvider", ["provider": "apple.com"], token: carol).errorCode == "NO_SUCH_PROVIDER")
-            let unlinked = try await client.call("unlinkProvider", ["provider": "google.com"], token: carol)
-            #expect(unlinked.data["providers"] as? [String] == ["password"])
-            let last = try await client.call("unlinkProvider", ["provider": "password"], token: carol)
-            #expect(last.errorCode == "LAST_SIGN_IN_METHOD")
+            #expect(try await outcome { try await carol.unlinkProvider(body: .json(.init(provider: .apple_com))).ok } == "NO_SUCH_PROVIDER")
+            let unlinked = try await carol.unlinkProvider(body: .json(.init(provider: .google_com))).ok.body.json.data
+            #expect(unlinked.providers == [.password])
+            #expect(
+                try await outcome { try await carol.unlinkProvider(body: .json(.init(provider: .password))).ok } == "LAST_SIGN_IN_METHOD")
 
             clock.advance(by: 301)
-            let stale = try await client.call(
-                "changePassword", ["current_password": "password-1", "new_password": "password-9"], token: carol)
-            #expect(stale.errorCode == "REQUIRES_RECENT_LOGIN")
+            let stale = try #require(
+                await refused {
+                    try await carol.changePassword(body: .json(.init(currentPassword: "password-1", newPassword: "password-9")))
+                })
+            #expect(stale.code == "REQUIRES_RECENT_LOGIN")
             // Adding a way in needs a recent login too: a stolen token cannot leave a lasting credential behind.
-            let staleLink = try await client.call("linkProvider", ["provider": "google.com", "id_token": try await google()], token: carol)
-            #expect(staleLink.errorCode == "REQUIRES_RECENT_LOGIN")
-            #expect(stale.errorMessage == "For your security, please sign in again to continue.")
-            let wrong = try await client.call("reauthenticate", ["provider": "password", "password": "nope-nope"], token: carol)
-            #expect(wrong.errorCode == "WRONG_PASSWORD")
-            #expect(wrong.errorMessage == "Incorrect password. Please try again.")
-            let fresh = try #require(
-                try await client.call("reauthenticate", ["provider": "password", "password": "password-1"], token: carol).accessToken)
-            #expect(try await client.call("getAccount", token: carol).errorCode == "UNAUTHENTICATED")  // the old session ended
-            let changed = try await client.call(
-                "changePassword", ["current_password": "password-1", "new_password": "password-9"], token: fresh)
-            #expect(changed.status == .ok)
-            #expect(try await client.call("signIn", ["email": "carol@example.com", "password": "password-9"]).status == .ok)
+            let late = try await google()
+            #expect(try await outcome { try await carol.linkProvider(body: Self.linkGoogle(late)).ok } == "REQUIRES_RECENT_LOGIN")
+            #expect(stale.message == "For your security, please sign in again to continue.")
+            let wrong = try #require(
+                await refused { try await carol.reauthenticate(body: .json(.init(password: "nope-nope", provider: .password))) })
+            #expect(wrong.code == "WRONG_PASSWORD")
+            #expect(wrong.message == "Incorrect password. Please try again.")
+            let fresh = client.api(
+                try await carol.reauthenticate(body: .json(.init(password: "password-1", provider: .password))).ok.body.json.data.tokens
+                    .accessToken)
+            #expect(try await outcome { try await carol.getAccount().ok } == "UNAUTHENTICATED")  // the old session ended
+            _ = try await fresh.changePassword(body: .json(.init(currentPassword: "password-1", newPassword: "password-9"))).ok
+            _ = try await client.signIn(email: "carol@example.com", password: "password-9")
+            let api = client.api()
             #expect(
-                try await client.call("signIn", ["email": "carol@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+                try await outcome { try await api.signIn(body: .json(.init(email: "carol@example.com", password: "password-1"))).ok }
+                    == "INVALID_CREDENTIAL")
         }
     }
 
@@ -385,27 +399,23 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let token = try #require(
-                try await client.signUpVerified(["email": "gus@example.com", "password": "password-1"], server: server).accessToken)
+            let api = client.api(
+                try await client.signUpVerified(email: "gus@example.com", password: "password-1", server: server).tokens.accessToken)
             let google = try await providers.token("google.com", sub: "g-gus", email: "gus.g@example.com", now: clock.now())
             for round in 0..<8 {
-                let account = try await client.call("getAccount", token: token)
-                let linked = Set(((account.data["providers"] as? [[String: Any]]) ?? []).compactMap { $0["provider_id"] as? String })
+                let linked = Set(try await PreRegisteredEmailTests.providerIds(api))
                 if !linked.contains("google.com") {
-                    let relinked = try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token)
-                    #expect(relinked.status == .ok, "round \(round): \(relinked.json)")
+                    _ = try await api.linkProvider(body: .json(.init(idToken: google, provider: .google_com))).ok
                 }
                 if !linked.contains("password") {
-                    let set = try await client.call("setPassword", ["password": "password-\(round + 2)"], token: token)
-                    #expect(set.status == .ok, "round \(round): \(set.json)")
+                    _ = try await api.setPassword(body: .json(.init(password: "password-\(round + 2)"))).ok
                 }
-                async let first = client.call("unlinkProvider", ["provider": "password"], token: token)
-                async let second = client.call("unlinkProvider", ["provider": "google.com"], token: token)
-                let codes = [try await first, try await second].map { $0.status == .ok ? "OK" : ($0.errorCode ?? "?") }.sorted()
+                async let first = outcome { try await api.unlinkProvider(body: .json(.init(provider: .password))).ok }
+                async let second = outcome { try await api.unlinkProvider(body: .json(.init(provider: .google_com))).ok }
+                let codes = [try await first, try await second].sorted()
                 #expect(codes == ["LAST_SIGN_IN_METHOD", "OK"], "round \(round)")
-                let after = try await client.call("getAccount", token: token)
-                let left = (after.data["providers"] as? [[String: Any]]) ?? []
-                #expect(left.count == 1, "round \(round): \(after.json)")
+                let left = try await PreRegisteredEmailTests.providerIds(api)
+                #expect(left.count == 1, "round \(round): \(left)")
             }
         }
     }
@@ -416,24 +426,26 @@ final class FakeIdentityProviders: Sendable {
         let providers = self.providers
         try await providers.withServer(.sqlite, clock: clock) { client in
             let google = { try await providers.token("google.com", sub: "g-erin", email: "erin@example.com", now: clock.now()) }
-            let token = try #require(
-                try await client.call("signInWithIdp", ["provider": "google.com", "id_token": try await google()]).accessToken)
-            _ = try await client.call("confirmAccountCreation", token: token)
+            let api = client.api(
+                try await client.api().signInWithIdp(body: Self.google(try await google())).ok.body.json.data.tokens.accessToken)
+            _ = try await api.confirmAccountCreation().ok
             clock.advance(by: 1)
-            let withPassword = try await client.call("setPassword", ["password": "password-3"], token: token)
-            #expect(withPassword.data["providers"] as? [String] == ["google.com", "password"])
-            #expect(try await client.call("setPassword", ["password": "password-4"], token: token).errorCode == "PROVIDER_ALREADY_LINKED")
-            #expect(try await client.call("signIn", ["email": "erin@example.com", "password": "password-3"]).status == .ok)
+            let withPassword = try await api.setPassword(body: .json(.init(password: "password-3"))).ok.body.json.data
+            #expect(withPassword.providers == [.google_com, .password])
+            #expect(
+                try await outcome { try await api.setPassword(body: .json(.init(password: "password-4"))).ok } == "PROVIDER_ALREADY_LINKED")
+            _ = try await client.signIn(email: "erin@example.com", password: "password-3")
             clock.advance(by: 600)
-            #expect(try await client.call("unlinkProvider", ["provider": "password"], token: token).errorCode == "REQUIRES_RECENT_LOGIN")
-            #expect(try await client.call("setPassword", ["password": "password-5"], token: token).errorCode == "REQUIRES_RECENT_LOGIN")
-            let fresh = try await client.call("reauthenticate", ["provider": "google.com", "id_token": try await google()], token: token)
-            #expect(fresh.accessToken != nil)
+            #expect(
+                try await outcome { try await api.unlinkProvider(body: .json(.init(provider: .password))).ok } == "REQUIRES_RECENT_LOGIN")
+            #expect(
+                try await outcome { try await api.setPassword(body: .json(.init(password: "password-5"))).ok } == "REQUIRES_RECENT_LOGIN")
+            let fresh = try await api.reauthenticate(body: .json(.init(idToken: try await google(), provider: .google_com))).ok
             // Someone else's Google account does not re-authenticate this one.
             let other = try await providers.token("google.com", sub: "g-other", email: "other@example.com", now: clock.now())
-            let freshToken = try #require(fresh.accessToken)
+            let freshAPI = client.api(try fresh.body.json.data.tokens.accessToken)
             #expect(
-                try await client.call("reauthenticate", ["provider": "google.com", "id_token": other], token: freshToken).errorCode
+                try await outcome { try await freshAPI.reauthenticate(body: .json(.init(idToken: other, provider: .google_com))).ok }
                     == "INVALID_CREDENTIAL")
         }
     }
@@ -445,31 +457,28 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withServer(engine, clock: clock) { client in
+            let api = client.api()
             let raw = "raw-nonce-1"
             let idToken = try await providers.token(
                 "apple.com", sub: "a-fay", email: "relay123@privaterelay.appleid.com", now: clock.now(),
                 nonce: FakeIdentityProviders.nonceHash(raw))
-            #expect(try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken]).errorCode == "INVALID_ARGUMENT")
-            #expect(
-                try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": "other"]).errorCode
-                    == "INVALID_CREDENTIAL")
-            let first = try await client.call(
-                "signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": raw, "name": "Fay"])
-            #expect(first.data["result"] as? String == "new_user")
-            let replay = try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": idToken, "raw_nonce": raw])
-            #expect(replay.errorCode == "INVALID_CREDENTIAL")
-            let token = try #require(first.accessToken)
-            _ = try await client.call("confirmAccountCreation", token: token)
-            let profile = try await client.call("getUser", token: token)
-            #expect(profile.data["name"] as? String == "Fay")
-            #expect(profile.data["email"] as? String == "relay123@privaterelay.appleid.com")
-            #expect(profile.data["provider"] as? String == "apple.com")
+            #expect(try await outcome { try await api.signInWithIdp(body: Self.apple(idToken)).ok } == "INVALID_ARGUMENT")
+            #expect(try await outcome { try await api.signInWithIdp(body: Self.apple(idToken, nonce: "other")).ok } == "INVALID_CREDENTIAL")
+            let first = try await api.signInWithIdp(body: Self.apple(idToken, nonce: raw, name: "Fay")).ok.body.json.data
+            #expect(first.result == .newUser)
+            #expect(try await outcome { try await api.signInWithIdp(body: Self.apple(idToken, nonce: raw)).ok } == "INVALID_CREDENTIAL")
+            let fay = client.api(first.tokens.accessToken)
+            _ = try await fay.confirmAccountCreation().ok
+            let profile = try await fay.getUser().ok.body.json.data
+            #expect(profile.name == "Fay")
+            #expect(profile.email == "relay123@privaterelay.appleid.com")
+            #expect(profile.provider == .apple_com)
             // Later Apple sign-ins carry no name: the profile keeps it.
             let later = try await providers.token(
                 "apple.com", sub: "a-fay", email: nil, now: clock.now(), nonce: FakeIdentityProviders.nonceHash("raw-2"))
-            let again = try await client.call("signInWithIdp", ["provider": "apple.com", "id_token": later, "raw_nonce": "raw-2"])
-            #expect(again.data["result"] as? String == "existing_user")
-            #expect((again.data["user"] as? [String: Any])?["name"] as? String == "Fay")
+            let again = try await api.signInWithIdp(body: Self.apple(later, nonce: "raw-2")).ok.body.json.data
+            #expect(again.result == .existingUser)
+            #expect(again.user.name == "Fay")
         }
     }
 
@@ -480,6 +489,7 @@ final class FakeIdentityProviders: Sendable {
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withServer(engine, clock: clock) { client in
+            let api = client.api()
             let now = clock.now()
             var bad: [(String, String)] = [
                 (
@@ -520,15 +530,13 @@ final class FakeIdentityProviders: Sendable {
             bad.append(("alg none", try providers.forged(alg: "none", claims: claims, kid: "g1")))
             bad.append(("HS256 with the public key", try providers.forged(alg: "HS256", claims: claims, kid: "g1")))
             for (what, token) in bad {
-                let reply = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": token])
-                #expect(reply.errorCode == "INVALID_CREDENTIAL", "\(what)")
-                #expect(reply.errorMessage == "The sign-in credentials are invalid. Please try again.", "\(what)")
+                let refusal = try #require(await refused { try await api.signInWithIdp(body: Self.google(token)) }, "\(what)")
+                #expect(refusal.code == "INVALID_CREDENTIAL", "\(what)")
+                #expect(refusal.message == "The sign-in credentials are invalid. Please try again.", "\(what)")
             }
             // None of them created anything: the genuine token is still a new user.
             let genuine = try await providers.token("google.com", sub: "g-x", email: "x@example.com", now: now)
-            #expect(
-                try await client.call("signInWithIdp", ["provider": "google.com", "id_token": genuine]).data["result"] as? String
-                    == "new_user")
+            #expect(try await api.signInWithIdp(body: Self.google(genuine)).ok.body.json.data.result == .newUser)
         }
     }
 }

@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import Synchronization
 import TestSupport
@@ -16,6 +17,11 @@ import Testing
 @Suite struct PreRegisteredEmailTests {
     let providers = FakeIdentityProviders()
 
+    /// The providers the account lists, in order.
+    static func providerIds(_ api: Client) async throws -> [String] {
+        try await api.getAccount().ok.body.json.data.providers.map(\.providerId)
+    }
+
     /// While the address is unconfirmed, `linkProvider` and `registerDevice` are refused and change nothing; the
     /// owner's reset mail says what a reset removes.
     @Test(arguments: TestDatabases.engines)
@@ -23,52 +29,57 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.call("signUp", ["email": "victim@example.com", "password": "attacker-pw"])
-            let token = try #require(signUp.accessToken)
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let signUp = try await client.signUp(email: "victim@example.com", password: "attacker-pw")
+            let api = client.api(signUp.tokens.accessToken)
+            let userId = signUp.user.id
 
             let google = try await providers.token("google.com", sub: "g-attacker", email: "attacker@example.com", now: clock.now())
-            let linked = try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token)
-            #expect(linked.errorCode == "FAILED_PRECONDITION" && linked.status.code == 412, "\(linked.json)")
-            #expect(linked.errorMessage == "Please verify your email address first: enter the code we emailed you, or ask for a new one.")
-            #expect(linked.errorDetails?["reason"] as? String == "email_not_verified")
+            let linked = try #require(
+                await refused { try await api.linkProvider(body: .json(.init(idToken: google, provider: .google_com))) })
+            #expect(linked.code == "FAILED_PRECONDITION" && linked.status == 412, "\(linked)")
+            #expect(linked.message == "Please verify your email address first: enter the code we emailed you, or ask for a new one.")
+            #expect(linked.details["reason"] == "email_not_verified")
             let (apple, raw) = try await Self.attackersAppleToken(providers, clock)
-            let linkedApple = try await client.call(
-                "linkProvider", ["provider": "apple.com", "id_token": apple, "raw_nonce": raw, "authorization_code": "code-attacker"],
-                token: token)
-            #expect(linkedApple.errorCode == "FAILED_PRECONDITION", "\(linkedApple.json)")
-            let device = try await client.call(
-                "registerDevice", ["device_id": "attacker-phone", "platform": "ios", "push_token": "apns-attacker"], token: token)
-            #expect(device.errorCode == "FAILED_PRECONDITION" && device.status.code == 412, "\(device.json)")
-            #expect(device.errorDetails?["reason"] as? String == "email_not_verified")
-            let lane: HTTPFields = [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: userId]
-            let viaAgent = try await client.call(
-                "registerDevice", ["device_id": "agent-phone", "platform": "ios", "push_token": "apns-agent"], headers: lane)
-            #expect(viaAgent.errorCode == "FAILED_PRECONDITION", "nor through the service lane: \(viaAgent.json)")
+            let linkedApple = try #require(
+                await refused {
+                    try await api.linkProvider(
+                        body: .json(.init(authorizationCode: "code-attacker", idToken: apple, provider: .apple_com, rawNonce: raw)))
+                })
+            #expect(linkedApple.code == "FAILED_PRECONDITION", "\(linkedApple)")
+            let device = try #require(
+                await refused {
+                    try await api.registerDevice(body: .json(.init(deviceId: "attacker-phone", platform: .ios, pushToken: "apns-attacker")))
+                })
+            #expect(device.code == "FAILED_PRECONDITION" && device.status == 412, "\(device)")
+            #expect(device.details["reason"] == "email_not_verified")
+            let lane = client.api(headers: serviceLane(userId))
+            let viaAgent = try #require(
+                await refused {
+                    try await lane.registerDevice(body: .json(.init(deviceId: "agent-phone", platform: .ios, pushToken: "apns-agent")))
+                })
+            #expect(viaAgent.code == "FAILED_PRECONDITION", "nor through the service lane: \(viaAgent)")
 
-            let providerIds = (try await client.call("getAccount", token: token).data["providers"] as? [[String: Any]])?.compactMap {
-                $0["provider_id"] as? String
-            }
-            #expect(providerIds == ["password"])
+            #expect(try await Self.providerIds(api) == ["password"])
             #expect(try await count(server, "auth_devices") == 0)
             #expect(try await count(server, "auth_apple_tokens") == 0)
             #expect(providers.appleCalls.withLock { $0.exchanged }.isEmpty, "no Apple code was exchanged")
-            let viaGoogle = try await client.call("signInWithIdp", ["provider": "google.com", "id_token": google])
-            #expect((viaGoogle.data["user"] as? [String: Any])?["id"] as? String != userId, "Google does not open the account")
+            let viaGoogle = try await client.api().signInWithIdp(body: .json(.init(idToken: google, provider: .google_com))).ok
+            #expect(try viaGoogle.body.json.data.user.id != userId, "Google does not open the account")
 
             // The owner takes the address back; the reset mail says what that removes.
-            #expect(try await client.call("sendPasswordReset", ["email": "victim@example.com"]).status == .ok)
+            _ = try await client.api().sendPasswordReset(body: .json(.init(email: "victim@example.com"))).ok
             let resetMail = try #require(try await server.auth.outbox.list().first { $0.kind == "password_reset" })
             #expect(
                 Self.text(resetMail.body).contains("remove every Google or Apple sign-in linked to it and every registered device"),
                 "\(resetMail.body)")
             let code = try await AccountFlowTests.code(to: "victim@example.com", kind: "password_reset", in: server)
-            #expect(try await client.call("resetPassword", ["code": code, "new_password": "owner-pw-1"]).status == .ok)
+            _ = try await client.api().resetPassword(body: .json(.init(code: code, newPassword: "owner-pw-1"))).ok
+            let refreshToken = try #require(signUp.tokens.refreshToken)
             #expect(
-                try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
-            let owner = try #require(
-                try await client.call("signIn", ["email": "victim@example.com", "password": "owner-pw-1"]).accessToken)
-            #expect(try await client.call("getAccount", token: owner).data["email_verified"] as? Bool == true)
+                try await outcome { try await client.api().refreshToken(body: .json(.init(refreshToken: refreshToken))).ok }
+                    == "UNAUTHENTICATED")
+            let owner = try await client.signIn(email: "victim@example.com", password: "owner-pw-1").tokens.accessToken
+            #expect(try await client.api(owner).getAccount().ok.body.json.data.emailVerified == true)
         }
     }
 
@@ -80,38 +91,38 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.call("signUp", ["email": "victim@example.com", "password": "attacker-pw"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let api = client.api()
+            let signUp = try await client.signUp(email: "victim@example.com", password: "attacker-pw")
+            let userId = signUp.user.id
             let (google, apple) = try await Self.leaveWaysIn(
-                userId: userId, token: try #require(signUp.accessToken), server, client, providers, clock)
-            let otherSession = try await client.call("signIn", ["email": "victim@example.com", "password": "attacker-pw"])
+                userId: userId, token: signUp.tokens.accessToken, server, client, providers, clock)
+            let otherSession = try await client.signIn(email: "victim@example.com", password: "attacker-pw")
 
-            #expect(try await client.call("sendPasswordReset", ["email": "victim@example.com"]).status == .ok)
+            _ = try await api.sendPasswordReset(body: .json(.init(email: "victim@example.com"))).ok
             let resetMail = try #require(try await server.auth.outbox.list().first { $0.kind == "password_reset" })
             #expect(
                 Self.text(resetMail.body).contains("remove every Google or Apple sign-in linked to it and every registered device"),
                 "\(resetMail.body)")
             let code = try await AccountFlowTests.code(to: "victim@example.com", kind: "password_reset", in: server)
-            #expect(try await client.call("resetPassword", ["code": code, "new_password": "owner-pw-1"]).status == .ok)
+            _ = try await api.resetPassword(body: .json(.init(code: code, newPassword: "owner-pw-1"))).ok
 
-            let owner = try #require(
-                try await client.call("signIn", ["email": "victim@example.com", "password": "owner-pw-1"]).accessToken)
-            let account = try await client.call("getAccount", token: owner)
-            #expect((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } == ["password"])
-            #expect(account.data["email_verified"] as? Bool == true)
+            let owner = client.api(try await client.signIn(email: "victim@example.com", password: "owner-pw-1").tokens.accessToken)
+            let account = try await owner.getAccount().ok.body.json.data
+            #expect(account.providers.map(\.providerId) == ["password"])
+            #expect(account.emailVerified == true)
             #expect(try await Self.rows(server, "auth_devices", userId) == 0)
             #expect(try await Self.rows(server, "auth_apple_tokens", userId) == 0)
             #expect(providers.appleCalls.withLock { $0.revoked } == ["apple-rt-code-attacker"], "revoked at Apple")
-            #expect(
-                try await client.call("refreshToken", ["refresh_token": try #require(otherSession.refreshToken)]).errorCode
-                    == "UNAUTHENTICATED")
-            #expect(
-                try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
-            for (provider, body) in [("google.com", ["provider": "google.com", "id_token": google]), ("apple.com", apple)] {
-                let signIn = try await client.call("signInWithIdp", body)
-                #expect(
-                    (signIn.data["user"] as? [String: Any])?["id"] as? String != userId,
-                    "\(provider) no longer opens the account: \(signIn.json)")
+            for refreshToken in [otherSession.tokens.refreshToken, signUp.tokens.refreshToken] {
+                let token = try #require(refreshToken)
+                #expect(try await outcome { try await api.refreshToken(body: .json(.init(refreshToken: token))).ok } == "UNAUTHENTICATED")
+            }
+            let bodies: [(String, Operations.SignInWithIdp.Input.Body.JsonPayload)] = [
+                ("google.com", .init(idToken: google, provider: .google_com)), ("apple.com", apple),
+            ]
+            for (provider, body) in bodies {
+                let signIn = try await api.signInWithIdp(body: .json(body)).ok.body.json.data
+                #expect(signIn.user.id != userId, "\(provider) no longer opens the account: \(signIn)")
             }
 
             let notice = try #require(try await server.auth.outbox.list().first { $0.kind == "sign_in_methods_removed" })
@@ -123,7 +134,7 @@ import Testing
 
             // Now verified, the owner may link their own Google account.
             let mine = try await providers.token("google.com", sub: "g-owner", email: "victim@example.com", now: clock.now())
-            #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": mine], token: owner).status == .ok)
+            _ = try await owner.linkProvider(body: .json(.init(idToken: mine, provider: .google_com))).ok
         }
     }
 
@@ -134,21 +145,21 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.call("signUp", ["email": "unproven@example.com", "password": "password-1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            let token = try #require(signUp.accessToken)
+            let signUp = try await client.signUp(email: "unproven@example.com", password: "password-1")
+            let userId = signUp.user.id
+            let token = signUp.tokens.accessToken
+            let api = client.api(token)
             _ = try await Self.leaveWaysIn(userId: userId, token: token, server, client, providers, clock)
 
-            #expect(try await client.call("changeEmail", ["new_email": "proven@example.com"], token: token).status == .ok)
+            _ = try await api.changeEmail(body: .json(.init(newEmail: "proven@example.com"))).ok
             let code = try await AccountFlowTests.code(to: "proven@example.com", kind: "verify_new_email", in: server)
-            #expect(try await client.call("applyEmailChange", ["code": code]).status == .ok)
+            _ = try await client.api().applyEmailChange(body: .json(.init(code: code))).ok
 
-            #expect(try await client.call("getAccount", token: token).errorCode == "UNAUTHENTICATED", "every session ended")
-            let again = try #require(
-                try await client.call("signIn", ["email": "proven@example.com", "password": "password-1"]).accessToken)
-            let account = try await client.call("getAccount", token: again)
-            #expect((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } == ["password"])
-            #expect(account.data["email_verified"] as? Bool == true)
+            #expect(try await outcome { try await api.getAccount().ok } == "UNAUTHENTICATED", "every session ended")
+            let again = try await client.signIn(email: "proven@example.com", password: "password-1").tokens.accessToken
+            let account = try await client.api(again).getAccount().ok.body.json.data
+            #expect(account.providers.map(\.providerId) == ["password"])
+            #expect(account.emailVerified == true)
             #expect(try await Self.rows(server, "auth_devices", userId) == 0)
             #expect(try await Self.rows(server, "auth_apple_tokens", userId) == 0)
             let notice = try #require(try await server.auth.outbox.list().first { $0.kind == "sign_in_methods_removed" })
@@ -164,31 +175,24 @@ import Testing
         let clock = FakeWallClock()
         let providers = self.providers
         try await providers.withFullServer(engine, clock: clock) { server, client in
-            let signUp = try await client.signUpVerified(["email": "kept@example.com", "password": "password-1"], server: server)
-            let token = try #require(signUp.accessToken)
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let signUp = try await client.signUpVerified(email: "kept@example.com", password: "password-1", server: server)
+            let api = client.api(signUp.tokens.accessToken)
+            let userId = signUp.user.id
             let google = try await providers.token("google.com", sub: "g-kept", email: "kept.g@example.com", now: clock.now())
-            #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token).status == .ok)
-            #expect(
-                try await client.call("registerDevice", ["device_id": "phone", "platform": "ios", "push_token": "apns"], token: token)
-                    .status == .ok)
+            _ = try await api.linkProvider(body: .json(.init(idToken: google, provider: .google_com))).ok
+            _ = try await api.registerDevice(body: .json(.init(deviceId: "phone", platform: .ios, pushToken: "apns"))).ok
 
-            #expect(try await client.call("sendPasswordReset", ["email": "kept@example.com"]).status == .ok)
+            _ = try await client.api().sendPasswordReset(body: .json(.init(email: "kept@example.com"))).ok
             let resetMail = try #require(try await server.auth.outbox.list().first { $0.kind == "password_reset" })
             #expect(!resetMail.body.contains("Google"), "\(resetMail.body)")
             let code = try await AccountFlowTests.code(to: "kept@example.com", kind: "password_reset", in: server)
-            #expect(try await client.call("resetPassword", ["code": code, "new_password": "password-2"]).status == .ok)
+            _ = try await client.api().resetPassword(body: .json(.init(code: code, newPassword: "password-2"))).ok
 
-            let again = try #require(try await client.call("signIn", ["email": "kept@example.com", "password": "password-2"]).accessToken)
-            let account = try await client.call("getAccount", token: again)
-            #expect(
-                Set((account.data["providers"] as? [[String: Any]])?.compactMap { $0["provider_id"] as? String } ?? []) == [
-                    "password", "google.com",
-                ])
+            let again = try await client.signIn(email: "kept@example.com", password: "password-2").tokens.accessToken
+            #expect(Set(try await Self.providerIds(client.api(again))) == ["password", "google.com"])
             #expect(try await Self.rows(server, "auth_devices", userId) == 1)
-            #expect(
-                try await client.call("signInWithIdp", ["provider": "google.com", "id_token": google]).data["result"] as? String
-                    == "existing_user")
+            let signIn = try await client.api().signInWithIdp(body: .json(.init(idToken: google, provider: .google_com))).ok
+            #expect(try signIn.body.json.data.result == .existingUser)
             #expect(try await server.auth.outbox.list().contains { $0.kind == "sign_in_methods_removed" } == false)
         }
     }
@@ -209,19 +213,16 @@ import Testing
     static func leaveWaysIn(
         userId: String, token: String, _ server: PovverServer, _ client: any TestClientProtocol, _ providers: FakeIdentityProviders,
         _ clock: FakeWallClock
-    ) async throws -> (google: String, apple: [String: Any]) {
+    ) async throws -> (google: String, apple: Operations.SignInWithIdp.Input.Body.JsonPayload) {
+        let api = client.api(token)
         try await server.database.sql.raw("UPDATE auth_users SET email_verified = 1 WHERE id = \(bind: userId)").run()
         let google = try await providers.token("google.com", sub: "g-attacker", email: "attacker@example.com", now: clock.now())
-        #expect(try await client.call("linkProvider", ["provider": "google.com", "id_token": google], token: token).status == .ok)
+        _ = try await api.linkProvider(body: .json(.init(idToken: google, provider: .google_com))).ok
         let (apple, raw) = try await Self.attackersAppleToken(providers, clock)
-        let linked = try await client.call(
-            "linkProvider", ["provider": "apple.com", "id_token": apple, "raw_nonce": raw, "authorization_code": "code-attacker"],
-            token: token)
-        #expect(linked.status == .ok, "\(linked.json)")
-        #expect(
-            try await client.call(
-                "registerDevice", ["device_id": "attacker-phone", "platform": "ios", "push_token": "apns-attacker"], token: token
-            ).status == .ok)
+        _ = try await api.linkProvider(
+            body: .json(.init(authorizationCode: "code-attacker", idToken: apple, provider: .apple_com, rawNonce: raw))
+        ).ok
+        _ = try await api.registerDevice(body: .json(.init(deviceId: "attacker-phone", platform: .ios, pushToken: "apns-attacker"))).ok
         try await server.database.sql.raw("UPDATE auth_users SET email_verified = 0 WHERE id = \(bind: userId)").run()
         #expect(try await rows(server, "auth_apple_tokens", userId) == 1)
         #expect(try await rows(server, "auth_devices", userId) == 1)
@@ -229,7 +230,7 @@ import Testing
         let appleAgain = try await providers.token(
             "apple.com", sub: "a-attacker", email: "relay@privaterelay.appleid.com", now: clock.now(),
             nonce: FakeIdentityProviders.nonceHash(again))
-        return (google, ["provider": "apple.com", "id_token": appleAgain, "raw_nonce": again])
+        return (google, .init(idToken: appleAgain, provider: .apple_com, rawNonce: again))
     }
 
     /// A mail's text with its lines joined, as a reader takes it in.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import Platform
+import PovverClient
 import TestSupport
 import Testing
 
@@ -12,8 +13,8 @@ import Testing
     /// What a page at http://localhost sends (the test client's authority is `localhost`).
     static let browser: HTTPFields = [mode: "cookie", .origin: "http://localhost"]
 
-    static func cookie(_ reply: Reply) -> String? {
-        reply.headers[values: .setCookie].first { $0.hasPrefix("povver_refresh=") }
+    static func cookie(_ headers: HTTPFields) -> String? {
+        headers[values: .setCookie].first { $0.hasPrefix("povver_refresh=") }
     }
 
     static func token(inCookie header: String?) -> String? {
@@ -22,126 +23,141 @@ import Testing
         return value.isEmpty ? nil : String(value)
     }
 
+    /// The cookie a sign-up of `email` from a page with `headers` was answered with.
+    static func signUp(_ client: any TestClientProtocol, _ email: String, headers: HTTPFields = BrowserSessionTests.browser) async throws
+        -> (
+            SignedUp, cookie: String?
+        )
+    {
+        let answers = AnswerHeaders()
+        let signUp = try await client.api(headers: headers, answers: answers).signUp(
+            body: .json(.init(email: email, password: "password-1"))
+        ).ok.body.json.data
+        return (signUp, cookie(answers.last))
+    }
+
     @Test(arguments: TestDatabases.engines)
     func aBrowserSignInKeepsTheRefreshTokenInAnHttpOnlyCookieOnly(_ engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let signUp = try await client.call(
-                "signUp", ["email": "web@example.com", "password": "password-1"], headers: Self.browser)
-            #expect(signUp.status == .ok)
-            #expect(signUp.accessToken != nil)
-            #expect(signUp.refreshToken == nil, "the page's scripts never see the refresh token")
-            let cookie = try #require(Self.cookie(signUp))
+            let (signUp, setCookie) = try await Self.signUp(client, "web@example.com")
+            #expect(!signUp.tokens.accessToken.isEmpty)
+            #expect(signUp.tokens.refreshToken == nil, "the page's scripts never see the refresh token")
+            let cookie = try #require(setCookie)
             #expect(cookie.contains("; Path=/refreshToken"))
             #expect(cookie.contains("; HttpOnly"))
             #expect(cookie.contains("; SameSite=Strict"))
             #expect(cookie.contains("; Max-Age=2592000"))
             #expect(!cookie.contains("Secure"), "a page served over plain HTTP could not send a Secure cookie back")
-            let signIn = try await client.call("signIn", ["email": "web@example.com", "password": "password-1"], headers: Self.browser)
-            #expect(signIn.refreshToken == nil && Self.cookie(signIn) != nil)
+            let answers = AnswerHeaders()
+            let signIn = try await client.api(headers: Self.browser, answers: answers).signIn(
+                body: .json(.init(email: "web@example.com", password: "password-1"))
+            ).ok.body.json.data
+            #expect(signIn.tokens.refreshToken == nil && Self.cookie(answers.last) != nil)
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func theCookieRefreshesAndRotatesTheSession(_ engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let signUp = try await client.call("signUp", ["email": "rotate@example.com", "password": "password-1"], headers: Self.browser)
-            let first = try #require(Self.token(inCookie: Self.cookie(signUp)))
+            let first = try #require(Self.token(inCookie: try await Self.signUp(client, "rotate@example.com").cookie))
             var headers = Self.browser
             headers[.cookie] = "theme=dark; povver_refresh=\(first)"
-            let refreshed = try await client.call("refreshToken", [:], headers: headers)
-            #expect(refreshed.status == .ok)
-            let access = try #require(refreshed.accessToken)
-            #expect(refreshed.refreshToken == nil)
-            let second = try #require(Self.token(inCookie: Self.cookie(refreshed)))
+            let answers = AnswerHeaders()
+            let page = client.api(headers: headers, answers: answers)
+            let refreshed = try await page.refreshToken(body: .json(.init())).ok.body.json.data
+            #expect(refreshed.tokens.refreshToken == nil)
+            let second = try #require(Self.token(inCookie: Self.cookie(answers.last)))
             #expect(second != first, "rotated")
-            #expect(try await client.call("getUser", token: access).status == .ok)
+            _ = try await client.api(refreshed.tokens.accessToken).getUser().ok
             // Within the grace window the same cookie gets the same successor (two tabs reloading at once).
-            let again = try await client.call("refreshToken", [:], headers: headers)
-            #expect(Self.token(inCookie: Self.cookie(again)) == second)
+            _ = try await page.refreshToken(body: .json(.init())).ok
+            #expect(Self.token(inCookie: Self.cookie(answers.last)) == second)
             headers[.cookie] = "povver_refresh=\(second)"
-            #expect(try await client.call("refreshToken", [:], headers: headers).status == .ok)
+            _ = try await client.api(headers: headers).refreshToken(body: .json(.init())).ok
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func aRequestFromAnotherSiteIsRefusedAndChangesNothing(_ engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let signUp = try await client.call("signUp", ["email": "csrf@example.com", "password": "password-1"], headers: Self.browser)
-            let token = try #require(Self.token(inCookie: Self.cookie(signUp)))
+            let token = try #require(Self.token(inCookie: try await Self.signUp(client, "csrf@example.com").cookie))
             for origin in ["https://evil.example", "http://localhost.evil.example", "http://localhost:8443", "null"] {
                 var headers: HTTPFields = [Self.mode: "cookie", .origin: origin, .cookie: "povver_refresh=\(token)"]
-                let refused = try await client.call("refreshToken", [:], headers: headers)
-                #expect(refused.errorCode == "PERMISSION_DENIED", "\(origin)")
-                #expect(Self.cookie(refused) == nil)
+                let site = client.api(headers: headers)
+                let refusal = try #require(await refused { try await site.refreshToken(body: .json(.init())) }, "\(origin)")
+                #expect(refusal.code == "PERMISSION_DENIED", "\(origin)")
+                #expect(Self.cookie(refusal.headers) == nil)
                 headers[.cookie] = nil
-                let signIn = try await client.call("signIn", ["email": "csrf@example.com", "password": "password-1"], headers: headers)
-                #expect(signIn.errorCode == "PERMISSION_DENIED" && signIn.accessToken == nil, "\(origin)")
+                let signIn = client.api(headers: headers)
+                #expect(
+                    try await outcome { try await signIn.signIn(body: .json(.init(email: "csrf@example.com", password: "password-1"))).ok }
+                        == "PERMISSION_DENIED", "\(origin)")
             }
-            let noOrigin = try await client.call("refreshToken", [:], headers: [Self.mode: "cookie", .cookie: "povver_refresh=\(token)"])
-            #expect(noOrigin.errorCode == "PERMISSION_DENIED")
+            let noOrigin = client.api(headers: [Self.mode: "cookie", .cookie: "povver_refresh=\(token)"])
+            #expect(try await outcome { try await noOrigin.refreshToken(body: .json(.init())).ok } == "PERMISSION_DENIED")
             // Without the header (a plain form post from anywhere) the cookie is not even read.
-            let formPost = try await client.call("refreshToken", [:], headers: [.cookie: "povver_refresh=\(token)"])
-            #expect(formPost.errorCode == "UNAUTHENTICATED")
+            let formPost = client.api(headers: [.cookie: "povver_refresh=\(token)"])
+            #expect(try await outcome { try await formPost.refreshToken(body: .json(.init())).ok } == "UNAUTHENTICATED")
             // The token was not used by any of them: the page's own refresh still works, rotating it once.
             var own = Self.browser
             own[.cookie] = "povver_refresh=\(token)"
-            #expect(try await client.call("refreshToken", [:], headers: own).status == .ok)
-            let unknownMode = try await client.call("refreshToken", [:], headers: [Self.mode: "jar", .origin: "http://localhost"])
-            #expect(unknownMode.errorCode == "INVALID_ARGUMENT")
+            _ = try await client.api(headers: own).refreshToken(body: .json(.init())).ok
+            let unknownMode = client.api(headers: [Self.mode: "jar", .origin: "http://localhost"])
+            #expect(try await outcome { try await unknownMode.refreshToken(body: .json(.init())).ok } == "INVALID_ARGUMENT")
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func aPageServedOverTLSGetsASecureCookie(_ engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let signUp = try await client.call(
-                "signUp", ["email": "tls@example.com", "password": "password-1"],
-                headers: [Self.mode: "cookie", .origin: "https://localhost"])
-            #expect(Self.cookie(signUp)?.hasSuffix("; Secure") == true)
+            let signUp = try await Self.signUp(client, "tls@example.com", headers: [Self.mode: "cookie", .origin: "https://localhost"])
+            #expect(signUp.cookie?.hasSuffix("; Secure") == true)
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func signingOutRemovesTheCookieAndEndsTheSession(_ engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let signUp = try await client.call("signUp", ["email": "out@example.com", "password": "password-1"], headers: Self.browser)
-            let token = try #require(Self.token(inCookie: Self.cookie(signUp)))
-            let access = try #require(signUp.accessToken)
-            let out = try await client.call("signOut", [:], token: access, headers: Self.browser)
-            #expect(out.status == .ok)
-            let cleared = try #require(Self.cookie(out))
+            let (signUp, cookie) = try await Self.signUp(client, "out@example.com")
+            let token = try #require(Self.token(inCookie: cookie))
+            let answers = AnswerHeaders()
+            _ = try await client.api(signUp.tokens.accessToken, headers: Self.browser, answers: answers).signOut(body: .json(.init())).ok
+            let cleared = try #require(Self.cookie(answers.last))
             #expect(cleared.hasPrefix("povver_refresh=;") && cleared.contains("Max-Age=0") && cleared.contains("Path=/refreshToken"))
             var headers = Self.browser
             headers[.cookie] = "povver_refresh=\(token)"
-            #expect(try await client.call("refreshToken", [:], headers: headers).errorCode == "UNAUTHENTICATED")
+            let page = client.api(headers: headers)
+            #expect(try await outcome { try await page.refreshToken(body: .json(.init())).ok } == "UNAUTHENTICATED")
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func aPasswordChangeMovesTheNewSessionIntoTheCookie(_ engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let signUp = try await client.call("signUp", ["email": "change@example.com", "password": "password-1"], headers: Self.browser)
-            let access = try #require(signUp.accessToken)
-            let changed = try await client.call(
-                "changePassword", ["current_password": "password-1", "new_password": "password-2"], token: access, headers: Self.browser)
-            #expect(changed.status == .ok)
-            #expect(changed.refreshToken == nil)
-            let token = try #require(Self.token(inCookie: Self.cookie(changed)))
+            let access = try await Self.signUp(client, "change@example.com").0.tokens.accessToken
+            let answers = AnswerHeaders()
+            let changed = try await client.api(access, headers: Self.browser, answers: answers).changePassword(
+                body: .json(.init(currentPassword: "password-1", newPassword: "password-2"))
+            ).ok.body.json.data
+            #expect(changed.tokens.refreshToken == nil)
+            let token = try #require(Self.token(inCookie: Self.cookie(answers.last)))
             var headers = Self.browser
             headers[.cookie] = "povver_refresh=\(token)"
-            #expect(try await client.call("refreshToken", [:], headers: headers).status == .ok)
+            _ = try await client.api(headers: headers).refreshToken(body: .json(.init())).ok
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func theAppsKeepTheirTokensInJSONWithoutACookie(_ engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let signUp = try await client.call("signUp", ["email": "app@example.com", "password": "password-1"])
-            let refresh = try #require(signUp.refreshToken)
-            #expect(Self.cookie(signUp) == nil)
-            let refreshed = try await client.call("refreshToken", ["refresh_token": refresh])
-            #expect(refreshed.refreshToken != nil && Self.cookie(refreshed) == nil)
-            #expect(try await client.call("refreshToken", [:]).errorCode == "UNAUTHENTICATED", "nothing to refresh")
+            let (signUp, cookie) = try await Self.signUp(client, "app@example.com", headers: [:])
+            let refresh = try #require(signUp.tokens.refreshToken)
+            #expect(cookie == nil)
+            let answers = AnswerHeaders()
+            let api = client.api(answers: answers)
+            let refreshed = try await api.refreshToken(body: .json(.init(refreshToken: refresh))).ok.body.json.data
+            #expect(refreshed.tokens.refreshToken != nil && Self.cookie(answers.last) == nil)
+            #expect(try await outcome { try await api.refreshToken(body: .json(.init())).ok } == "UNAUTHENTICATED", "nothing to refresh")
         }
     }
 }

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import Subscription
 import SubscriptionTool
@@ -44,58 +45,72 @@ import Testing
             renewal: AppStoreTestPKI.renewal(originalTransactionId: otid, autoRenew: true, signedDate: signedDate))
     }
 
+    /// Apple's notification as Apple posts it: its JWS under `signedPayload` (the document's legacy name).
+    static func webhook(_ signed: String) -> Operations.AppStoreWebhook.Input.Body {
+        .json(.init(legacySignedPayload: signed))
+    }
+
     @Test(arguments: TestDatabases.engines)
     func purchaseWebhookStatusAndSync(engine: SQLEngine) async throws {
         let pki = try AppStoreTestPKI()
         try await Self.withServer(engine, trusting: pki) { server, client in
-            let signUp = try await client.call("signUp", ["email": "payer@example.com", "password": "password-1"])
-            let token = try #require(signUp.accessToken)
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let apple = client.api()
+            let signUp = try await client.signUp(email: "payer@example.com", password: "password-1")
+            let token = signUp.tokens.accessToken
+            let api = client.api(token)
+            let userId = signUp.user.id
 
-            let initial = try await client.call("getSubscriptionStatus", token: token)
-            #expect(initial.status == .ok)
-            #expect(initial.data["tier"] as? String == "free" && initial.data["status"] as? String == "free")
-            #expect(initial.data["is_premium"] as? Bool == false)
-            #expect(initial.data["app_account_token"] as? String == AppAccountToken.forUser(userId))
-            #expect(initial.data.keys.contains("expires_at") && initial.data["expires_at"] is NSNull)
+            let initial = try await api.getSubscriptionStatus().ok.body.json.data
+            #expect(initial.tier == .free && initial.status == .free)
+            #expect(initial.isPremium == false)
+            #expect(initial.appAccountToken == AppAccountToken.forUser(userId))
+            #expect(initial.expiresAt == nil)
+            // `expires_at` is answered as null, not left out: the wire's members are what this checks.
+            let wire = try await client.send("getSubscriptionStatus", [:], token: token)
+            #expect(wire.data["expires_at"] == .null, "\(wire.body)")
+            // GET is no operation of the document (it declares POST); the server answers it too.
             let viaGet = try await client.get("/getSubscriptionStatus", token: token)
             #expect(viaGet.status == .ok)
 
             // Apple posts the purchase (trial): no credentials, the signature is the credential.
             let appAccountToken = AppAccountToken.forUser(userId)
             let subscribed = Self.notification(pki, "SUBSCRIBED", token: appAccountToken.uppercased(), at: -30, offerType: 1)
-            let accepted = try await client.call("appStoreWebhook", ["signedPayload": subscribed])
-            #expect(accepted.status == .ok)
-            #expect(accepted.json["success"] as? Bool == true)
-            let trial = try await client.call("getSubscriptionStatus", token: token)
-            #expect(
-                trial.data["status"] as? String == "trial" && trial.data["tier"] as? String == "premium"
-                    && trial.data["is_premium"] as? Bool == true)
-            #expect(trial.data["product_id"] as? String == "povver.premium.monthly" && trial.data["auto_renew_enabled"] as? Bool == true)
-            #expect(trial.data["expires_at"] is String)
+            let accepted = try await apple.appStoreWebhook(body: Self.webhook(subscribed)).ok.body.json
+            #expect(accepted.success == true)
+            let trial = try await api.getSubscriptionStatus().ok.body.json.data
+            #expect(trial.status == .trial && trial.tier == .premium && trial.isPremium == true)
+            #expect(trial.productId == "povver.premium.monthly" && trial.autoRenewEnabled == true)
+            #expect(trial.expiresAt != nil)
 
             // Apple retries: 200, nothing changes.
-            #expect(try await client.call("appStoreWebhook", ["signedPayload": subscribed]).status == .ok)
+            _ = try await apple.appStoreWebhook(body: Self.webhook(subscribed)).ok
             #expect(try await server.subscription.service.events(userId: userId).count == 1)
 
             // Anything unverifiable is 400 and changes nothing.
             let parts = subscribed.split(separator: ".").map(String.init)
             let forgedPayload = Self.notification(pki, "EXPIRED", token: appAccountToken, at: -10).split(separator: ".").map(String.init)[1]
             let spliced = [parts[0], forgedPayload, parts[2]].joined(separator: ".")
-            let refused = try await client.call("appStoreWebhook", ["signedPayload": spliced])
-            #expect(refused.status == .badRequest)
-            #expect(refused.errorCode == "INVALID_ARGUMENT" && refused.errorDetails?["reason"] as? String == "invalid_signature")
+            let refusal = try #require(await refused { try await apple.appStoreWebhook(body: Self.webhook(spliced)) })
+            #expect(refusal.status == 400)
+            #expect(refusal.code == "INVALID_ARGUMENT" && refusal.details["reason"] == "invalid_signature")
             let stranger = try AppStoreTestPKI()
-            let foreign = try await client.call(
-                "appStoreWebhook", ["signedPayload": Self.notification(stranger, "EXPIRED", token: appAccountToken)])
-            #expect(foreign.status == .badRequest && foreign.errorDetails?["reason"] as? String == "untrusted_chain")
-            #expect(try await client.call("appStoreWebhook", ["payload": "x"]).status == .badRequest)
-            let twoPayloads = try await client.call("appStoreWebhook", ["signedPayload": subscribed, "signed_payload": spliced])
-            #expect(twoPayloads.status == .badRequest && twoPayloads.errorDetails?["field"] as? String == "signedPayload")
-            let twoTransactions = try await client.call(
-                "syncSubscription", ["signed_transaction": "a.b.c", "signedTransaction": "d.e.f"], token: token)
-            #expect(twoTransactions.status == .badRequest && twoTransactions.errorDetails?["field"] as? String == "signed_transaction")
-            #expect(try await client.call("getSubscriptionStatus", token: token).data["status"] as? String == "trial")
+            let strangers = Self.notification(stranger, "EXPIRED", token: appAccountToken)
+            let foreign = try #require(await refused { try await apple.appStoreWebhook(body: Self.webhook(strangers)) })
+            #expect(foreign.status == 400 && foreign.details["reason"] == "untrusted_chain")
+            // A field the document does not declare, which the client cannot write.
+            #expect(try await client.send("appStoreWebhook", ["payload": "x"]).status == .badRequest)
+            let twoPayloads = try #require(
+                await refused {
+                    try await apple.appStoreWebhook(body: .json(.init(legacySignedPayload: subscribed, signedPayload: spliced)))
+                })
+            #expect(twoPayloads.status == 400 && twoPayloads.details["field"] == "signedPayload")
+            let twoTransactions = try #require(
+                await refused {
+                    try await api.syncSubscription(body: .json(.init(legacySignedTransaction: "d.e.f", signedTransaction: "a.b.c")))
+                }
+            )
+            #expect(twoTransactions.status == 400 && twoTransactions.details["field"] == "signed_transaction")
+            #expect(try await api.getSubscriptionStatus().ok.body.json.data.status == .trial)
 
             // The client syncs its StoreKit 2 transaction after the trial converts.
             let converted = pki.sign(
@@ -103,29 +118,31 @@ import Testing
                     originalTransactionId: "2000000000000001", appAccountToken: appAccountToken,
                     expires: Date().addingTimeInterval(30 * 86_400),
                     signedDate: Date().addingTimeInterval(-5)))
-            let synced = try await client.call("syncSubscription", ["signed_transaction": converted], token: token)
-            #expect(synced.status == .ok)
-            #expect(synced.data["status"] as? String == "active" && synced.data["is_premium"] as? Bool == true)
+            let synced = try await api.syncSubscription(body: .json(.init(signedTransaction: converted))).ok.body.json.data
+            #expect(synced.status == .active && synced.isPremium == true)
 
             // Someone else's purchase is not yours; an unsigned one is no purchase.
-            let other = try #require(try await client.call("signUp", ["email": "other@example.com", "password": "password-2"]).accessToken)
-            let stolen = try await client.call("syncSubscription", ["signedTransaction": converted], token: other)
-            #expect(stolen.status == .forbidden && stolen.errorCode == "PERMISSION_DENIED")
-            let garbage = try await client.call("syncSubscription", ["signed_transaction": "e30.e30.e30"], token: other)
-            #expect(garbage.status == .badRequest && garbage.errorDetails?["field"] as? String == "signed_transaction")
-            #expect(try await client.call("getSubscriptionStatus", token: other).data["is_premium"] as? Bool == false)
+            let other = client.api(try await client.signUp(email: "other@example.com", password: "password-2").tokens.accessToken)
+            let stolen = try #require(
+                await refused { try await other.syncSubscription(body: .json(.init(legacySignedTransaction: converted))) })
+            #expect(stolen.status == 403 && stolen.code == "PERMISSION_DENIED")
+            let garbage = try #require(
+                await refused { try await other.syncSubscription(body: .json(.init(signedTransaction: "e30.e30.e30"))) })
+            #expect(garbage.status == 400 && garbage.details["field"] == "signed_transaction")
+            #expect(try await other.getSubscriptionStatus().ok.body.json.data.isPremium == false)
 
             // Apple's downgrade is authoritative.
-            let expired = try await client.call(
-                "appStoreWebhook", ["signedPayload": Self.notification(pki, "EXPIRED", token: appAccountToken, at: -1)])
-            #expect(expired.status == .ok)
-            let after = try await client.call("getSubscriptionStatus", token: token)
-            #expect(after.data["status"] as? String == "expired" && after.data["is_premium"] as? Bool == false)
+            let expiredNotification = Self.notification(pki, "EXPIRED", token: appAccountToken, at: -1)
+            _ = try await apple.appStoreWebhook(body: Self.webhook(expiredNotification)).ok
+            let after = try await api.getSubscriptionStatus().ok.body.json.data
+            #expect(after.status == .expired && after.isPremium == false)
             #expect(try await server.subscription.premiumGate.isPremium(userId: userId) == false)
 
             // Status and sync need a user; the webhook needs none.
-            #expect(try await client.call("getSubscriptionStatus").status == .unauthorized)
-            #expect(try await client.call("syncSubscription", ["signed_transaction": converted]).status == .unauthorized)
+            #expect(try #require(await refused { try await apple.getSubscriptionStatus() }).status == 401)
+            #expect(
+                try #require(await refused { try await apple.syncSubscription(body: .json(.init(signedTransaction: converted))) }).status
+                    == 401)
 
             let metrics = server.metrics.exposition()
             #expect(metrics.contains(#"povver_subscription_notifications_total{outcome="applied"} 2"#))
@@ -142,30 +159,27 @@ import Testing
         let pki = try AppStoreTestPKI()
         let clock = FakeWallClock(Date())
         try await Self.withServer(engine, trusting: pki, clock: clock) { server, client in
+            let apple = client.api()
             func count(_ condition: SQLQueryString) async throws -> Int {
                 try await server.database.sql.raw("SELECT COUNT(*) AS n FROM \(condition)").first(decodingColumn: "n", as: Int.self) ?? 0
             }
-            let fresh = try await client.call("signUp", ["email": "fresh@example.com", "password": "password-1"])
-            let freshId = try #require((fresh.data["user"] as? [String: Any])?["id"] as? String)
+            let freshId = try await client.signUp(email: "fresh@example.com", password: "password-1").user.id
             try await AccountFlowTests.settle(server, clock: clock)
             #expect(try await count("subscription_state WHERE user_id = \(bind: freshId)") == 1, "the handler made the row")
-            #expect(
-                try await client.call(
-                    "appStoreWebhook", ["signedPayload": Self.notification(pki, "SUBSCRIBED", token: AppAccountToken.forUser(freshId))]
-                ).status == .ok)
+            let freshNotification = Self.notification(pki, "SUBSCRIBED", token: AppAccountToken.forUser(freshId))
+            _ = try await apple.appStoreWebhook(body: Self.webhook(freshNotification)).ok
             #expect(try await server.subscription.premiumGate.isPremium(userId: freshId))
 
-            let older = try await client.call("signUp", ["email": "older@example.com", "password": "password-1"])
-            let olderId = try #require((older.data["user"] as? [String: Any])?["id"] as? String)
+            let older = try await client.signUp(email: "older@example.com", password: "password-1")
+            let olderId = older.user.id
             try await AccountFlowTests.settle(server, clock: clock)
             try await server.database.sql.raw("DELETE FROM subscription_state WHERE user_id = \(bind: olderId)").run()
             let signed = Self.notification(pki, "SUBSCRIBED", token: AppAccountToken.forUser(olderId), otid: "2000000000000002")
-            #expect(try await client.call("appStoreWebhook", ["signedPayload": signed]).status == .ok)
+            _ = try await apple.appStoreWebhook(body: Self.webhook(signed)).ok
             #expect(try await count("subscription_events WHERE user_id IS NULL") == 1)
             #expect(try await server.subscription.premiumGate.isPremium(userId: olderId) == false)
-            let olderToken = try #require(older.accessToken)
-            let status = try await client.call("getSubscriptionStatus", token: olderToken)
-            #expect(status.data["status"] as? String == "active" && status.data["is_premium"] as? Bool == true)
+            let status = try await client.api(older.tokens.accessToken).getSubscriptionStatus().ok.body.json.data
+            #expect(status.status == .active && status.isPremium == true)
             #expect(try await count("subscription_events WHERE user_id IS NULL") == 0)
         }
     }
@@ -177,12 +191,13 @@ import Testing
         try await TestServer.with(
             .sqlite, environment: ["POVVER_APPSTORE_BUNDLE_ID": AppStoreTestPKI.bundleID, "POVVER_APPSTORE_ENVIRONMENT": "Sandbox"]
         ) { _, client in
-            let refused = try await client.call("appStoreWebhook", ["signedPayload": signed])
-            #expect(refused.status == .badRequest && refused.errorDetails?["reason"] as? String == "untrusted_chain")
+            let refusal = try #require(await refused { try await client.api().appStoreWebhook(body: Self.webhook(signed)) })
+            #expect(refusal.status == 400 && refusal.details["reason"] == "untrusted_chain")
         }
         try await TestServer.with(.sqlite) { _, client in
-            let unconfigured = try await client.call("appStoreWebhook", ["signedPayload": signed])
-            #expect(unconfigured.errorCode == "FAILED_PRECONDITION")
+            let apple = client.api()
+            let unconfigured = try await outcome { try await apple.appStoreWebhook(body: Self.webhook(signed)).ok }
+            #expect(unconfigured == "FAILED_PRECONDITION")
         }
         // Misconfiguration stops the server at start, naming the variable.
         for environment in [
@@ -200,26 +215,26 @@ import Testing
         let pki = try AppStoreTestPKI()
         try await Self.withServer(engine, trusting: pki) { server, client in
             let tool = try SubscriptionTool(composition: server.composition)
-            let signUp = try await client.call("signUp", ["email": "beta@example.com", "password": "password-1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            let token = try #require(signUp.accessToken)
+            let signUp = try await client.signUp(email: "beta@example.com", password: "password-1")
+            let userId = signUp.user.id
+            let api = client.api(signUp.tokens.accessToken)
 
             #expect(try await tool.setOverride(userId: userId, premium: true).contains("is_premium: true"))
-            #expect(try await client.call("getSubscriptionStatus", token: token).data["override"] as? String == "premium")
-            #expect(try await client.call("getSubscriptionStatus", token: token).data["is_premium"] as? Bool == true)
+            #expect(try await api.getSubscriptionStatus().ok.body.json.data.override == "premium")
+            #expect(try await api.getSubscriptionStatus().ok.body.json.data.isPremium == true)
             let status = try await tool.status(userId: userId)
             #expect(status.contains("override:                premium") && status.contains("tier:                    free"))
             await #expect(throws: ServiceError.self) { _ = try await tool.setOverride(userId: "no-such-user", premium: true) }
             _ = try await tool.setOverride(userId: userId, premium: false)
-            #expect(try await client.call("getSubscriptionStatus", token: token).data["is_premium"] as? Bool == false)
+            #expect(try await api.getSubscriptionStatus().ok.body.json.data.isPremium == false)
 
             let signed = Self.notification(pki, "DID_RENEW", token: AppAccountToken.forUser(userId))
-            _ = try await client.call("appStoreWebhook", ["signedPayload": signed])
+            _ = try await client.api().appStoreWebhook(body: Self.webhook(signed))
             let events = try await tool.events(userId: userId, limit: 10)
             #expect(events.contains("DID_RENEW") && events.contains("override") && events.contains("applied"))
 
             // verify: the whole webhook body or the bare JWS; nested data decoded.
-            let body = String(decoding: try JSONSerialization.data(withJSONObject: ["signedPayload": signed]), as: UTF8.self)
+            let body = String(decoding: try JSONEncoder().encode(["signedPayload": signed]), as: UTF8.self)
             let shown = try await tool.verify(body)
             #expect(shown.hasPrefix("verified: App Store Server Notification V2"))
             #expect(shown.contains("\"originalTransactionId\" : \"2000000000000001\"") && shown.contains("\"autoRenewStatus\" : 1"))

@@ -4,6 +4,7 @@ import Contracts
 import Foundation
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import SubscriptionTool
 import TestSupport
@@ -28,9 +29,8 @@ import Testing
     func authToolPrintsStoredTextEscaped(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let tool = try AuthTool(composition: server.composition)
-            let signUp = try await client.call("signUp", ["email": "esc@example.com", "password": "password-1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            _ = try await client.call("sendPasswordReset", ["email": "esc@example.com"])
+            let userId = try await client.signUp(email: "esc@example.com", password: "password-1").user.id
+            _ = try await client.api().sendPasswordReset(body: .json(.init(email: "esc@example.com"))).ok
             try await server.database.sql.raw(
                 "UPDATE auth_users SET email = \(bind: "esc" + Self.hostile + "@example.com") WHERE id = \(bind: userId)"
             ).run()
@@ -54,8 +54,7 @@ import Testing
     func subscriptionToolPrintsStoredTextEscaped(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let tool = try SubscriptionTool(composition: server.composition)
-            let signUp = try await client.call("signUp", ["email": "esc@example.com", "password": "password-1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let userId = try await client.signUp(email: "esc@example.com", password: "password-1").user.id
             _ = try await tool.setOverride(userId: userId, premium: true)
             try await server.database.sql.raw(
                 "UPDATE subscription_state SET product_id = \(bind: Self.hostile) WHERE user_id = \(bind: userId)"

@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Platform
 import PovverApp
+import PovverClient
 import PovverModules
 import ProcessComposition
 import TestSupport
@@ -37,9 +38,9 @@ import Testing
         let clock = FakeWallClock()
         try await TestServer.with(engine, clock: clock) { server, client in
             let tool = try AuthTool(composition: server.composition)
-            let signUp = try await client.call("signUp", ["email": "cli@example.com", "password": "password-1"])
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
-            _ = try await client.call("signUp", ["email": "other@example.com", "password": "password-2"])
+            let signUp = try await client.signUp(email: "cli@example.com", password: "password-1")
+            let userId = signUp.user.id
+            _ = try await client.signUp(email: "other@example.com", password: "password-2")
 
             let list = try await tool.listUsers(limit: 10, email: nil)
             #expect(list.hasPrefix("id"))
@@ -50,15 +51,17 @@ import Testing
             await #expect(throws: ServiceError.self) { _ = try await tool.showUser(id: "nope") }
 
             // The log transport's messages, code and all, are read here.
-            _ = try await client.call("sendPasswordReset", ["email": "cli@example.com"])
+            _ = try await client.api().sendPasswordReset(body: .json(.init(email: "cli@example.com"))).ok
             let outbox = try await tool.listOutbox(limit: 10, userId: userId)
             #expect(outbox.contains("password_reset") && outbox.contains("Reset your Povver password"))
             let mailId = try #require(try await server.auth.outbox.list(userId: userId).first?.id)
             #expect(try await tool.showOutbox(id: mailId).contains("oobCode="))
 
             #expect(try await tool.revokeSessions(userId: userId) == "1 open session(s) revoked for \(userId)\n")
+            let refreshToken = try #require(signUp.tokens.refreshToken)
+            let api = client.api()
             #expect(
-                try await client.call("refreshToken", ["refresh_token": try #require(signUp.refreshToken)]).errorCode == "UNAUTHENTICATED")
+                try await outcome { try await api.refreshToken(body: .json(.init(refreshToken: refreshToken))).ok } == "UNAUTHENTICATED")
 
             try await AccountFlowTests.settle(server, clock: clock)
             #expect(
@@ -67,7 +70,8 @@ import Testing
             )
             #expect(try await tool.listUsers(limit: 10, email: nil).contains("cli@example.com") == false)
             #expect(
-                try await client.call("signIn", ["email": "cli@example.com", "password": "password-1"]).errorCode == "INVALID_CREDENTIAL")
+                try await outcome { try await api.signIn(body: .json(.init(email: "cli@example.com", password: "password-1"))).ok }
+                    == "INVALID_CREDENTIAL")
             try await AccountFlowTests.settleDeletion(server, clock: clock)
             #expect(try await AccountFlowTests.rowsMentioning([userId, "cli@example.com"], in: server.database).isEmpty)
         }

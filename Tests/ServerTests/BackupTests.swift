@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
+import PovverClient
 import PovverModules
 import Synchronization
 import TestSupport
@@ -34,25 +35,25 @@ import Testing
         try await server.application().test(.router) { client in
             let access = try await client.newUser("backup@example.com")
             token.withLock { $0 = access }
-            let started = try await client.call("startActiveWorkout", ["name": "Backup", "idempotency_key": "start"], token: access)
-            let workoutId = try #require(started.data["id"] as? String)
+            let api = client.api(access)
+            let workoutId = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "start", name: "Backup"))).ok.body.json.data
+                .id
             workout.withLock { $0 = workoutId }
-            let added = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": "Barbell_Squat", "sets": 30, "idempotency_key": "add"],
-                token: access)
-            #expect(added.status == .ok, "\(added.json)")
-            let (instance, sets) = try WorkoutsHTTP.exercise(added.data)
+            let added = try await api.addExercise(
+                body: .json(.init(exerciseId: "Barbell_Squat", idempotencyKey: "add", sets: 30, workoutId: workoutId))
+            ).ok.body.json.data
+            let exercise = try #require(added.exercises.first)
+            let (instance, sets) = (exercise.instanceId, exercise.sets.map(\.id))
             let acknowledged = Mutex<[String]>([])
             let (progress, reached) = AsyncStream<Void>.makeStream()
             let load = Task {
                 for (index, set) in sets.enumerated() {
-                    let reply = try await client.call(
-                        "logSet",
-                        [
-                            "workout_id": workoutId, "exercise_instance_id": instance, "set_id": set, "weight_kg": 100, "reps": 5,
-                            "idempotency_key": "set-\(index)",
-                        ], token: access)
-                    guard reply.status == .ok else { continue }
+                    let reply = try await api.logSet(
+                        body: .json(
+                            .init(
+                                exerciseInstanceId: instance, idempotencyKey: "set-\(index)", reps: 5, setId: set, weightKg: 100,
+                                workoutId: workoutId)))
+                    guard case .ok = reply else { continue }
                     let count = acknowledged.withLock {
                         $0.append(set)
                         return $0.count
@@ -83,11 +84,10 @@ import Testing
             logger: TestDatabases.logger)
         try await second.application().test(.router) { client in
             #expect(try await client.get("/ready").status == .ok)
-            let active = try await client.call("getActiveWorkout", [:], token: token.withLock { $0 })
-            #expect(active.data["id"] as? String == workout.withLock { $0 }, "\(active.json)")
-            let logged = Set(
-                ((active.data["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]] ?? []).filter { $0["reps"] is Int }
-                    .compactMap { $0["id"] as? String })
+            let active = try #require(
+                try await client.api(token.withLock { $0 }).getActiveWorkout(body: .json(.init())).ok.body.json.data)
+            #expect(active.id == workout.withLock { $0 })
+            let logged = Set((active.exercises.first?.sets ?? []).filter { $0.reps != nil }.map(\.id))
             let before = acknowledgedBefore.withLock { $0 }
             #expect(before.count >= 10 && before.isSubset(of: logged), "missing: \(before.subtracting(logged))")
         }

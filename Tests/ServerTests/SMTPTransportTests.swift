@@ -8,6 +8,7 @@ import NIOCore
 import NIOPosix
 import Platform
 import PovverApp
+import PovverClient
 import Synchronization
 import TestSupport
 import Testing
@@ -230,8 +231,9 @@ struct FailingTransport: MailTransport {
                 "POVVER_MAIL_FROM": "Povver <no-reply@povver.test>",
             ]
             try await TestServer.with(.sqlite, environment: environment, clock: clock) { server, client in
-                _ = try await client.call("signUp", ["email": "smtp@example.com", "password": "password-1"])
-                #expect(try await client.call("sendPasswordReset", ["email": "smtp@example.com"]).status == .ok)
+                let api = client.api()
+                _ = try await client.signUp(email: "smtp@example.com", password: "password-1")
+                _ = try await api.sendPasswordReset(body: .json(.init(email: "smtp@example.com"))).ok
                 _ = try await server.auth.mailSender.deliverDue()  // the server's own sender may have been first
                 // The sign-up's verification mail went too.
                 let mail = try #require(try await smtp.messages(atLeast: 2).first { $0.subject == "Reset your Povver password" })
@@ -245,8 +247,8 @@ struct FailingTransport: MailTransport {
                 }
                 #expect(stored.status == "sent" && stored.transport == "smtp")
                 #expect(stored.body.isEmpty, "the code is not kept once delivered")
-                #expect(try await client.call("resetPassword", ["code": code, "new_password": "password-2"]).status == .ok)
-                #expect(try await client.call("signIn", ["email": "smtp@example.com", "password": "password-2"]).status == .ok)
+                _ = try await api.resetPassword(body: .json(.init(code: code, newPassword: "password-2"))).ok
+                _ = try await client.signIn(email: "smtp@example.com", password: "password-2")
             }
         }
     }

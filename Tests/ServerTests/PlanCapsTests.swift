@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import TestSupport
 import Testing
@@ -32,8 +33,7 @@ import Testing
     }
 
     static func userId(_ client: some TestClientProtocol, token: String) async throws -> String {
-        let user = try await client.call("getUser", token: token)
-        return try #require((user.data["user"] as? [String: Any])?["id"] as? String ?? user.data["id"] as? String)
+        try await client.api(token).getUser(body: .json(.init())).ok.body.json.data.id
     }
 
     @Test(arguments: TestDatabases.engines)
@@ -43,34 +43,29 @@ import Testing
             let userId = try await Self.userId(client, token: token)
             _ = try await WorkoutsHTTP.template(client, "First", exercise: "Barbell_Squat", token: token)
             try await Self.fill(server, table: "workouts_templates", userId: userId, to: 499)
-            let last = try await client.call(
-                "createTemplate",
-                ["name": "Five hundredth", "exercises": [["exercise_id": "Barbell_Squat", "sets": [["target_reps": 5]]]]],
-                token: token)
-            #expect(last.status == .ok, "\(last.json)")
-            let over = try await client.call(
-                "createTemplate", ["name": "One too many", "exercises": [["exercise_id": "Barbell_Squat", "sets": [["target_reps": 5]]]]],
-                token: token)
-            #expect(
-                over.status == .preconditionFailed && over.errorCode == "FAILED_PRECONDITION"
-                    && over.errorDetails?["limit"] as? String == "500")
-            let all = try await client.call("getTemplates", [:], token: token)
-            #expect((all.data["items"] as? [[String: Any]])?.count == 500 && all.data["next_cursor"] as? String == nil)
+            let api = client.api(token)
+            @Sendable func create(_ name: String) async throws -> Operations.CreateTemplate.Output {
+                try await api.createTemplate(
+                    body: .json(.init(exercises: [.init(exerciseId: "Barbell_Squat", sets: [.init(targetReps: 5)])], name: name)))
+            }
+            _ = try await create("Five hundredth").ok
+            let over = try #require(await refused { try await create("One too many") })
+            #expect(over.status == 412 && over.code == "FAILED_PRECONDITION" && over.details["limit"] == "500", "\(over)")
+            let all = try await api.getTemplates(body: .json(.init())).ok.body.json.data
+            #expect(all.items.count == 500 && all.nextCursor == nil)
 
             var seen: [String] = []
             var cursor: String?
             var pages = 0
             repeat {
-                var body: [String: Any] = ["limit": 200]
-                if let cursor { body["cursor"] = cursor }
-                let page = try await client.call("getTemplates", body, token: token)
-                seen += (page.data["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-                cursor = page.data["next_cursor"] as? String
+                let page = try await api.getTemplates(body: .json(.init(cursor: cursor, limit: 200))).ok.body.json.data
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
                 pages += 1
             } while cursor != nil && pages < 10
             #expect(pages == 3 && seen.count == 500 && Set(seen).count == 500, "pages never overlap or skip")
-            #expect(try await client.call("getTemplates", ["limit": 0], token: token).errorCode == "INVALID_ARGUMENT")
-            #expect(try await client.call("getTemplates", ["cursor": "nonsense"], token: token).errorCode == "INVALID_ARGUMENT")
+            #expect(try await refused { try await api.getTemplates(body: .json(.init(limit: 0))) }?.code == "INVALID_ARGUMENT")
+            #expect(try await refused { try await api.getTemplates(body: .json(.init(cursor: "nonsense"))) }?.code == "INVALID_ARGUMENT")
         }
     }
 
@@ -81,8 +76,10 @@ import Testing
             let userId = try await Self.userId(client, token: token)
             let (templates, _) = try await WorkoutsHTTP.routine(client, of: ["Barbell_Squat"], token: token)
             try await Self.fill(server, table: "workouts_routines", userId: userId, to: 100)
-            let over = try await client.call("createRoutine", ["name": "One too many", "template_ids": templates], token: token)
-            #expect(over.errorCode == "FAILED_PRECONDITION" && over.errorDetails?["limit"] as? String == "100", "\(over.json)")
+            let api = client.api(token)
+            let over = try #require(
+                await refused { try await api.createRoutine(body: .json(.init(name: "One too many", templateIds: templates))) })
+            #expect(over.code == "FAILED_PRECONDITION" && over.details["limit"] == "100", "\(over)")
             // The coach's plan (templates and a routine in one transaction) past the cap leaves no template behind.
             let plans = try server.composition.require(Contract.planLibrary, by: "test")
             await expectCode(.failedPrecondition, "a plan past the routine cap") {
@@ -96,8 +93,8 @@ import Testing
                         ]))
             }
             #expect(try await plans.templates(userId: userId).count == 1, "nothing of the refused plan was kept")
-            let page = try await client.call("getRoutines", ["limit": 60], token: token)
-            #expect((page.data["items"] as? [[String: Any]])?.count == 60 && page.data["next_cursor"] is String)
+            let page = try await api.getRoutines(body: .json(.init(limit: 60))).ok.body.json.data
+            #expect(page.items.count == 60 && page.nextCursor != nil)
         }
     }
 }

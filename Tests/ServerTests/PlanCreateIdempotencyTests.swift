@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Platform
 import PovverApp
+import PovverClient
 import TestSupport
 import Testing
 
@@ -11,70 +12,60 @@ import Testing
 @Suite struct PlanCreateIdempotencyTests {
     static let squat = WorkoutsFlowTests.squat
 
+    /// The create of the template "Legs" (or another name), with `key`.
+    static func legs(_ key: String?, name: String = "Legs") -> Operations.CreateTemplate.Input.Body.JsonPayload {
+        .init(exercises: [.init(exerciseId: squat, sets: [.init(targetReps: 5)])], idempotencyKey: key, name: name)
+    }
+
     @Test(arguments: TestDatabases.engines)
     func aRepeatedCreateAnswersTheFirstAndCreatesNothing(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("creates@example.com")
-            let template: [String: Any] = ["name": "Legs", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]]
-            var keyed = template
-            keyed["idempotency_key"] = "t1"
-            let first = try await client.call("createTemplate", keyed, token: token)
-            #expect(first.status == .ok, "\(first.json)")
-            let templateId = try #require(first.data["id"] as? String)
-            let again = try await client.call("createTemplate", keyed, token: token)
-            #expect(again.status == .ok)
-            #expect(NSDictionary(dictionary: again.data) == NSDictionary(dictionary: first.data), "the first answer, as it was")
-            var renamed = keyed
-            renamed["name"] = "Other"
-            let other = try await client.call("createTemplate", renamed, token: token)
-            #expect(other.status == .conflict)
-            #expect(other.errorCode == "CONFLICT")
-            let unkeyed = try await client.call("createTemplate", template, token: token)
-            #expect(unkeyed.status == .ok, "without a key every create creates")
+            let api = client.api(token)
+            let first = try await api.createTemplate(body: .json(Self.legs("t1"))).ok.body.json.data
+            let templateId = first.id
+            let again = try await api.createTemplate(body: .json(Self.legs("t1"))).ok.body.json.data
+            #expect(again == first, "the first answer, as it was")
+            let other = try #require(await refused { try await api.createTemplate(body: .json(Self.legs("t1", name: "Other"))) })
+            #expect(other.status == 409)
+            #expect(other.code == "CONFLICT")
+            _ = try await api.createTemplate(body: .json(Self.legs(nil))).ok  // without a key every create creates
 
             // Retries racing each other: one template, every answer the same.
-            keyed["idempotency_key"] = "t2"
-            let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+            let ids = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<6 {
-                    group.addTask {
-                        let request: [String: Any] = [
-                            "name": "Legs", "exercises": [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]],
-                            "idempotency_key": "t2",
-                        ]
-                        return try await client.call("createTemplate", request, token: token).data["id"] as? String
-                    }
+                    group.addTask { try await api.createTemplate(body: .json(Self.legs("t2"))).ok.body.json.data.id }
                 }
-                var ids: [String?] = []
+                var ids: [String] = []
                 for try await id in group { ids.append(id) }
                 return ids
             }
             #expect(ids.count == 6)
-            #expect(Set(ids).count == 1 && ids[0] != nil, "\(ids)")
-            let templates = try await client.call("getTemplates", [:], token: token).data["items"] as? [[String: Any]]
-            #expect(templates?.count == 3)
+            #expect(Set(ids).count == 1, "\(ids)")
+            let templates = try await api.getTemplates(body: .json(.init())).ok.body.json.data.items
+            #expect(templates.count == 3)
 
-            let routine: [String: Any] = ["name": "Cycle", "template_ids": [templateId], "idempotency_key": "r1"]
-            let firstRoutine = try await client.call("createRoutine", routine, token: token)
-            #expect(firstRoutine.status == .ok, "\(firstRoutine.json)")
-            let routineAgain = try await client.call("createRoutine", routine, token: token)
-            #expect(routineAgain.data["id"] as? String == firstRoutine.data["id"] as? String)
-            let routines = try await client.call("getRoutines", [:], token: token).data["items"] as? [[String: Any]]
-            #expect(routines?.count == 1)
+            let routine = Operations.CreateRoutine.Input.Body.JsonPayload(idempotencyKey: "r1", name: "Cycle", templateIds: [templateId])
+            let firstRoutine = try await api.createRoutine(body: .json(routine)).ok.body.json.data
+            let routineAgain = try await api.createRoutine(body: .json(routine)).ok.body.json.data
+            #expect(routineAgain.id == firstRoutine.id)
+            let routines = try await api.getRoutines(body: .json(.init())).ok.body.json.data.items
+            #expect(routines.count == 1)
             // One key, one request: a key used by a template create is not reused by a routine create.
-            let reused = try await client.call(
-                "createRoutine", ["name": "Cycle", "template_ids": [templateId], "idempotency_key": "t1"], token: token)
-            #expect(reused.errorCode == "CONFLICT")
+            let reused = try #require(
+                await refused {
+                    try await api.createRoutine(body: .json(.init(idempotencyKey: "t1", name: "Cycle", templateIds: [templateId])))
+                })
+            #expect(reused.code == "CONFLICT")
 
-            let empty = try await client.call("createTemplate", template.merging(["idempotency_key": ""]) { _, new in new }, token: token)
-            #expect(empty.errorCode == "INVALID_ARGUMENT")
-            #expect(empty.errorDetails?["field"] as? String == "idempotency_key")
+            let empty = try #require(await refused { try await api.createTemplate(body: .json(Self.legs(""))) })
+            #expect(empty.code == "INVALID_ARGUMENT")
+            #expect(empty.details["field"] == "idempotency_key")
 
             // Another user's identical key is theirs alone.
             let stranger = try await client.newUser("stranger@example.com")
-            let theirs = try await client.call(
-                "createTemplate", keyed.merging(["idempotency_key": "t1"]) { _, new in new }, token: stranger)
-            #expect(theirs.status == .ok)
-            #expect(theirs.data["id"] as? String != templateId)
+            let theirs = try await client.api(stranger).createTemplate(body: .json(Self.legs("t1"))).ok.body.json.data
+            #expect(theirs.id != templateId)
         }
     }
 }

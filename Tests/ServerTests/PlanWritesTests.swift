@@ -23,28 +23,37 @@ import Testing
     func aPatchThatRepeatsTheStoredValuesMakesNoNewVersion(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("repeat-patch@example.com")
+            let api = client.api(token)
             let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.squat, Self.bench], token: token)
-            let exercises: [[String: Any]] = [["exercise_id": Self.squat, "sets": [["target_reps": 5]]]]
-            for patch in [["name": "A"], ["exercises": exercises], ["name": "A", "exercises": exercises]] as [[String: Any]] {
-                var body = patch
-                (body["template_id"], body["expected_version"]) = (templates[0], 1)
-                let repeated = try await client.call("patchTemplate", body, token: token)
-                #expect(repeated.status == .ok && repeated.data["version"] as? Int == 1, "\(patch): \(repeated.json)")
+            typealias TemplatePatch = Operations.PatchTemplate.Input.Body.JsonPayload
+            let exercises: TemplatePatch.ExercisesPayload = [.init(exerciseId: Self.squat, sets: [.init(targetReps: 5)])]
+            let templatePatches: [(String, TemplatePatch)] = [
+                ("name", .init(expectedVersion: 1, name: "A", templateId: templates[0])),
+                ("exercises", .init(exercises: exercises, expectedVersion: 1, templateId: templates[0])),
+                ("name and exercises", .init(exercises: exercises, expectedVersion: 1, name: "A", templateId: templates[0])),
+            ]
+            for (patch, body) in templatePatches {
+                let repeated = try await api.patchTemplate(body: .json(body)).ok.body.json.data
+                #expect(repeated.version == 1, "\(patch): \(repeated)")
             }
-            let renamed = try await client.call(
-                "patchTemplate", ["template_id": templates[0], "name": "A2", "expected_version": 1], token: token)
-            #expect(renamed.data["version"] as? Int == 2, "\(renamed.json)")
+            let renamed = try await api.patchTemplate(body: .json(.init(expectedVersion: 1, name: "A2", templateId: templates[0]))).ok
+            #expect(try renamed.body.json.data.version == 2, "\(renamed)")
 
-            for patch in [["name": "Cycle"], ["template_ids": templates], ["name": "Cycle", "template_ids": templates]] as [[String: Any]] {
-                var body = patch
-                (body["routine_id"], body["expected_version"]) = (routineId, 1)
-                let repeated = try await client.call("patchRoutine", body, token: token)
-                #expect(repeated.status == .ok && repeated.data["version"] as? Int == 1, "\(patch): \(repeated.json)")
+            typealias RoutinePatch = Operations.PatchRoutine.Input.Body.JsonPayload
+            let routinePatches: [(String, RoutinePatch)] = [
+                ("name", .init(expectedVersion: 1, name: "Cycle", routineId: routineId)),
+                ("template_ids", .init(expectedVersion: 1, routineId: routineId, templateIds: templates)),
+                ("name and template_ids", .init(expectedVersion: 1, name: "Cycle", routineId: routineId, templateIds: templates)),
+            ]
+            for (patch, body) in routinePatches {
+                let repeated = try await api.patchRoutine(body: .json(body)).ok.body.json.data
+                #expect(repeated.version == 1, "\(patch): \(repeated)")
             }
-            let reordered = try await client.call(
-                "patchRoutine", ["routine_id": routineId, "template_ids": Array(templates.reversed()), "expected_version": 1], token: token)
-            #expect(reordered.data["version"] as? Int == 2, "\(reordered.json)")
-            #expect(reordered.data["template_ids"] as? [String] == Array(templates.reversed()))
+            let reordered = try await api.patchRoutine(
+                body: .json(.init(expectedVersion: 1, routineId: routineId, templateIds: Array(templates.reversed())))
+            ).ok.body.json.data
+            #expect(reordered.version == 2, "\(reordered)")
+            #expect(reordered.templateIds == Array(templates.reversed()))
         }
     }
 
@@ -78,44 +87,40 @@ import Testing
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("badge@example.com")
             let other = try await client.newUser("elsewhere@example.com")
+            let (api, theirApi) = (client.api(token), client.api(other))
             let template = try await WorkoutsHTTP.template(client, "T", exercise: Self.squat, token: token)
-            let push = try await client.call(
-                "createRoutine", ["name": "Push", "template_ids": [template], "idempotency_key": "c1"], token: token)
-            let pull = try await client.call("createRoutine", ["name": "Pull", "template_ids": [template]], token: token)
-            #expect(push.data["is_active"] as? Bool == false && pull.data["is_active"] as? Bool == false, "a new routine is not active")
-            let pushId = try #require(push.data["id"] as? String)
-            let pullId = try #require(pull.data["id"] as? String)
+            let push = try await api.createRoutine(body: .json(.init(idempotencyKey: "c1", name: "Push", templateIds: [template]))).ok
+                .body.json.data
+            let pull = try await api.createRoutine(body: .json(.init(name: "Pull", templateIds: [template]))).ok.body.json.data
+            #expect(push.isActive == false && pull.isActive == false, "a new routine is not active")
+            let (pushId, pullId) = (push.id, pull.id)
 
             func flags() async throws -> [String: Bool] {
-                let items = try await client.call("getRoutines", token: token).data["items"] as? [[String: Any]] ?? []
-                return Dictionary(
-                    uniqueKeysWithValues: items.compactMap { item in
-                        (item["id"] as? String).map { ($0, item["is_active"] as? Bool ?? false) }
-                    })
+                let items = try await api.getRoutines(body: .json(.init())).ok.body.json.data.items
+                return Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0.isActive) })
             }
-            func one(_ id: String) async throws -> Bool? {
-                try await client.call("getRoutine", ["routine_id": id], token: token).data["is_active"] as? Bool
+            func one(_ id: String) async throws -> Bool {
+                try await api.getRoutine(body: .json(.init(routineId: id))).ok.body.json.data.isActive
             }
             #expect(try await flags() == [pushId: false, pullId: false])
 
-            _ = try await client.call("setActiveRoutine", ["routine_id": pushId], token: token)
+            _ = try await api.setActiveRoutine(body: .json(.init(routineId: pushId))).ok
             #expect(try await flags() == [pushId: true, pullId: false])
             #expect(try await one(pushId) == true)
             #expect(try await one(pullId) == false)
-            let renamed = try await client.call("patchRoutine", ["routine_id": pushId, "name": "Push A"], token: token)
-            #expect(renamed.data["is_active"] as? Bool == true, "\(renamed.json)")
+            let renamed = try await api.patchRoutine(body: .json(.init(name: "Push A", routineId: pushId))).ok.body.json.data
+            #expect(renamed.isActive == true, "\(renamed)")
             // Another user's active routine is theirs alone.
-            let theirs = try await client.call(
-                "createRoutine",
-                ["name": "Theirs", "template_ids": [try await WorkoutsHTTP.template(client, "T", exercise: Self.squat, token: other)]],
-                token: other)
-            _ = try await client.call("setActiveRoutine", ["routine_id": theirs.data["id"] as Any], token: other)
+            let theirTemplate = try await WorkoutsHTTP.template(client, "T", exercise: Self.squat, token: other)
+            let theirs = try await theirApi.createRoutine(body: .json(.init(name: "Theirs", templateIds: [theirTemplate]))).ok.body.json
+                .data
+            _ = try await theirApi.setActiveRoutine(body: .json(.init(routineId: theirs.id))).ok
             #expect(try await flags() == [pushId: true, pullId: false])
 
-            _ = try await client.call("setActiveRoutine", ["routine_id": pullId], token: token)
+            _ = try await api.setActiveRoutine(body: .json(.init(routineId: pullId))).ok
             #expect(try await flags() == [pushId: false, pullId: true])
-            let deleted = try await client.call("deleteRoutine", ["routine_id": pullId], token: token)
-            #expect(deleted.data["is_active"] as? Bool == true, "answered as it was: \(deleted.json)")
+            let deleted = try await api.deleteRoutine(body: .json(.init(routineId: pullId))).ok.body.json.data
+            #expect(deleted.isActive == true, "answered as it was: \(deleted)")
             #expect(try await flags() == [pushId: false], "none is active once the active one is gone")
         }
     }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import Synchronization
 import TestSupport
@@ -23,26 +24,26 @@ import Testing
     func cursorContinuesAfterTheRunningTemplateIsDeleted(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("cursor@example.com")
+            let api = client.api(token)
             let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.squat, Self.bench, Self.curl], token: token)
             let (a, b, c) = (templates[0], templates[1], templates[2])
 
-            let first = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s1"], token: token)
-            #expect(first.data["source_template_id"] as? String == a)
-            try await WorkoutsHTTP.logEverySetAndComplete(client, first.data, key: "1", token: token)
+            let first = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s1", routineId: routineId))).ok.body.json.data
+            #expect(first.sourceTemplateId == a)
+            try await api.logEverySetAndComplete(first, key: "1")
             #expect(try await WorkoutsHTTP.lastCompleted(client, routineId: routineId, token: token) == a)
             #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == b)
 
-            let second = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s2"], token: token)
-            #expect(second.data["source_template_id"] as? String == b)
-            #expect(try await client.call("deleteTemplate", ["template_id": b], token: token).status == .ok)
-            #expect(
-                try await client.call("getRoutine", ["routine_id": routineId], token: token).data["template_ids"] as? [String] == [a, c])
-            try await WorkoutsHTTP.logEverySetAndComplete(client, second.data, key: "2", token: token)
+            let second = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s2", routineId: routineId))).ok.body.json.data
+            #expect(second.sourceTemplateId == b)
+            _ = try await api.deleteTemplate(body: .json(.init(templateId: b))).ok
+            #expect(try await api.getRoutine(body: .json(.init(routineId: routineId))).ok.body.json.data.templateIds == [a, c])
+            try await api.logEverySetAndComplete(second, key: "2")
             #expect(try await WorkoutsHTTP.lastCompleted(client, routineId: routineId, token: token) == b)
 
-            let next = try await client.call("getNextWorkout", ["routine_id": routineId], token: token)
-            #expect((next.data["template"] as? [String: Any])?["id"] as? String == c, "B's slot is now C's")
-            #expect(next.data["index"] as? Int == 1)
+            let next = try await api.getNextWorkout(body: .json(.init(routineId: routineId))).ok.body.json.data
+            #expect(next.template.id == c, "B's slot is now C's")
+            #expect(next.index == 1)
         }
     }
 
@@ -52,19 +53,19 @@ import Testing
     func deletingTheLastWorkoutOfARoutineStepsItsCursorBack(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("rewind@example.com")
+            let api = client.api(token)
             let (templates, routineId) = try await WorkoutsHTTP.routine(client, of: [Self.squat, Self.bench, Self.curl], token: token)
             var workoutIds: [String] = []
             for (index, template) in templates.prefix(2).enumerated() {
-                let started = try await client.call(
-                    "startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
-                #expect(started.data["source_template_id"] as? String == template)
-                try await WorkoutsHTTP.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
+                let started = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s\(index)", routineId: routineId))).ok
+                    .body.json.data
+                #expect(started.sourceTemplateId == template)
+                try await api.logEverySetAndComplete(started, key: "\(index)")
                 #expect(try await WorkoutsHTTP.lastCompleted(client, routineId: routineId, token: token) == template)
-                workoutIds.append(try #require(started.data["id"] as? String))
+                workoutIds.append(started.id)
             }
             #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == templates[2])
-            #expect(
-                try await client.call("deleteWorkout", ["workout_id": workoutIds[1], "idempotency_key": "d1"], token: token).status == .ok)
+            _ = try await api.deleteWorkout(body: .json(.init(idempotencyKey: "d1", workoutId: workoutIds[1]))).ok
             #expect(try await WorkoutsHTTP.lastCompleted(client, routineId: routineId, token: token) == templates[0])
             #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == templates[1])
         }
@@ -76,27 +77,28 @@ import Testing
     func cursorSurvivesSuccessiveRemovalsAndAReorder(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("successive@example.com")
+            let api = client.api(token)
             let (templates, routineId) = try await WorkoutsHTTP.routine(
                 client, of: [Self.squat, Self.bench, Self.curl, Self.squat], token: token)
             let (a, b, c, d) = (templates[0], templates[1], templates[2], templates[3])
             for (index, template) in [a, b, c].enumerated() {
-                let started = try await client.call(
-                    "startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
-                #expect(started.data["source_template_id"] as? String == template)
-                try await WorkoutsHTTP.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
+                let started = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s\(index)", routineId: routineId))).ok
+                    .body.json.data
+                #expect(started.sourceTemplateId == template)
+                try await api.logEverySetAndComplete(started, key: "\(index)")
                 #expect(try await WorkoutsHTTP.lastCompleted(client, routineId: routineId, token: token) == template)
             }
             #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == d)
 
-            #expect(try await client.call("deleteTemplate", ["template_id": a], token: token).status == .ok)
+            _ = try await api.deleteTemplate(body: .json(.init(templateId: a))).ok
             #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == d)
-            #expect(try await client.call("deleteTemplate", ["template_id": c], token: token).status == .ok)
+            _ = try await api.deleteTemplate(body: .json(.init(templateId: c))).ok
             #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == d, "D followed C")
-            let reordered = try await client.call("patchRoutine", ["routine_id": routineId, "template_ids": [d, b]], token: token)
-            #expect(reordered.status == .ok, "\(reordered.json)")
+            _ = try await api.patchRoutine(body: .json(.init(routineId: routineId, templateIds: [d, b]))).ok
             #expect(try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == d, "still D, now first")
-            let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s-next"], token: token)
-            #expect(started.data["source_template_id"] as? String == d)
+            let started = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s-next", routineId: routineId))).ok.body.json
+                .data
+            #expect(started.sourceTemplateId == d)
         }
     }
 
@@ -106,27 +108,27 @@ import Testing
     func droppingTheRepeatJustDoneLeadsOnToWhatFollowedIt(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("repeat@example.com")
+            let api = client.api(token)
             let a = try await WorkoutsHTTP.template(client, "A", exercise: Self.squat, token: token)
             let b = try await WorkoutsHTTP.template(client, "B", exercise: Self.bench, token: token)
             let c = try await WorkoutsHTTP.template(client, "C", exercise: Self.curl, token: token)
-            let created = try await client.call("createRoutine", ["name": "Twice A", "template_ids": [a, b, a, c]], token: token)
-            let routineId = try #require(created.data["id"] as? String, "\(created.json)")
+            let routineId = try await api.createRoutine(body: .json(.init(name: "Twice A", templateIds: [a, b, a, c]))).ok.body.json.data.id
             for (index, (template, next)) in [(a, b), (b, a), (a, c)].enumerated() {
-                let started = try await client.call(
-                    "startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s\(index)"], token: token)
-                #expect(started.data["source_template_id"] as? String == template)
-                try await WorkoutsHTTP.logEverySetAndComplete(client, started.data, key: "\(index)", token: token)
+                let started = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s\(index)", routineId: routineId))).ok
+                    .body.json.data
+                #expect(started.sourceTemplateId == template)
+                try await api.logEverySetAndComplete(started, key: "\(index)")
                 #expect(
                     try await WorkoutsHTTP.nextTemplate(client, routineId: routineId, token: token) == next,
                     "workout \(index): the cursor moved on to \(next)")
             }
-            let patched = try await client.call("patchRoutine", ["routine_id": routineId, "template_ids": [a, b, c]], token: token)
-            #expect(patched.status == .ok, "\(patched.json)")
-            let next = try await client.call("getNextWorkout", ["routine_id": routineId], token: token)
-            #expect((next.data["template"] as? [String: Any])?["id"] as? String == c, "\(next.json)")
-            #expect(next.data["index"] as? Int == 2)
-            let started = try await client.call("startActiveWorkout", ["routine_id": routineId, "idempotency_key": "s-next"], token: token)
-            #expect(started.data["source_template_id"] as? String == c)
+            _ = try await api.patchRoutine(body: .json(.init(routineId: routineId, templateIds: [a, b, c]))).ok
+            let next = try await api.getNextWorkout(body: .json(.init(routineId: routineId))).ok.body.json.data
+            #expect(next.template.id == c, "\(next)")
+            #expect(next.index == 2)
+            let started = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s-next", routineId: routineId))).ok.body.json
+                .data
+            #expect(started.sourceTemplateId == c)
         }
     }
 }

@@ -3,8 +3,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import OpenAPIRuntime
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import Synchronization
 import TestSupport
@@ -17,53 +19,53 @@ import Testing
     static let squat = WorkoutsFlowTests.squat
     static let curl = WorkoutsFlowTests.curl
 
+    typealias PatchOp = Operations.PatchActiveWorkout.Input.Body.JsonPayload.OpsPayloadPayload
+
     /// A workout at the 50-exercise cap: swapping an exercise with logged sets (which splits it in two) is
     /// INVALID_ARGUMENT and changes nothing; swapping one with nothing logged (replaced in place) still works.
     @Test(arguments: TestDatabases.engines)
     func aSwapThatWouldSplitPastTheCapIsRefused(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("capped@example.com")
-            let exercises = Array(repeating: ["exercise_id": Self.squat, "sets": [["target_reps": 5]]] as [String: Any], count: 50)
-            let template = try await client.call("createTemplate", ["name": "Fifty", "exercises": exercises], token: token)
-            let templateId = try #require(template.data["id"] as? String, "\(template.json)")
-            let started = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s1"], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
-            let first = try WorkoutsHTTP.exercise(started.data, at: 0)
-            let logged = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": first.instanceId, "set_id": first.setIds[0], "weight_kg": 60,
-                    "reps": 5, "idempotency_key": "l1",
-                ],
-                token: token)
-            #expect(logged.status == .ok)
-            let version = try #require(try await client.call("getActiveWorkout", token: token).data["version"] as? Int)
+            let api = client.api(token)
+            let exercises = Array(
+                repeating: Operations.CreateTemplate.Input.Body.JsonPayload.ExercisesPayloadPayload(
+                    exerciseId: Self.squat, sets: [.init(targetReps: 5)]),
+                count: 50)
+            let templateId = try await api.createTemplate(body: .json(.init(exercises: exercises, name: "Fifty"))).ok.body.json.data.id
+            let started = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s1", templateId: templateId))).ok.body.json
+                .data
+            let workoutId = started.id
+            let first = try started.exercise(at: 0)
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: first.instanceId, idempotencyKey: "l1", reps: 5, setId: first.setIds[0], weightKg: 60,
+                        workoutId: workoutId))
+            ).ok
+            let version = try await api.activeWorkout().version
 
-            let split = try await client.call(
-                "swapExercise",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": first.instanceId, "new_exercise_id": Self.bench,
-                    "idempotency_key": "w1",
-                ],
-                token: token)
-            #expect(split.errorCode == "INVALID_ARGUMENT", "\(split.json)")
-            #expect(split.errorDetails?["field"] as? String == "exercise_instance_id")
-            let unchanged = try await client.call("getActiveWorkout", token: token).data
-            #expect(unchanged["version"] as? Int == version)
-            #expect((unchanged["exercises"] as? [[String: Any]])?.count == 50)
+            let split = try #require(
+                await refused {
+                    try await api.swapExercise(
+                        body: .json(
+                            .init(
+                                exerciseInstanceId: first.instanceId, idempotencyKey: "w1", newExerciseId: Self.bench, workoutId: workoutId)
+                        ))
+                })
+            #expect(split.code == "INVALID_ARGUMENT", "\(split)")
+            #expect(split.details["field"] == "exercise_instance_id")
+            let unchanged = try await api.activeWorkout()
+            #expect(unchanged.version == version)
+            #expect(unchanged.exercises.count == 50)
 
-            let second = try WorkoutsHTTP.exercise(started.data, at: 1)
-            let inPlace = try await client.call(
-                "swapExercise",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": second.instanceId, "new_exercise_id": Self.bench,
-                    "idempotency_key": "w2",
-                ],
-                token: token)
-            #expect(inPlace.status == .ok, "\(inPlace.json)")
-            let swapped = try #require(inPlace.data["exercises"] as? [[String: Any]])
+            let second = try started.exercise(at: 1)
+            let swapped = try await api.swapExercise(
+                body: .json(
+                    .init(exerciseInstanceId: second.instanceId, idempotencyKey: "w2", newExerciseId: Self.bench, workoutId: workoutId))
+            ).ok.body.json.data.exercises
             #expect(swapped.count == 50)
-            #expect(swapped[1]["exercise_id"] as? String == Self.bench)
+            #expect(swapped[1].exerciseId == Self.bench)
         }
     }
 
@@ -72,124 +74,106 @@ import Testing
     func setFieldNeedsAValueAndNullClears(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("setter@example.com")
-            let started = try await client.call("startActiveWorkout", ["name": "Fields"], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
-            let squat = try WorkoutsHTTP.exercise(
-                try await client.call(
-                    "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 1, "idempotency_key": "a1"], token: token
-                ).data)
+            let api = client.api(token)
+            let workoutId = try await api.startActiveWorkout(body: .json(.init(name: "Fields"))).ok.body.json.data.id
+            let squat = try await api.addExercise(
+                body: .json(.init(exerciseId: Self.squat, idempotencyKey: "a1", sets: 1, workoutId: workoutId))
+            ).ok.body.json.data.exercise(at: 0)
             let setId = squat.setIds[0]
-            _ = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": setId, "weight_kg": 80, "reps": 5,
-                    "idempotency_key": "l1",
-                ],
-                token: token)
-            let before = try await client.call("getActiveWorkout", token: token)
-            #expect(WorkoutsHTTP.set(setId, in: before.data)?["weight_kg"] as? Double == 80)
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: squat.instanceId, idempotencyKey: "l1", reps: 5, setId: setId, weightKg: 80,
+                        workoutId: workoutId))
+            ).ok
+            let before = try await api.activeWorkout()
+            #expect(before.set(setId)?.weightKg == 80)
 
-            let noValue = try await client.call(
-                "patchActiveWorkout",
-                [
-                    "workout_id": workoutId, "idempotency_key": "p1",
-                    "ops": [["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "weight_kg"]],
-                ],
-                token: token)
-            #expect(noValue.status == .badRequest)
-            #expect(noValue.errorCode == "INVALID_ARGUMENT")
-            #expect(noValue.errorDetails?["field"] as? String == "ops[0].value")
-            let unchanged = try await client.call("getActiveWorkout", token: token)
-            #expect(WorkoutsHTTP.set(setId, in: unchanged.data)?["weight_kg"] as? Double == 80, "a missing value is not a clear")
-            #expect(unchanged.data["version"] as? Int == before.data["version"] as? Int)
+            // The generated client leaves out a nil `value`: the op as sent has no value at all.
+            let noValue = try #require(
+                await refused {
+                    try await api.patchActiveWorkout(
+                        body: .json(
+                            .init(
+                                idempotencyKey: "p1",
+                                ops: [.case1(.init(exerciseInstanceId: squat.instanceId, field: .weightKg, op: "set_field", setId: setId))],
+                                workoutId: workoutId)))
+                })
+            #expect(noValue.status == 400)
+            #expect(noValue.code == "INVALID_ARGUMENT")
+            #expect(noValue.details["field"] == "ops[0].value")
+            let unchanged = try await api.activeWorkout()
+            #expect(unchanged.set(setId)?.weightKg == 80, "a missing value is not a clear")
+            #expect(unchanged.version == before.version)
 
-            let cleared = try await client.call(
-                "patchActiveWorkout",
-                [
-                    "workout_id": workoutId, "idempotency_key": "p2",
-                    "ops": [
-                        [
-                            "op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "weight_kg",
-                            "value": NSNull(),
-                        ]
-                    ],
-                ],
-                token: token)
+            // `"value": null` clears; the generated client cannot send an explicit null (it omits a nil field, which
+            // is the refused call above), so the clearing ops are written as JSON and their answers read as sent.
+            func clear(_ field: String, key: String) async throws -> RawReply {
+                let op: JSONValue = [
+                    "op": "set_field", "exercise_instance_id": .string(squat.instanceId), "set_id": .string(setId), "field": .string(field),
+                    "value": .null,
+                ]
+                return try await client.send(
+                    "patchActiveWorkout", ["workout_id": .string(workoutId), "idempotency_key": .string(key), "ops": [op]], token: token)
+            }
+            let cleared = try await clear("weight_kg", key: "p2")
             #expect(cleared.status == .ok)
-            #expect(WorkoutsHTTP.set(setId, in: cleared.data)?["weight_kg"] is NSNull)
-            let after = try await client.call("getActiveWorkout", token: token)
-            #expect(WorkoutsHTTP.set(setId, in: after.data)?["weight_kg"] is NSNull, "null clears the field")
-            #expect(WorkoutsHTTP.set(setId, in: after.data)?["reps"] as? Int == 5, "only that field")
+            #expect(Self.rawSet(setId, in: cleared.data)?["weight_kg"] == .null)
+            let after = try await api.activeWorkout()
+            #expect(after.set(setId) != nil && after.set(setId)?.weightKg == nil, "null clears the field")
+            #expect(after.set(setId)?.reps == 5, "only that field")
             // A logged set without its weight is no longer logged: it leaves the totals and the archive.
-            #expect(WorkoutsHTTP.set(setId, in: after.data)?["completed_at"] is NSNull, "clearing the weight un-logs the set")
-            #expect((after.data["totals"] as? [String: Any])?["sets"] as? Int == 0, "\(after.json)")
+            #expect(after.set(setId) != nil && after.set(setId)?.completedAt == nil, "clearing the weight un-logs the set")
+            #expect(after.totals.sets == 0, "\(after)")
 
             // Logged again, then its RIR cleared: still logged. Its reps cleared: un-logged again.
-            _ = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": setId, "weight_kg": 82.5, "reps": 4,
-                    "rir": 1, "idempotency_key": "l2",
-                ],
-                token: token)
-            let noRir = try await client.call(
-                "patchActiveWorkout",
-                [
-                    "workout_id": workoutId, "idempotency_key": "p3",
-                    "ops": [
-                        ["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "rir", "value": NSNull()]
-                    ],
-                ],
-                token: token)
-            #expect(noRir.status == .ok, "\(noRir.json)")
-            #expect(WorkoutsHTTP.set(setId, in: noRir.data)?["completed_at"] is String, "RIR is optional for a logged set: \(noRir.json)")
-            #expect((noRir.data["totals"] as? [String: Any])?["sets"] as? Int == 1)
-            let noReps = try await client.call(
-                "patchActiveWorkout",
-                [
-                    "workout_id": workoutId, "idempotency_key": "p4",
-                    "ops": [
-                        ["op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": setId, "field": "reps", "value": NSNull()]
-                    ],
-                ],
-                token: token)
-            #expect(WorkoutsHTTP.set(setId, in: noReps.data)?["completed_at"] is NSNull, "\(noReps.json)")
-            #expect((noReps.data["totals"] as? [String: Any])?["sets"] as? Int == 0)
-            let stored = try await client.call("getActiveWorkout", token: token)
-            #expect(WorkoutsHTTP.set(setId, in: stored.data)?["completed_at"] is NSNull, "un-logged as stored, not only as answered")
-            #expect(WorkoutsHTTP.set(setId, in: stored.data)?["weight_kg"] as? Double == 82.5)
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: squat.instanceId, idempotencyKey: "l2", reps: 4, rir: 1, setId: setId, weightKg: 82.5,
+                        workoutId: workoutId))
+            ).ok
+            let noRir = try await clear("rir", key: "p3")
+            #expect(noRir.status == .ok, "\(noRir.body)")
+            #expect(
+                Self.rawSet(setId, in: noRir.data)?["completed_at"]?.stringValue != nil, "RIR is optional for a logged set: \(noRir.body)")
+            #expect(noRir.data["totals"]?["sets"] == 1)
+            let noReps = try await clear("reps", key: "p4")
+            #expect(Self.rawSet(setId, in: noReps.data)?["completed_at"] == .null, "\(noReps.body)")
+            #expect(noReps.data["totals"]?["sets"] == 0)
+            let stored = try await api.activeWorkout()
+            #expect(stored.set(setId) != nil && stored.set(setId)?.completedAt == nil, "un-logged as stored, not only as answered")
+            #expect(stored.set(setId)?.weightKg == 82.5)
 
             // With its only set un-logged, nothing is done: finishing is refused and the workout stays as it is.
-            let refused = try await client.call("completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
-            #expect(refused.status == .preconditionFailed, "\(refused.json)")
-            #expect(refused.errorCode == "FAILED_PRECONDITION")
-            let still = try await client.call("getActiveWorkout", token: token)
-            #expect(still.data["status"] as? String == "in_progress")
-            #expect(still.data["version"] as? Int == stored.data["version"] as? Int, "a refused completion changes nothing")
+            let refusal = try #require(
+                await refused { try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "c1", workoutId: workoutId))) })
+            #expect(refusal.status == 412, "\(refusal)")
+            #expect(refusal.code == "FAILED_PRECONDITION")
+            let still = try await api.activeWorkout()
+            #expect(still.status == .inProgress)
+            #expect(still.version == stored.version, "a refused completion changes nothing")
 
             // Another set logged, completing archives that one only, not the un-logged one.
-            let added = try await client.call(
-                "patchActiveWorkout",
-                ["workout_id": workoutId, "idempotency_key": "p5", "ops": [["op": "add_set", "exercise_instance_id": squat.instanceId]]],
-                token: token)
-            let other = try #require(WorkoutsHTTP.exercise(added.data).setIds.last)
+            let added = try await api.patchActiveWorkout(
+                body: .json(
+                    .init(
+                        idempotencyKey: "p5", ops: [.case4(.init(exerciseInstanceId: squat.instanceId, op: "add_set"))],
+                        workoutId: workoutId))
+            ).ok.body.json.data
+            let other = try #require(try added.exercise(at: 0).setIds.last)
             #expect(other != setId)
-            _ = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": other, "weight_kg": 60, "reps": 10,
-                    "idempotency_key": "l3",
-                ],
-                token: token)
-            let completed = try await client.call(
-                "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c2"], token: token)
-            #expect(completed.status == .ok, "\(completed.json)")
-            #expect(
-                ((completed.data["analytics"] as? [String: Any])?["totals"] as? [String: Any])?["sets"] as? Int == 1, "\(completed.json)")
-            let archived = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
-            #expect(archived.status == .ok, "\(archived.json)")
-            let archivedSets = (archived.data["exercises"] as? [[String: Any]] ?? []).flatMap { $0["sets"] as? [[String: Any]] ?? [] }
-            #expect(archivedSets.map { $0["id"] as? String } == [other], "\(archived.json)")
+            _ = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: squat.instanceId, idempotencyKey: "l3", reps: 10, setId: other, weightKg: 60,
+                        workoutId: workoutId))
+            ).ok
+            let completed = try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "c2", workoutId: workoutId))).ok.body.json
+                .data
+            #expect(completed.analytics.totals.sets == 1, "\(completed)")
+            let archived = try await api.getWorkout(body: .json(.init(workoutId: workoutId))).ok.body.json.data
+            #expect(archived.exercises.flatMap(\.sets).map(\.id) == [other], "\(archived)")
         }
     }
 
@@ -200,94 +184,88 @@ import Testing
     func plannedWeightsGoFromTheTemplateToTheWorkout(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("planned@example.com")
-            let template = try await client.call(
-                "createTemplate",
-                [
-                    "name": "Heavy",
-                    "exercises": [
-                        [
-                            "exercise_id": Self.squat,
-                            "sets": [["target_reps": 5, "target_weight_kg": 100], ["target_reps": 5, "target_weight_kg": 102.5]],
-                        ],
-                        ["exercise_id": Self.bench, "sets": [["target_reps": 8, "target_weight_kg": 60], ["target_reps": 8]]],
-                    ],
-                ], token: token)
-            let templateId = try #require(template.data["id"] as? String, "createTemplate: \(template.json)")
-            let started = try await client.call("startActiveWorkout", ["template_id": templateId, "idempotency_key": "s1"], token: token)
-            let workoutId = try #require(started.data["id"] as? String, "startActiveWorkout: \(started.json)")
-            let squat = try WorkoutsHTTP.exercise(started.data, at: 0)
-            let bench = try WorkoutsHTTP.exercise(started.data, at: 1)
+            let api = client.api(token)
+            let templateId = try await api.createTemplate(
+                body: .json(
+                    .init(
+                        exercises: [
+                            .init(
+                                exerciseId: Self.squat,
+                                sets: [.init(targetReps: 5, targetWeightKg: 100), .init(targetReps: 5, targetWeightKg: 102.5)]),
+                            .init(exerciseId: Self.bench, sets: [.init(targetReps: 8, targetWeightKg: 60), .init(targetReps: 8)]),
+                        ], name: "Heavy"))
+            ).ok.body.json.data.id
+            let started = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s1", templateId: templateId))).ok.body.json
+                .data
+            let workoutId = started.id
+            let squat = try started.exercise(at: 0)
+            let bench = try started.exercise(at: 1)
 
             // As stored (read back from the database, not the start's own answer).
-            let stored = try await client.call("getActiveWorkout", token: token)
-            func planned(_ setId: String, _ workout: [String: Any]) -> Double? {
-                WorkoutsHTTP.set(setId, in: workout)?["target_weight_kg"] as? Double
-            }
-            #expect(planned(squat.setIds[0], stored.data) == 100)
-            #expect(planned(squat.setIds[1], stored.data) == 102.5)
-            #expect(planned(bench.setIds[0], stored.data) == 60)
-            #expect(WorkoutsHTTP.set(bench.setIds[1], in: stored.data)?["target_weight_kg"] is NSNull, "no plan, null")
-            #expect(WorkoutsHTTP.set(squat.setIds[0], in: stored.data)?["weight_kg"] is NSNull, "nothing lifted yet")
+            let stored = try await api.activeWorkout()
+            #expect(stored.set(squat.setIds[0])?.targetWeightKg == 100)
+            #expect(stored.set(squat.setIds[1])?.targetWeightKg == 102.5)
+            #expect(stored.set(bench.setIds[0])?.targetWeightKg == 60)
+            #expect(stored.set(bench.setIds[1]) != nil && stored.set(bench.setIds[1])?.targetWeightKg == nil, "no plan, null")
+            #expect(stored.set(squat.setIds[0]) != nil && stored.set(squat.setIds[0])?.weightKg == nil, "nothing lifted yet")
 
             // Lifting leaves the plan; set_field changes it (and `weight` is read as `weight_kg`).
-            let logged = try await client.call(
-                "logSet",
-                [
-                    "workout_id": workoutId, "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[0], "weight_kg": 97.5,
-                    "reps": 5,
-                    "idempotency_key": "l1",
-                ], token: token)
-            #expect((logged.data["set"] as? [String: Any])?["target_weight_kg"] as? Double == 100, "logSet: \(logged.json)")
-            let patched = try await client.call(
-                "patchActiveWorkout",
-                [
-                    "workout_id": workoutId, "idempotency_key": "p1",
-                    "ops": [
-                        [
-                            "op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1],
-                            "field": "target_weight_kg", "value": 105,
-                        ],
-                        [
-                            "op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1], "field": "weight",
-                            "value": 104.5,
-                        ],
-                    ],
-                ], token: token)
-            #expect(patched.status == .ok, "patchActiveWorkout: \(patched.json)")
-            let refused = try await client.call(
-                "patchActiveWorkout",
-                [
-                    "workout_id": workoutId, "idempotency_key": "p2",
-                    "ops": [
-                        [
-                            "op": "set_field", "exercise_instance_id": squat.instanceId, "set_id": squat.setIds[1],
-                            "field": "target_weight_kg", "value": 1001,
-                        ]
-                    ],
-                ], token: token)
-            #expect(refused.status == .badRequest && refused.errorDetails?["field"] as? String == "ops[0].value", "\(refused.json)")
-            let edited = try await client.call("getActiveWorkout", token: token)
-            #expect(planned(squat.setIds[1], edited.data) == 105)
-            #expect(WorkoutsHTTP.set(squat.setIds[1], in: edited.data)?["weight_kg"] as? Double == 104.5)
+            let logged = try await api.logSet(
+                body: .json(
+                    .init(
+                        exerciseInstanceId: squat.instanceId, idempotencyKey: "l1", reps: 5, setId: squat.setIds[0], weightKg: 97.5,
+                        workoutId: workoutId))
+            ).ok.body.json.data
+            #expect(logged.set.targetWeightKg == 100, "logSet: \(logged)")
+            _ = try await api.patchActiveWorkout(
+                body: .json(
+                    .init(
+                        idempotencyKey: "p1",
+                        ops: [
+                            .case1(
+                                .init(
+                                    exerciseInstanceId: squat.instanceId, field: .targetWeightKg, op: "set_field", setId: squat.setIds[1],
+                                    value: 105)),
+                            .case1(
+                                .init(
+                                    exerciseInstanceId: squat.instanceId, field: .weight, op: "set_field", setId: squat.setIds[1],
+                                    value: 104.5)),
+                        ], workoutId: workoutId))
+            ).ok
+            let refusal = try #require(
+                await refused {
+                    try await api.patchActiveWorkout(
+                        body: .json(
+                            .init(
+                                idempotencyKey: "p2",
+                                ops: [
+                                    .case1(
+                                        .init(
+                                            exerciseInstanceId: squat.instanceId, field: .targetWeightKg, op: "set_field",
+                                            setId: squat.setIds[1],
+                                            value: 1001))
+                                ], workoutId: workoutId)))
+                })
+            #expect(refusal.status == 400 && refusal.details["field"] == "ops[0].value", "\(refusal)")
+            let edited = try await api.activeWorkout()
+            #expect(edited.set(squat.setIds[1])?.targetWeightKg == 105)
+            #expect(edited.set(squat.setIds[1])?.weightKg == 104.5)
 
             // Swapping the bench press (nothing logged): its sets stay, their target reps too, but not its weights.
-            let swapped = try await client.call(
-                "swapExercise",
-                ["workout_id": workoutId, "exercise_instance_id": bench.instanceId, "new_exercise_id": Self.curl, "idempotency_key": "w1"],
-                token: token)
-            #expect(swapped.status == .ok, "swapExercise: \(swapped.json)")
-            let afterSwap = try await client.call("getActiveWorkout", token: token)
-            #expect(try WorkoutsHTTP.exercise(afterSwap.data, at: 1).setIds == bench.setIds)
-            #expect(WorkoutsHTTP.set(bench.setIds[0], in: afterSwap.data)?["target_weight_kg"] is NSNull)
-            #expect(WorkoutsHTTP.set(bench.setIds[0], in: afterSwap.data)?["target_reps"] as? Int == 8)
+            _ = try await api.swapExercise(
+                body: .json(
+                    .init(exerciseInstanceId: bench.instanceId, idempotencyKey: "w1", newExerciseId: Self.curl, workoutId: workoutId))
+            ).ok
+            let afterSwap = try await api.activeWorkout()
+            #expect(try afterSwap.exercise(at: 1).setIds == bench.setIds)
+            #expect(afterSwap.set(bench.setIds[0]) != nil && afterSwap.set(bench.setIds[0])?.targetWeightKg == nil)
+            #expect(afterSwap.set(bench.setIds[0])?.targetReps == 8)
 
             // The archive keeps what was planned beside what was lifted.
-            let completed = try await client.call(
-                "completeActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token)
-            #expect(completed.status == .ok, "completeActiveWorkout: \(completed.json)")
-            let archived = try await client.call("getWorkout", ["workout_id": workoutId], token: token)
-            #expect(planned(squat.setIds[0], archived.data) == 100, "getWorkout: \(archived.json)")
-            #expect(WorkoutsHTTP.set(squat.setIds[0], in: archived.data)?["weight_kg"] as? Double == 97.5)
+            _ = try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "c1", workoutId: workoutId))).ok
+            let archived = try await api.getWorkout(body: .json(.init(workoutId: workoutId))).ok.body.json.data
+            #expect(archived.set(squat.setIds[0])?.targetWeightKg == 100, "getWorkout: \(archived)")
+            #expect(archived.set(squat.setIds[0])?.weightKg == 97.5)
         }
     }
 
@@ -298,43 +276,36 @@ import Testing
     func reorderSets(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
             let token = try await client.newUser("reorder@example.com")
-            let started = try await client.call("startActiveWorkout", ["name": "Order"], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
-            let squat = try WorkoutsHTTP.exercise(
-                try await client.call(
-                    "addExercise", ["workout_id": workoutId, "exercise_id": Self.squat, "sets": 3, "idempotency_key": "a1"], token: token
-                ).data)
-            let curl = try WorkoutsHTTP.exercise(
-                try await client.call(
-                    "addExercise", ["workout_id": workoutId, "exercise_id": Self.curl, "sets": 2, "idempotency_key": "a2"], token: token
-                ).data, at: 1)
+            let api = client.api(token)
+            let workoutId = try await api.startActiveWorkout(body: .json(.init(name: "Order"))).ok.body.json.data.id
+            let squat = try await api.addExercise(
+                body: .json(.init(exerciseId: Self.squat, idempotencyKey: "a1", sets: 3, workoutId: workoutId))
+            ).ok.body.json.data.exercise(at: 0)
+            let curl = try await api.addExercise(
+                body: .json(.init(exerciseId: Self.curl, idempotencyKey: "a2", sets: 2, workoutId: workoutId))
+            ).ok.body.json.data.exercise(at: 1)
             let s = squat.setIds
             #expect(s.count == 3)
             #expect(curl.setIds.count == 2)
 
-            func reorder(_ instanceId: String, _ order: [String], key: String) async throws -> Reply {
-                try await client.call(
-                    "patchActiveWorkout",
-                    [
-                        "workout_id": workoutId, "idempotency_key": key,
-                        "ops": [["op": "reorder_sets", "exercise_instance_id": instanceId, "order": order]],
-                    ],
-                    token: token)
-            }
-            func sets(_ workout: [String: Any], of instanceId: String) -> [[String: Any]] {
-                (workout["exercises"] as? [[String: Any]])?.first { $0["instance_id"] as? String == instanceId }?["sets"]
-                    as? [[String: Any]] ?? []
+            @Sendable func reorder(_ instanceId: String, _ order: [String], key: String) async throws
+                -> Operations.PatchActiveWorkout.Output
+            {
+                try await api.patchActiveWorkout(
+                    body: .json(
+                        .init(
+                            idempotencyKey: key, ops: [.case9(.init(exerciseInstanceId: instanceId, op: "reorder_sets", order: order))],
+                            workoutId: workoutId)))
             }
 
-            let reordered = try await reorder(squat.instanceId, [s[2], s[0], s[1]], key: "r1")
-            #expect(reordered.status == .ok, "\(reordered.json)")
-            #expect(sets(reordered.data, of: squat.instanceId).compactMap { $0["id"] as? String } == [s[2], s[0], s[1]])
-            #expect(sets(reordered.data, of: squat.instanceId).compactMap { $0["set_index"] as? Int } == [0, 1, 2])
-            let stored = try await client.call("getActiveWorkout", token: token)
-            #expect(sets(stored.data, of: squat.instanceId).compactMap { $0["id"] as? String } == [s[2], s[0], s[1]], "the order persists")
-            #expect(sets(stored.data, of: squat.instanceId).compactMap { $0["set_index"] as? Int } == [0, 1, 2])
-            #expect(sets(stored.data, of: curl.instanceId).compactMap { $0["id"] as? String } == curl.setIds, "other exercises keep theirs")
-            let version = try #require(stored.data["version"] as? Int)
+            let reordered = try await reorder(squat.instanceId, [s[2], s[0], s[1]], key: "r1").ok.body.json.data
+            #expect(reordered.sets(of: squat.instanceId).map(\.id) == [s[2], s[0], s[1]])
+            #expect(reordered.sets(of: squat.instanceId).map(\.setIndex) == [0, 1, 2])
+            let stored = try await api.activeWorkout()
+            #expect(stored.sets(of: squat.instanceId).map(\.id) == [s[2], s[0], s[1]], "the order persists")
+            #expect(stored.sets(of: squat.instanceId).map(\.setIndex) == [0, 1, 2])
+            #expect(stored.sets(of: curl.instanceId).map(\.id) == curl.setIds, "other exercises keep theirs")
+            let version = stored.version
 
             // A list with an id twice is malformed; a list of other sets than the exercise's was made from an
             // older read of the workout (a set added or removed since), so the client is told to reload.
@@ -345,19 +316,27 @@ import Testing
                 ("another exercise's set", [s[2], s[0], curl.setIds[0]], "CONFLICT"),
             ]
             for (index, (what, order, code)) in wrongOrders.enumerated() {
-                let reply = try await reorder(squat.instanceId, order, key: "bad-\(index)")
-                #expect(reply.status == (code == "CONFLICT" ? .conflict : .badRequest), "\(what)")
-                #expect(reply.errorCode == code, "\(what)")
-                #expect(reply.errorDetails?["field"] as? String == "ops[0].order", "\(what)")
-                if code == "CONFLICT" { #expect(reply.errorDetails?["current_version"] as? String == "\(version)", "\(what)") }
+                let refusal = try #require(await refused { try await reorder(squat.instanceId, order, key: "bad-\(index)") }, "\(what)")
+                #expect(refusal.status == (code == "CONFLICT" ? 409 : 400), "\(what)")
+                #expect(refusal.code == code, "\(what)")
+                #expect(refusal.details["field"] == "ops[0].order", "\(what)")
+                if code == "CONFLICT" { #expect(refusal.details["current_version"] == "\(version)", "\(what)") }
             }
-            let unknown = try await reorder("nope", [s[0], s[1], s[2]], key: "bad-exercise")
-            #expect(unknown.status == .notFound)
-            #expect(unknown.errorCode == "NOT_FOUND")
+            let unknown = try #require(await refused { try await reorder("nope", [s[0], s[1], s[2]], key: "bad-exercise") })
+            #expect(unknown.status == 404)
+            #expect(unknown.code == "NOT_FOUND")
 
-            let after = try await client.call("getActiveWorkout", token: token)
-            #expect(after.data["version"] as? Int == version, "nothing changed")
-            #expect(sets(after.data, of: squat.instanceId).compactMap { $0["id"] as? String } == [s[2], s[0], s[1]])
+            let after = try await api.activeWorkout()
+            #expect(after.version == version, "nothing changed")
+            #expect(after.sets(of: squat.instanceId).map(\.id) == [s[2], s[0], s[1]])
         }
+    }
+
+    /// The set with `id` in a workout answer read as sent (for the answers to a call written as JSON).
+    static func rawSet(_ id: String, in workout: JSONValue) -> JSONValue? {
+        for exercise in workout["exercises"]?.arrayValue ?? [] {
+            for set in exercise["sets"]?.arrayValue ?? [] where set["id"]?.stringValue == id { return set }
+        }
+        return nil
     }
 }

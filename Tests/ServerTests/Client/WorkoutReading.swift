@@ -51,6 +51,11 @@ extension WorkoutReading {
 }
 
 extension Client {
+    /// The workout in progress, as getActiveWorkout answers it (the test fails when there is none).
+    func activeWorkout() async throws -> Operations.GetActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload {
+        try #require(try await getActiveWorkout(body: .json(.init())).ok.body.json.data, "no workout in progress")
+    }
+
     /// Logs every set of the (active) workout and completes it, each write checked.
     func logEverySetAndComplete(_ workout: some WorkoutReading, key: String) async throws {
         for (exerciseIndex, exercise) in workout.exercises.enumerated() {

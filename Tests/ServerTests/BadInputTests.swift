@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import TestSupport
 import Testing
 
@@ -52,25 +53,26 @@ import Testing
                     ), "PAYLOAD_TOO_LARGE", nil
                 ),
             ]
+            // Bodies outside the document (cut, of the wrong type, not UTF-8, too big), so sent as bytes.
             for (label, body, code, field) in cases {
-                let reply = try await client.raw("signUp", body)
-                #expect(reply.errorCode == code, "\(label)")
-                #expect(reply.json["success"] as? Bool == false, "\(label)")
-                #expect(!(reply.errorMessage ?? "").isEmpty, "\(label)")
-                if let field { #expect(reply.errorDetails?["field"] as? String == field, "\(label)") }
+                let reply = try await client.send("signUp", bytes: body)
+                #expect(reply.code == code, "\(label)")
+                #expect(reply.body["success"] == false, "\(label)")
+                #expect(!(reply.message ?? "").isEmpty, "\(label)")
+                if let field { #expect(reply.body["error"]?["details"]?["field"]?.stringValue == field, "\(label)") }
             }
             #expect(try await count(server, "auth_users") == 0)
             #expect(try await count(server, "auth_sessions") == 0)
             #expect(try await client.get("/health").status == .ok)
-            let fine = try await client.call("signUp", ["email": "a@b.co", "password": "secret1"])
-            #expect(fine.status == .ok)
+            _ = try await client.api().signUp(body: .json(.init(email: "a@b.co", password: "secret1"))).ok
         }
     }
 
     @Test(arguments: TestDatabases.engines)
     func badTokensAreUnauthenticated(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { _, client in
-            let token = try #require(try await client.call("signUp", ["email": "t@b.co", "password": "secret1"]).accessToken)
+            let token = try await client.api().signUp(body: .json(.init(email: "t@b.co", password: "secret1"))).ok.body.json.data.tokens
+                .accessToken
             var parts = token.split(separator: ".").map(String.init)
             parts[1] = Data(#"{"sub":"someone-else","exp":9999999999}"#.utf8).base64EncodedString()
                 .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -80,12 +82,13 @@ import Testing
                 parts[1], "",
             ].joined(separator: ".")
             for bad in [tampered, unsigned, "abc.def.ghi", String(repeating: "x", count: 5000), ""] {
-                let reply = try await client.call("getUser", token: bad)
-                #expect(reply.status == .unauthorized)
-                #expect(reply.errorCode == "UNAUTHENTICATED")
+                let refusal = try #require(await refused { try await client.api(bad).getUser(body: .json(.init())) })
+                #expect(refusal.status == 401)
+                #expect(refusal.code == "UNAUTHENTICATED")
             }
-            let garbageRefresh = try await client.call("refreshToken", ["refresh_token": "rt_nonsense"])
-            #expect(garbageRefresh.errorCode == "UNAUTHENTICATED")
+            let garbageRefresh = try #require(
+                await refused { try await client.api().refreshToken(body: .json(.init(refreshToken: "rt_nonsense"))) })
+            #expect(garbageRefresh.code == "UNAUTHENTICATED")
         }
     }
 }
@@ -99,22 +102,32 @@ extension BadInputTests {
         try await TestServer.with(engine) { server, client in
             let token = try await client.newUser("nul@example.com")
             let bench = WorkoutsFlowTests.bench
-            let cases: [(String, String, String)] = [
+            let api = client.api(token)
+            let cases: [(String, String, @Sendable () async throws -> Void)] = [
                 (
-                    "createTemplate", #"{"name": "Push\u0000", "exercises": [{"exercise_id": "\#(bench)", "sets": [{"target_reps": 5}]}]}"#,
-                    "name"
+                    "createTemplate", "name",
+                    {
+                        _ = try await api.createTemplate(
+                            body: .json(.init(exercises: [.init(exerciseId: bench, sets: [.init(targetReps: 5)])], name: "Push\u{0}")))
+                    }
                 ),
                 (
-                    "createTemplate", #"{"name": "Push", "exercises": [{"exercise_id": "\#(bench)\u0000", "sets": []}]}"#,
-                    "exercises[0].exercise_id"
+                    "createTemplate", "exercises[0].exercise_id",
+                    {
+                        _ = try await api.createTemplate(
+                            body: .json(.init(exercises: [.init(exerciseId: "\(bench)\u{0}", sets: [])], name: "Push")))
+                    }
                 ),
-                ("startActiveWorkout", #"{"name": "Day", "idempotency_key": "k\u0000"}"#, "idempotency_key"),
-                ("getWorkout", #"{"workout_id": "\u0000"}"#, "workout_id"),
+                (
+                    "startActiveWorkout", "idempotency_key",
+                    { _ = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "k\u{0}", name: "Day"))) }
+                ),
+                ("getWorkout", "workout_id", { _ = try await api.getWorkout(body: .json(.init(workoutId: "\u{0}"))) }),
             ]
-            for (name, body, field) in cases {
-                let reply = try await client.raw(name, ByteBuffer(string: body), token: token)
-                #expect(reply.errorCode == "INVALID_ARGUMENT", "\(name) \(field): \(reply.json)")
-                #expect(reply.errorDetails?["field"] as? String == field, "\(name): \(reply.json)")
+            for (name, field, call) in cases {
+                let refusal = try #require(await refused(call), "\(name) \(field)")
+                #expect(refusal.code == "INVALID_ARGUMENT", "\(name) \(field): \(refusal)")
+                #expect(refusal.details["field"] == field, "\(name): \(refusal)")
             }
             let query = try await client.get("/getWorkout?workout_id=a%00b", token: token)
             #expect(query.status == .badRequest, "\(String(buffer: query.body))")
@@ -123,16 +136,15 @@ extension BadInputTests {
             #expect(try await count(server, "workouts_active") == 0)
             // Inside a cursor (base64, so the body itself holds no NUL): not a cursor, on every engine.
             let forged = Data("h:1|\u{0}".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-            let cursor = try await client.call("getRecentWorkouts", ["cursor": forged], token: token)
-            #expect(cursor.errorCode == "INVALID_ARGUMENT", "\(cursor.json)")
-            #expect(cursor.errorDetails?["field"] as? String == "cursor", "\(cursor.json)")
+            let cursor = try #require(await refused { try await api.getRecentWorkouts(body: .json(.init(cursor: forged))) })
+            #expect(cursor.code == "INVALID_ARGUMENT", "\(cursor)")
+            #expect(cursor.details["field"] == "cursor", "\(cursor)")
 
-            let literal = try await client.raw(
-                "createTemplate",
-                ByteBuffer(string: #"{"name": "Push \\u0000", "exercises": [{"exercise_id": "\#(bench)", "sets": [{"target_reps": 5}]}]}"#),
-                token: token)
-            #expect(literal.status == .ok, "\(literal.json)")
-            #expect(literal.data["name"] as? String == #"Push \u0000"#)
+            // The text `Push \u0000` (a backslash, then `u0000`), sent escaped as `"Push \\u0000"`.
+            let literal = try await api.createTemplate(
+                body: .json(.init(exercises: [.init(exerciseId: bench, sets: [.init(targetReps: 5)])], name: #"Push \u0000"#))
+            ).ok.body.json.data
+            #expect(literal.name == #"Push \u0000"#)
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Platform
 import PovverApp
+import PovverClient
 import TestSupport
 import Testing
 
@@ -20,19 +21,18 @@ import Testing
         let clock = FakeWallClock(Date(timeIntervalSince1970: 1_767_225_600 + 600))
         try await TestServer.with(engine, clock: clock) { _, client in
             let token = try await client.newUser("importer@example.com")
-            for _ in 0..<10 {
-                let reply = try await client.call("importWorkouts", ["format": "strong_csv", "content": Self.file], token: token)
-                #expect(reply.status == .ok, "\(reply.json)")
-            }
-            let refused = try await client.call("importWorkouts", ["format": "strong_csv", "content": Self.file], token: token)
-            #expect(refused.errorCode == "RATE_LIMITED" && refused.errorDetails?["retry_after_seconds"] as? String == "3000")
+            let file = Operations.ImportWorkouts.Input.Body.JsonPayload(content: Self.file, format: .strongCsv)
+            for _ in 0..<10 { _ = try await client.api(token).importWorkouts(body: .json(file)).ok }
+            let refusal = try #require(await refused { try await client.api(token).importWorkouts(body: .json(file)) })
+            #expect(refusal.code == "RATE_LIMITED" && refusal.details["retry_after_seconds"] == "3000", "\(refusal)")
             let other = try await client.newUser("other-importer@example.com")
-            #expect(try await client.call("importWorkouts", ["format": "strong_csv", "content": Self.file], token: other).status == .ok)
+            _ = try await client.api(other).importWorkouts(body: .json(file)).ok
             clock.advance(by: 3000)
-            let signedIn = try await client.call("signIn", ["email": "importer@example.com", "password": "secret-password"])
-            let fresh = try #require(signedIn.accessToken, "\(signedIn.json)")
-            let next = try await client.call("importWorkouts", ["format": "strong_csv", "content": Self.file], token: fresh)
-            #expect(next.status == .ok && next.data["imported"] as? Int == 0, "the same file again adds nothing")
+            let fresh = try await client.api().signIn(body: .json(.init(email: "importer@example.com", password: "secret-password"))).ok
+                .body
+                .json.data.tokens.accessToken
+            let next = try await client.api(fresh).importWorkouts(body: .json(file)).ok.body.json.data
+            #expect(next.imported == 0, "the same file again adds nothing")
         }
     }
 }

@@ -2,8 +2,10 @@ import Contracts
 import Fakes
 import Foundation
 import HTTPTypes
+import OpenAPIRuntime
 import Platform
 import PovverApp
+import PovverClient
 import SQLKit
 import TestSupport
 import Testing
@@ -11,35 +13,46 @@ import Testing
 /// Product events through the whole server: the app's `trackEvents`, and the events the server records from
 /// sign-up and the workout lifecycle once the outbox has delivered them.
 @Suite struct ProductEventsFlowTests {
+    typealias Event = Operations.TrackEvents.Input.Body.JsonPayload.EventsPayloadPayload
+
+    /// An event of the app's own (`value1`, the document's first alternative).
+    static func event(
+        _ name: Event.Value1Payload.NamePayload, at date: Date, params: [String: (any Sendable)?]? = nil, eventId: String? = nil,
+        installId: String? = nil
+    ) throws -> Event {
+        .init(
+            value1: .init(
+                eventId: eventId, installId: installId, name: name, occurredAt: date,
+                params: try params.map { .init(additionalProperties: try OpenAPIObjectContainer(unvalidatedValue: $0)) }))
+    }
+
     @Test(arguments: TestDatabases.engines)
     func appAndServerEventsLandInOneUsersStream(engine: SQLEngine) async throws {
         let clock = FakeWallClock()
         try await TestServer.with(engine, clock: clock) { server, client in
-            let event: [String: Any] = ["name": "app_opened", "params": [:] as [String: Any], "occurred_at": clock.now().rfc3339]
-            #expect(try await client.call("trackEvents", ["events": [event]]).errorCode == "UNAUTHENTICATED")
+            let opened = try Self.event(.appOpened, at: clock.now(), params: [:])
+            let anonymous = try #require(await refused { try await client.api().trackEvents(body: .json(.init(events: [opened]))) })
+            #expect(anonymous.code == "UNAUTHENTICATED")
 
             let token = try await client.newUser("events@example.com")
-            let tracked = try await client.call(
-                "trackEvents",
-                [
-                    "events": [
-                        event.merging(["event_id": "open-1", "install_id": "install-1"]) { _, new in new },
-                        ["name": "tab_viewed", "params": ["tab": 12], "occurred_at": clock.now().rfc3339],
-                    ]
-                ], token: token)
-            #expect(tracked.status == .ok, "\(tracked.json)")
-            #expect(tracked.data["accepted"] as? Int == 1)
-            let rejected = try #require((tracked.data["rejected"] as? [[String: Any]])?.first)
-            #expect(rejected["index"] as? Int == 1 && rejected["code"] as? String == "INVALID_ARGUMENT")
-            #expect(rejected["field"] as? String == "events[1].params.tab")
-            #expect(try await client.call("trackEvents", ["events": "app_opened"], token: token).errorCode == "INVALID_ARGUMENT")
+            let api = client.api(token)
+            let tracked = try await api.trackEvents(
+                body: .json(
+                    .init(events: [
+                        try Self.event(.appOpened, at: clock.now(), params: [:], eventId: "open-1", installId: "install-1"),
+                        try Self.event(.tabViewed, at: clock.now(), params: ["tab": 12]),
+                    ]))
+            ).ok.body.json.data
+            #expect(tracked.accepted == 1, "\(tracked)")
+            let rejected = try #require(tracked.rejected.first)
+            #expect(rejected.index == 1 && rejected.code == "INVALID_ARGUMENT")
+            #expect(rejected.field == "events[1].params.tab")
+            // `events` of the wrong type is a body outside the document, so it is written as JSON.
+            #expect(try await client.send("trackEvents", ["events": "app_opened"], token: token).code == "INVALID_ARGUMENT")
 
-            let started = try await client.call("startActiveWorkout", ["idempotency_key": "s1"], token: token)
-            let workoutId = try #require(started.data["id"] as? String)
+            let workoutId = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s1"))).ok.body.json.data.id
             clock.advance(by: 300)
-            #expect(
-                try await client.call("cancelActiveWorkout", ["workout_id": workoutId, "idempotency_key": "c1"], token: token).status == .ok
-            )
+            _ = try await api.cancelActiveWorkout(body: .json(.init(idempotencyKey: "c1", workoutId: workoutId))).ok
             try await AccountFlowTests.settle(server, clock: clock)
 
             let names = try await server.database.sql.raw("SELECT name, source FROM analytics_product_events ORDER BY name").all()
@@ -55,21 +68,28 @@ import Testing
         let clock = FakeWallClock()
         try await TestServer.with(engine, environment: ["POVVER_TRACK_EVENTS_PER_HOUR": "3"], clock: clock) { server, client in
             let token = try await client.newUser("capped@example.com")
-            let open: [String: Any] = ["name": "app_opened", "occurred_at": clock.now().rfc3339]
-            let message: [String: Any] = ["name": "message_sent", "params": ["message_length": 5], "occurred_at": clock.now().rfc3339]
-            let first = try await client.call("trackEvents", ["events": [open, message]], token: token)
-            #expect(first.data["accepted"] as? Int == 1, "\(first.json)")
-            let refused = try #require((first.data["rejected"] as? [[String: Any]])?.first)
-            #expect(refused["field"] as? String == "events[1].name" && refused["code"] as? String == "INVALID_ARGUMENT")
-            #expect((refused["message"] as? String)?.contains("'message_sent' is recorded by the server") == true, "\(refused)")
+            let api = client.api(token)
+            let open = try Self.event(.appOpened, at: clock.now())
+            // An event name the app may not send goes in the document's second alternative ("anything else").
+            let message = Event(
+                value2: try OpenAPIValueContainer(
+                    unvalidatedValue: [
+                        "name": "message_sent", "params": ["message_length": 5] as [String: (any Sendable)?],
+                        "occurred_at": clock.now().rfc3339,
+                    ] as [String: (any Sendable)?]))
+            let first = try await api.trackEvents(body: .json(.init(events: [open, message]))).ok.body.json.data
+            #expect(first.accepted == 1, "\(first)")
+            let refusedEvent = try #require(first.rejected.first)
+            #expect(refusedEvent.field == "events[1].name" && refusedEvent.code == "INVALID_ARGUMENT")
+            #expect(refusedEvent.message.contains("'message_sent' is recorded by the server"), "\(refusedEvent)")
 
-            let over = try await client.call("trackEvents", ["events": [open, open]], token: token)
-            #expect(over.status == .tooManyRequests && over.errorCode == "RATE_LIMITED", "\(over.json)")
-            #expect(over.errorDetails?["limit"] as? String == "3")
-            #expect(over.errorDetails?["retry_after_seconds"] as? String == "3600")
+            let over = try #require(await refused { try await api.trackEvents(body: .json(.init(events: [open, open]))) })
+            #expect(over.status == 429 && over.code == "RATE_LIMITED", "\(over)")
+            #expect(over.details["limit"] == "3")
+            #expect(over.details["retry_after_seconds"] == "3600")
             #expect(over.headers[.retryAfter] == "3600")
             let other = try await client.newUser("other@example.com")
-            #expect(try await client.call("trackEvents", ["events": [open]], token: other).data["accepted"] as? Int == 1)
+            #expect(try await client.api(other).trackEvents(body: .json(.init(events: [open]))).ok.body.json.data.accepted == 1)
             let stored = try await server.database.sql.raw("SELECT COUNT(*) AS n FROM analytics_product_events WHERE name = 'app_opened'")
                 .first(decodingColumn: "n", as: Int.self)
             #expect(stored == 2)

@@ -7,6 +7,7 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import PovverModules
 import Subscription
 import TestSupport
@@ -35,24 +36,27 @@ import Workouts
         ]
         try await TestServer.with(engine, environment: environment) { server, client in
             #expect(server.plugins.map(\.name) == ["auth", "subscription"])
-            let signUp = try await client.call("signUp", ["email": "replica@example.com", "password": "password-1"])
-            let token = try #require(signUp.accessToken)
-            let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+            let signUp = try await client.api().signUp(body: .json(.init(email: "replica@example.com", password: "password-1"))).ok.body
+                .json.data
+            let (token, userId) = (signUp.tokens.accessToken, signUp.user.id)
+            let api = client.api(token)
             let notification = SubscriptionFlowTests.notification(pki, "SUBSCRIBED", token: AppAccountToken.forUser(userId), at: -30)
-            #expect(try await client.call("appStoreWebhook", ["signedPayload": notification]).status == .ok)
-            #expect(try await client.call("getSubscriptionStatus", token: token).data["is_premium"] as? Bool == true)
+            _ = try await client.api().appStoreWebhook(body: .json(.init(signedPayload: notification))).ok
+            #expect(try await api.getSubscriptionStatus(body: .json(.init())).ok.body.json.data.isPremium == true)
 
-            let logSet = try await client.call("logSet", ["workout_id": "w", "exercise_instance_id": "e", "set_id": "s"], token: token)
-            #expect(logSet.status == .notFound && logSet.errorCode == "NOT_FOUND")
+            let logSet = try #require(
+                await refused {
+                    try await api.logSet(
+                        body: .json(.init(exerciseInstanceId: "e", idempotencyKey: "l", reps: 5, setId: "s", weightKg: 60, workoutId: "w")))
+                })
+            #expect(logSet.status == 404 && logSet.code == "NOT_FOUND")
             #expect(try await Self.tables(server, prefix: "workouts_").isEmpty)
             #expect(
                 try await TestDatabases.tables(in: server.database, prefix: "workouts_", withColumn: "id").isEmpty,
                 "no Workouts table at all")
 
             let document = try await client.get("/openapi.json")
-            let paths = try #require(
-                (try JSONSerialization.jsonObject(with: Data(document.body.readableBytesView)) as? [String: Any])?["paths"]
-                    as? [String: Any])
+            let paths = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(document.body.readableBytesView))["paths"])
             #expect(paths["/appStoreWebhook"] != nil && paths["/signUp"] != nil)
             #expect(paths["/logSet"] == nil && paths["/searchExercises"] == nil)
         }
@@ -74,12 +78,14 @@ import Workouts
         ]
         try await TestServer.with(engine, modules: modules) { server, client in
             let token = await tokens.issue(userId: "athlete")
-            let created = try await client.call(
-                "createTemplate", ["name": "Legs", "exercises": [["exercise_id": WorkoutsFlowTests.squat, "sets": [["target_reps": 5]]]]],
-                token: token)
-            #expect(created.status == .ok)
-            #expect(try await client.call("getTemplates", token: token).status == .ok)
-            #expect(try await client.call("signUp", ["email": "a@example.com", "password": "password-1"]).errorCode == "NOT_FOUND")
+            let api = client.api(token)
+            _ = try await api.createTemplate(
+                body: .json(.init(exercises: [.init(exerciseId: WorkoutsFlowTests.squat, sets: [.init(targetReps: 5)])], name: "Legs"))
+            ).ok
+            _ = try await api.getTemplates(body: .json(.init())).ok
+            let signUp = try #require(
+                await refused { try await client.api().signUp(body: .json(.init(email: "a@example.com", password: "password-1"))) })
+            #expect(signUp.code == "NOT_FOUND")
             #expect(try await server.composition.require(Contract.premiumGate).isPremium(userId: "athlete"))
             #expect(try await Self.tables(server, prefix: "auth_").isEmpty)
             #expect(try await Self.tables(server, prefix: "subscription_").isEmpty)
@@ -102,15 +108,17 @@ import Workouts
                 providing: [ProvidedContract(Contract.accessTokenVerifier, tokens), ProvidedContract(Contract.accountDirectory, accounts)]),
         ]
         try await TestServer.with(engine, modules: modules) { server, client in
-            let status = try await client.call("getSubscriptionStatus", token: await tokens.issue(userId: "payer"))
-            #expect(status.status == .ok && status.data["is_premium"] as? Bool == false)
+            let status = try await client.api(await tokens.issue(userId: "payer")).getSubscriptionStatus(body: .json(.init())).ok.body.json
+                .data
+            #expect(status.isPremium == false)
             // The service lane asks the directory whether the user exists.
-            let known = try await client.call(
-                "getSubscriptionStatus", headers: [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: "payer"])
-            #expect(known.status == .ok)
-            let unknown = try await client.call(
-                "getSubscriptionStatus", headers: [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: "ghost"])
-            #expect(unknown.status != .ok)
+            func serviceLane(_ userId: String) -> Client {
+                client.api(headers: [HTTPField.Name("X-API-Key")!: "test-service-key", HTTPField.Name("X-User-Id")!: userId])
+            }
+            _ = try await serviceLane("payer").getSubscriptionStatus(body: .json(.init())).ok
+            let ghost = serviceLane("ghost")
+            let unknown = try #require(await refused { try await ghost.getSubscriptionStatus(body: .json(.init())) })
+            #expect(unknown.status != 200)
             #expect(try await Self.tables(server, prefix: "auth_").isEmpty)
         }
     }
@@ -119,11 +127,12 @@ import Workouts
     @Test(arguments: TestDatabases.engines)
     func authRunsAlone(engine: SQLEngine) async throws {
         try await TestServer.with(engine, environment: ["POVVER_MODULES": "auth"]) { server, client in
-            let signUp = try await client.call("signUp", ["email": "alone@example.com", "password": "password-1"])
-            let token = try #require(signUp.accessToken)
-            #expect(try await client.call("getUser", token: token).status == .ok)
-            #expect(try await client.call("getSubscriptionStatus", token: token).errorCode == "NOT_FOUND")
-            #expect(try await client.call("getTemplates", token: token).errorCode == "NOT_FOUND")
+            let token = try await client.api().signUp(body: .json(.init(email: "alone@example.com", password: "password-1"))).ok.body.json
+                .data.tokens.accessToken
+            let api = client.api(token)
+            _ = try await api.getUser(body: .json(.init())).ok
+            #expect(try await refused { try await api.getSubscriptionStatus(body: .json(.init())) }?.code == "NOT_FOUND")
+            #expect(try await refused { try await api.getTemplates(body: .json(.init())) }?.code == "NOT_FOUND")
             #expect(try await Self.tables(server, prefix: "subscription_").isEmpty)
             #expect(try await Self.tables(server, prefix: "workouts_").isEmpty)
         }

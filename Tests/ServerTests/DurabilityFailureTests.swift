@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import PovverApp
+import PovverClient
 import TestSupport
 import Testing
 
@@ -17,40 +18,34 @@ import Testing
     @Test func aFailedSyncStopsWritesAndFailsReadiness() async throws {
         try await TestServer.with(.sqlite) { server, client in
             let token = try await client.newUser("disk@example.com")
-            let started = try await client.call(
-                "startActiveWorkout", ["name": "Disk", "idempotency_key": "s"], token: token)
-            let workoutId = try #require(started.data["id"] as? String, "\(started.json)")
-            let added = try await client.call(
-                "addExercise", ["workout_id": workoutId, "exercise_id": WorkoutsFlowTests.bench, "sets": 2, "idempotency_key": "a"],
-                token: token)
-            let sets = try #require(
-                ((added.data["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.compactMap { $0["id"] as? String })
-            let instanceId = try #require((added.data["exercises"] as? [[String: Any]])?.first?["instance_id"] as? String)
+            let api = client.api(token)
+            let workoutId = try await api.startActiveWorkout(body: .json(.init(idempotencyKey: "s", name: "Disk"))).ok.body.json.data.id
+            let bench = try await api.addExercise(
+                body: .json(.init(exerciseId: WorkoutsFlowTests.bench, idempotencyKey: "a", sets: 2, workoutId: workoutId))
+            ).ok.body.json.data.exercise(at: 0)
+            let (sets, instanceId) = (bench.setIds, bench.instanceId)
             #expect(try await client.get("/ready").status == .ok)
 
             let writer = try #require(server.database.sqliteWriter)
             writer.beforeEachCommit { throw SQLiteError(code: 1034, message: "disk I/O error") }  // SQLITE_IOERR_FSYNC
-            func logSet(_ setId: String, key: String) async throws -> Reply {
-                try await client.call(
-                    "logSet",
-                    [
-                        "workout_id": workoutId, "exercise_instance_id": instanceId, "set_id": setId, "weight_kg": 60, "reps": 5,
-                        "idempotency_key": key,
-                    ],
-                    token: token)
+            @Sendable func logSet(_ setId: String, key: String) async throws -> Operations.LogSet.Output {
+                try await api.logSet(
+                    body: .json(
+                        .init(
+                            exerciseInstanceId: instanceId, idempotencyKey: key, reps: 5, setId: setId, weightKg: 60, workoutId: workoutId))
+                )
             }
-            let failed = try await logSet(sets[0], key: "l1")
-            #expect(failed.errorCode == "INTERNAL", "\(failed.json)")
+            let failed = try #require(await refused { try await logSet(sets[0], key: "l1") })
+            #expect(failed.code == "INTERNAL", "\(failed)")
             writer.beforeEachCommit(nil)
-            let refused = try await logSet(sets[1], key: "l2")
-            #expect(refused.errorCode == "INTERNAL", "a later write is refused too: \(refused.json)")
+            let refusal = try #require(await refused { try await logSet(sets[1], key: "l2") })
+            #expect(refusal.code == "INTERNAL", "a later write is refused too: \(refusal)")
             let ready = try await client.get("/ready")
             #expect(ready.status != .ok, "not ready: \(String(buffer: ready.body))")
 
-            let active = try await client.call("getActiveWorkout", token: token)
-            #expect(active.status == .ok, "reads go on: \(active.json)")
-            let reps = ((active.data["exercises"] as? [[String: Any]])?.first?["sets"] as? [[String: Any]])?.map { $0["reps"] as? Int }
-            #expect(reps?[1] == nil, "the refused write did not run: \(active.json)")
+            let active = try await api.activeWorkout()  // reads go on
+            let reps = active.exercises.first?.sets.map(\.reps)
+            #expect(reps?.count == 2 && reps?[1] == nil, "the refused write did not run: \(active)")
         }
     }
 }

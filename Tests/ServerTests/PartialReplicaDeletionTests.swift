@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Platform
 import PovverApp
+import PovverClient
 import PovverModules
 import SQLKit
 import Subscription
@@ -54,9 +55,9 @@ import Testing
         do {
             // The full server's routes, without its background services: each replica's work runs when the test says.
             try await Application(router: full.router).test(.router) { client in
-                let signUp = try await client.call("signUp", ["email": "partial@example.com", "password": "password-1"])
-                let token = try #require(signUp.accessToken, "\(signUp.json)")
-                let userId = try #require((signUp.data["user"] as? [String: Any])?["id"] as? String)
+                let signUp = try await client.api().signUp(body: .json(.init(email: "partial@example.com", password: "password-1"))).ok.body
+                    .json.data
+                let (token, userId) = (signUp.tokens.accessToken, signUp.user.id)
                 try await Self.seed(client, token: token, userId: userId, full: full, clock: clock)
                 let seeded = Set(try await AccountFlowTests.rowsMentioning([userId], in: full.database).keys)
                 for table in [
@@ -131,15 +132,15 @@ import Testing
         async throws
     {
         _ = try await full.subscription.service.setOverride(userId: userId, override: "premium")
-        let template = try await client.call(
-            "createTemplate", ["name": "Mine", "exercises": [["exercise_id": WorkoutsFlowTests.squat, "sets": [["target_reps": 5]]]]],
-            token: token)
-        #expect(template.status == .ok, "\(template.json)")
-        #expect(try await client.call("initializeSession", [:], token: token).status == .ok)
-        let settings = try await client.call("updateRecommendationSettings", ["auto_pilot_enabled": true], token: token)
-        #expect(settings.status == .ok, "\(settings.json)")
-        let opened: [String: Any] = ["name": "app_opened", "occurred_at": clock.now().rfc3339]
-        #expect(try await client.call("trackEvents", ["events": [opened]], token: token).data["accepted"] as? Int == 1)
+        let api = client.api(token)
+        _ = try await api.createTemplate(
+            body: .json(.init(exercises: [.init(exerciseId: WorkoutsFlowTests.squat, sets: [.init(targetReps: 5)])], name: "Mine"))
+        ).ok
+        _ = try await api.initializeSession(body: .json(.init())).ok
+        _ = try await api.updateRecommendationSettings(body: .json(.init(autoPilotEnabled: true))).ok
+        let opened = Operations.TrackEvents.Input.Body.JsonPayload.EventsPayloadPayload(
+            value1: .init(name: .appOpened, occurredAt: clock.now()))
+        #expect(try await api.trackEvents(body: .json(.init(events: [opened]))).ok.body.json.data.accepted == 1)
         try await drain(full)
     }
 }

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import Platform
 import PovverApp
+import PovverClient
 import Subscription
 import TestSupport
 import Testing
@@ -29,11 +30,10 @@ import Testing
                 2024-03-06 18:30:00,Push,1e16h,Bench Press (Barbell),1,80,8,0,0,,,
                 2024-03-07 18:30:00,Push,1h 5m,Bench Press (Barbell),1,80,8,0,0,,,
                 """
-            let reply = try await client.call("importWorkouts", ["format": "strong_csv", "content": content], token: token)
-            #expect(reply.status == .ok, "\(reply.json)")
-            #expect(reply.data["imported"] as? Int == 1)
-            let skipped = reply.data["skipped"] as? [[String: Any]] ?? []
-            #expect(skipped.compactMap { $0["row"] as? Int } == [2, 3, 4], "\(skipped)")
+            let reply = try await client.api(token).importWorkouts(body: .json(.init(content: content, format: .strongCsv))).ok.body.json
+                .data
+            #expect(reply.imported == 1)
+            #expect(reply.skipped.map(\.row) == [2, 3, 4], "\(reply.skipped)")
             #expect(try await client.get("/health").status == .ok)
         }
     }
@@ -42,27 +42,24 @@ import Testing
     func everyOperationAnswersGeneratedInput(engine: SQLEngine) async throws {
         try await TestServer.with(engine) { server, client in
             let token = try await client.newUser("fuzz@example.com")
-            let user = try await client.call("getUser", token: token)
-            let userId = try #require((user.data["user"] as? [String: Any])?["id"] as? String ?? user.data["id"] as? String)
+            let api = client.api(token)
+            let userId = try await api.getUser(body: .json(.init())).ok.body.json.data.id
             _ = try await server.subscription.service.setOverride(userId: userId, override: "premium")
-            let template = try await client.call(
-                "createTemplate",
-                [
-                    "name": "Push",
-                    "exercises": [
-                        ["exercise_id": "Barbell_Bench_Press_-_Medium_Grip", "sets": [["target_reps": 8, "target_weight_kg": 60]]]
-                    ],
-                ],
-                token: token)
-            let started = try await client.call(
-                "startActiveWorkout", ["template_id": template.data["id"] as? String ?? ""], token: token)
-            #expect(started.status == .ok, "\(started.json)")
+            let template = try await api.createTemplate(
+                body: .json(
+                    .init(
+                        exercises: [
+                            .init(exerciseId: "Barbell_Bench_Press_-_Medium_Grip", sets: [.init(targetReps: 8, targetWeightKg: 60)])
+                        ],
+                        name: "Push"))
+            ).ok.body.json.data
+            let started = try await api.startActiveWorkout(body: .json(.init(templateId: template.id))).ok.body.json.data
 
             let documentBytes = try await client.get("/openapi.json").body
             let document = try JSONCoding.makeDecoder().decode(JSONValue.self, from: Data(documentBytes.readableBytesView))
             var bodies = GeneratedBodies(document: document)
-            bodies.learn(from: template.data)
-            bodies.learn(from: started.data)
+            try bodies.learn(fromAnswer: template)
+            try bodies.learn(fromAnswer: started)
             var operations: [(path: String, method: String, operation: JSONValue)] = []
             if case .object(let paths)? = document["paths"] {
                 for (path, item) in paths.sorted(by: { $0.key < $1.key }) {
@@ -97,7 +94,7 @@ import Testing
                         "\(method) \(path) \(sent) → \(response.status) \(text)")
                     #expect(!text.contains("\"INTERNAL\""), "\(method) \(path) \(sent) → \(text.prefix(300))")
                     if response.status == .ok, path != "/openapi.json",
-                        let json = try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+                        let json = try? JSONDecoder().decode(JSONValue.self, from: Data(response.body.readableBytesView))
                     {
                         bodies.learn(from: json)
                     }

@@ -12,15 +12,15 @@ struct GeneratedBodies {
     /// Strings the server gave out, by the name of the field that carried them (`workout_id`, `id`, `set_id`…).
     var known: [String: [String]] = [:]
 
-    /// Remembers the strings under id-like keys of a decoded answer (at most 30 a key).
-    mutating func learn(from value: Any) {
-        func walk(_ value: Any, key: String) {
+    /// Remembers the strings under id-like keys of an answer (at most 30 a key).
+    mutating func learn(from value: JSONValue) {
+        func walk(_ value: JSONValue, key: String) {
             switch value {
-            case let object as [String: Any]:
+            case .object(let object):
                 for (name, child) in object { walk(child, key: name) }
-            case let array as [Any]:
+            case .array(let array):
                 for child in array { walk(child, key: key) }
-            case let text as String where key == "id" || key.hasSuffix("_id") || key.hasSuffix("Id"):
+            case .string(let text) where key == "id" || key.hasSuffix("_id") || key.hasSuffix("Id"):
                 var values = known[key, default: []]
                 if !values.contains(text) { values.append(text) }
                 known[key] = Array(values.suffix(30))
@@ -28,6 +28,11 @@ struct GeneratedBodies {
             }
         }
         walk(value, key: "")
+    }
+
+    /// Remembers the ids of an answer the generated client decoded, by the names they have on the wire.
+    mutating func learn(fromAnswer answer: some Encodable) throws {
+        learn(from: try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(answer)))
     }
 
     /// A body for `schema` as JSON text, at a hostility picked at random; its text damaged one time in ten.
@@ -208,10 +213,7 @@ struct GeneratedBodies {
     }
 
     static func quoted(_ text: String) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed]),
-            let array = String(data: data, encoding: .utf8)
-        else { return "\"\"" }
-        return String(array.dropFirst().dropLast())
+        (try? JSONCoding.store(text)) ?? "\"\""
     }
 
     static func text(_ value: JSONValue) -> String {

@@ -421,7 +421,7 @@ let package = Package(
             dependencies: [
                 "Conversations", "CoachTool", "PovverModules", "ProcessComposition", "Auth", "Subscription", "Workouts", "Contracts",
                 "Platform", "Fakes",
-                "TestSupport",
+                "TestSupport", "PovverKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -2,13 +2,14 @@ import Contracts
 import Fakes
 import Foundation
 import Platform
+import PovverKit
 import TestSupport
 import Testing
 
 @testable import Conversations
 
 /// Every card the coach emits, on the rule-based coach and on a model, decodes strictly into the app's card model
-/// (`CanvasCardModel`, written from docs/api.md "Cards"), as streamed and as `getConversation` answers it.
+/// (PovverKit's `CanvasCardModel`, the one the app uses, written from docs/api.md "Cards"), as streamed and as `getConversation` answers it.
 @Suite struct CardDecodingTests {
     typealias H = CoachHarness
 

@@ -2,6 +2,7 @@ import Contracts
 import Fakes
 import Foundation
 import Platform
+import PovverKit
 import TestSupport
 import Testing
 

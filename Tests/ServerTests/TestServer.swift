@@ -45,41 +45,11 @@ extension PovverServer {
     var subscription: SubscriptionModule { get throws { try composition.module(SubscriptionModule.self) } }
 }
 
-/// JSON helpers for the envelope.
-struct Reply {
-    let status: HTTPResponse.Status
-    let json: [String: Any]
-    let headers: HTTPFields
-
-    var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
-    var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
-    var errorMessage: String? { (json["error"] as? [String: Any])?["message"] as? String }
-    var errorDetails: [String: Any]? { (json["error"] as? [String: Any])?["details"] as? [String: Any] }
-}
-
 extension TestClientProtocol {
-    func call(_ name: String, _ body: [String: Any] = [:], token: String? = nil, headers: HTTPFields = [:]) async throws -> Reply {
-        let bytes = try JSONSerialization.data(withJSONObject: body)
-        return try await raw(name, ByteBuffer(bytes: bytes), token: token, headers: headers)
-    }
-
-    func raw(_ name: String, _ body: ByteBuffer, token: String? = nil, headers: HTTPFields = [:]) async throws -> Reply {
-        var headers = headers
-        headers[.contentType] = "application/json"
-        if let token { headers[.authorization] = "Bearer \(token)" }
-        let response = try await execute(uri: "/\(name)", method: .post, headers: headers, body: body)
-        let json = (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:]
-        return Reply(status: response.status, json: json, headers: response.headers)
-    }
-
+    /// A GET the document has no operation for (the web app, a method the operation does not take).
     func get(_ path: String, token: String? = nil) async throws -> TestResponse {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
         return try await execute(uri: path, method: .get, headers: headers)
     }
-}
-
-extension Reply {
-    var accessToken: String? { (data["tokens"] as? [String: Any])?["access_token"] as? String }
-    var refreshToken: String? { (data["tokens"] as? [String: Any])?["refresh_token"] as? String }
 }

@@ -15,14 +15,4 @@ extension TestClientProtocol {
         return signUp
     }
 
-    /// The same through the old JSON helpers, for the tests still written with them.
-    func signUpVerified(_ body: [String: Any], server: PovverServer) async throws -> Reply {
-        let signUp = try await call("signUp", body)
-        let token = try #require(signUp.accessToken, "\(signUp.json)")
-        let email = try #require((signUp.data["user"] as? [String: Any])?["email"] as? String)
-        let code = try await AccountFlowTests.code(to: email, kind: "verify_email", in: server)
-        let verified = try await call("verifyEmail", ["code": code], token: token)
-        #expect(verified.data["email_verified"] as? Bool == true, "\(verified.json)")
-        return signUp
-    }
 }

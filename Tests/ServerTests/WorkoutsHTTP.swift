@@ -86,42 +86,19 @@ enum WorkoutsHTTP {
 
     /// The instance id and set ids of a workout's exercise at `index`.
     static func exercise(_ workout: some WorkoutAnswer, at index: Int = 0) throws -> (instanceId: String, setIds: [String]) {
-        try #require(workout.exercises.indices.contains(index), "no exercise \(index) in \(workout)")
-        let exercise = workout.exercises[index]
-        return (exercise.instanceId, exercise.sets.map(\.id))
+        try workout.exercise(at: index)
     }
 
     /// The set with `id`, wherever it is in the workout.
     static func set<Workout: WorkoutAnswer>(_ id: String, in workout: Workout) -> Workout.Exercise.SetAnswer? {
-        for exercise in workout.exercises {
-            if let set = exercise.sets.first(where: { $0.id == id }) { return set }
-        }
-        return nil
+        workout.set(id)
     }
 
     /// Logs every set of the (active) workout and completes it.
     static func logEverySetAndComplete(_ client: any TestClientProtocol, _ workout: some WorkoutAnswer, key: String, token: String)
         async throws
     {
-        let api = client.api(token)
-        for (exerciseIndex, exercise) in workout.exercises.enumerated() {
-            for (setIndex, set) in exercise.sets.enumerated() {
-                let logged = try await answer {
-                    try await api.logSet(
-                        body: .json(
-                            .init(
-                                exerciseInstanceId: exercise.instanceId, idempotencyKey: "log-\(key)-\(exerciseIndex)-\(setIndex)", reps: 5,
-                                setId: set.id, weightKg: 40, workoutId: workout.id))
-                    ).ok.body.json.data.version
-                }
-                #expect(logged.status == .ok, "logSet: \(logged)")
-            }
-        }
-        let completed = try await answer {
-            try await api.completeActiveWorkout(body: .json(.init(idempotencyKey: "complete-\(key)", workoutId: workout.id))).ok.body.json
-                .data.id
-        }
-        #expect(completed.status == .ok, "completeActiveWorkout: \(completed)")
+        try await client.api(token).logEverySetAndComplete(workout, key: key)
     }
 
     /// The template the routine's cursor records as last completed (nil when none, or the routine is refused).

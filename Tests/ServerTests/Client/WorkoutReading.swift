@@ -2,34 +2,8 @@ import Foundation
 import PovverClient
 import Testing
 
-/// A workout as the Workouts operations answer it, read alike whichever operation answered: each operation's answer
-/// is a type of its own in the generated client, and these protocols name what the plan and edit flow tests read.
-protocol WorkoutReading: Sendable {
-    associatedtype ExerciseReading: WorkoutExerciseReading
-    var id: String { get }
-    var exercises: [ExerciseReading] { get }
-}
-
-/// An exercise of a workout's answer.
-protocol WorkoutExerciseReading: Sendable {
-    associatedtype SetReading: WorkoutSetReading
-    var instanceId: String { get }
-    var exerciseId: String { get }
-    var sets: [SetReading] { get }
-}
-
-/// A set of a workout's answer.
-protocol WorkoutSetReading: Sendable {
-    var id: String { get }
-    var setIndex: Int { get }
-    var reps: Int? { get }
-    var weightKg: Double? { get }
-    var targetReps: Int? { get }
-    var targetWeightKg: Double? { get }
-    var completedAt: Date? { get }
-}
-
-extension WorkoutReading {
+/// Reading any workout answer alike (`WorkoutAnswer`), and the active workout's common steps.
+extension WorkoutAnswer {
     /// The instance id and set ids of the exercise at `index`.
     func exercise(at index: Int) throws -> (instanceId: String, setIds: [String]) {
         try #require(exercises.indices.contains(index), "no exercise \(index) in \(self)")
@@ -37,7 +11,7 @@ extension WorkoutReading {
     }
 
     /// The set with `id`, wherever it is in the workout.
-    func set(_ id: String) -> ExerciseReading.SetReading? {
+    func set(_ id: String) -> Exercise.SetAnswer? {
         for exercise in exercises {
             if let set = exercise.sets.first(where: { $0.id == id }) { return set }
         }
@@ -45,7 +19,7 @@ extension WorkoutReading {
     }
 
     /// The sets of the exercise `instanceId`, in order (none when it is not there).
-    func sets(of instanceId: String) -> [ExerciseReading.SetReading] {
+    func sets(of instanceId: String) -> [Exercise.SetAnswer] {
         exercises.first { $0.instanceId == instanceId }?.sets ?? []
     }
 }
@@ -57,7 +31,7 @@ extension Client {
     }
 
     /// Logs every set of the (active) workout and completes it, each write checked.
-    func logEverySetAndComplete(_ workout: some WorkoutReading, key: String) async throws {
+    func logEverySetAndComplete(_ workout: some WorkoutAnswer, key: String) async throws {
         for (exerciseIndex, exercise) in workout.exercises.enumerated() {
             for (setIndex, set) in exercise.sets.enumerated() {
                 _ = try await logSet(
@@ -71,27 +45,3 @@ extension Client {
         _ = try await completeActiveWorkout(body: .json(.init(idempotencyKey: "complete-\(key)", workoutId: workout.id))).ok
     }
 }
-
-extension Operations.StartActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload: WorkoutReading {}
-extension Operations.StartActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload: WorkoutExerciseReading {}
-extension Operations.StartActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload.SetsPayloadPayload:
-    WorkoutSetReading
-{}
-extension Operations.GetActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload: WorkoutReading {}
-extension Operations.GetActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload: WorkoutExerciseReading {}
-extension Operations.GetActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload.SetsPayloadPayload: WorkoutSetReading {
-}
-extension Operations.AddExercise.Output.Ok.Body.JsonPayload.DataPayload: WorkoutReading {}
-extension Operations.AddExercise.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload: WorkoutExerciseReading {}
-extension Operations.AddExercise.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload.SetsPayloadPayload: WorkoutSetReading {}
-extension Operations.SwapExercise.Output.Ok.Body.JsonPayload.DataPayload: WorkoutReading {}
-extension Operations.SwapExercise.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload: WorkoutExerciseReading {}
-extension Operations.SwapExercise.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload.SetsPayloadPayload: WorkoutSetReading {}
-extension Operations.PatchActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload: WorkoutReading {}
-extension Operations.PatchActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload: WorkoutExerciseReading {}
-extension Operations.PatchActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload.SetsPayloadPayload:
-    WorkoutSetReading
-{}
-extension Operations.GetWorkout.Output.Ok.Body.JsonPayload.DataPayload: WorkoutReading {}
-extension Operations.GetWorkout.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload: WorkoutExerciseReading {}
-extension Operations.GetWorkout.Output.Ok.Body.JsonPayload.DataPayload.ExercisesPayloadPayload.SetsPayloadPayload: WorkoutSetReading {}

@@ -89,36 +89,35 @@ import Testing
             let before = try await api.activeWorkout()
             #expect(before.set(setId)?.weightKg == 80)
 
-            // The generated client leaves out a nil `value`: the op as sent has no value at all.
-            let noValue = try #require(
-                await refused {
-                    try await api.patchActiveWorkout(
-                        body: .json(
-                            .init(
-                                idempotencyKey: "p1",
-                                ops: [.case1(.init(exerciseInstanceId: squat.instanceId, field: .weightKg, op: "set_field", setId: setId))],
-                                workoutId: workoutId)))
-                })
-            #expect(noValue.status == 400)
+            // An op without `value` at all: the client never sends one (it writes the null the document requires for a
+            // nil value, `RequiredNulls`), so this body outside the document goes as JSON.
+            let noValue = try await client.send(
+                "patchActiveWorkout",
+                [
+                    "workout_id": .string(workoutId), "idempotency_key": "p1",
+                    "ops": [
+                        [
+                            "op": "set_field", "exercise_instance_id": .string(squat.instanceId), "set_id": .string(setId),
+                            "field": "weight_kg",
+                        ]
+                    ],
+                ], token: token)
+            let noValueDetails = noValue.body["error"]?["details"]
+            #expect(noValue.status == .badRequest)
             #expect(noValue.code == "INVALID_ARGUMENT")
-            #expect(noValue.details["field"] == "ops[0].value")
+            #expect(noValueDetails?["field"] == "ops[0].value", "\(noValue.body)")
             let unchanged = try await api.activeWorkout()
             #expect(unchanged.set(setId)?.weightKg == 80, "a missing value is not a clear")
             #expect(unchanged.version == before.version)
 
-            // `"value": null` clears; the generated client cannot send an explicit null (it omits a nil field, which
-            // is the refused call above), so the clearing ops are written as JSON and their answers read as sent.
-            func clear(_ field: String, key: String) async throws -> RawReply {
-                let op: JSONValue = [
-                    "op": "set_field", "exercise_instance_id": .string(squat.instanceId), "set_id": .string(setId), "field": .string(field),
-                    "value": .null,
-                ]
-                return try await client.send(
-                    "patchActiveWorkout", ["workout_id": .string(workoutId), "idempotency_key": .string(key), "ops": [op]], token: token)
+            // `"value": null` clears: a nil value goes as the null the document requires (`RequiredNulls`).
+            func clear(_ op: WorkoutPatchOp, key: String) async throws
+                -> Operations.PatchActiveWorkout.Output.Ok.Body.JsonPayload.DataPayload
+            {
+                try await api.patchActiveWorkout(body: .json(.init(idempotencyKey: key, ops: [op], workoutId: workoutId))).ok.body.json.data
             }
-            let cleared = try await clear("weight_kg", key: "p2")
-            #expect(cleared.status == .ok)
-            #expect(Self.rawSet(setId, in: cleared.data)?["weight_kg"] == .null)
+            let cleared = try await clear(.setWeight(squat.instanceId, setId, nil), key: "p2")
+            #expect(cleared.set(setId) != nil && cleared.set(setId)?.weightKg == nil, "\(cleared)")
             let after = try await api.activeWorkout()
             #expect(after.set(setId) != nil && after.set(setId)?.weightKg == nil, "null clears the field")
             #expect(after.set(setId)?.reps == 5, "only that field")
@@ -133,14 +132,12 @@ import Testing
                         exerciseInstanceId: squat.instanceId, idempotencyKey: "l2", reps: 4, rir: 1, setId: setId, weightKg: 82.5,
                         workoutId: workoutId))
             ).ok
-            let noRir = try await clear("rir", key: "p3")
-            #expect(noRir.status == .ok, "\(noRir.body)")
-            #expect(
-                Self.rawSet(setId, in: noRir.data)?["completed_at"]?.stringValue != nil, "RIR is optional for a logged set: \(noRir.body)")
-            #expect(noRir.data["totals"]?["sets"] == 1)
-            let noReps = try await clear("reps", key: "p4")
-            #expect(Self.rawSet(setId, in: noReps.data)?["completed_at"] == .null, "\(noReps.body)")
-            #expect(noReps.data["totals"]?["sets"] == 0)
+            let noRir = try await clear(.setRir(squat.instanceId, setId, nil), key: "p3")
+            #expect(noRir.set(setId)?.rir == nil && noRir.set(setId)?.completedAt != nil, "RIR is optional for a logged set: \(noRir)")
+            #expect(noRir.totals.sets == 1)
+            let noReps = try await clear(.setReps(squat.instanceId, setId, nil), key: "p4")
+            #expect(noReps.set(setId) != nil && noReps.set(setId)?.completedAt == nil, "\(noReps)")
+            #expect(noReps.totals.sets == 0)
             let stored = try await api.activeWorkout()
             #expect(stored.set(setId) != nil && stored.set(setId)?.completedAt == nil, "un-logged as stored, not only as answered")
             #expect(stored.set(setId)?.weightKg == 82.5)
@@ -330,13 +327,5 @@ import Testing
             #expect(after.version == version, "nothing changed")
             #expect(after.sets(of: squat.instanceId).map(\.id) == [s[2], s[0], s[1]])
         }
-    }
-
-    /// The set with `id` in a workout answer read as sent (for the answers to a call written as JSON).
-    static func rawSet(_ id: String, in workout: JSONValue) -> JSONValue? {
-        for exercise in workout["exercises"]?.arrayValue ?? [] {
-            for set in exercise["sets"]?.arrayValue ?? [] where set["id"]?.stringValue == id { return set }
-        }
-        return nil
     }
 }

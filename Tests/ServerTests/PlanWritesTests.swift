@@ -69,13 +69,15 @@ import Testing
             let routineId = try await api.createRoutine(body: .json(.init(name: "R", templateIds: [template]))).ok.body.json.data.id
             #expect(try await api.setActiveRoutine(body: .json(.init(routineId: routineId))).ok.body.json.data.activeRoutineId == routineId)
 
-            let empty = try #require(await refused { try await api.setActiveRoutine(body: .json(.init())) })
-            #expect(empty.status == 400 && empty.code == "INVALID_ARGUMENT" && empty.details["field"] == "routine_id", "\(empty)")
+            // `{}`: the client never sends it (a nil routine goes as the null the document requires), so it goes as JSON.
+            let empty = try await client.send("setActiveRoutine", [:], token: token)
+            #expect(empty.status == .badRequest && empty.code == "INVALID_ARGUMENT", "\(empty.body)")
+            #expect(empty.body["error"]?["details"]?["field"] == "routine_id", "\(empty.body)")
             #expect(try await api.getNextWorkout(body: .json(.init())).ok.body.json.data.routineId == routineId, "still the active routine")
 
-            // Null clears; the generated client omits a nil field (`{}`), so the clearing call is written as JSON.
-            let cleared = try await client.send("setActiveRoutine", ["routine_id": .null], token: token)
-            #expect(cleared.status == .ok && cleared.data["active_routine_id"] == .null, "\(cleared.body)")
+            // Null clears: the client sends a nil routine as null (`RequiredNulls`).
+            let cleared = try await api.setActiveRoutine(body: .json(.init(routineId: nil))).ok.body.json.data
+            #expect(cleared.activeRoutineId == nil)
             #expect(try #require(await refused { try await api.getNextWorkout(body: .json(.init())) }).code == "FAILED_PRECONDITION")
         }
     }

@@ -68,6 +68,24 @@ struct RememberingModel: CoachModel {
         }
     }
 
+    /// A plan request's own dislike counts for that plan and is kept; an area to spare it names is added to those
+    /// already kept, never in their place.
+    @Test(arguments: TestDatabases.engines)
+    func aPlanRequestAddsItsDislikesAndInjuriesToWhatIsKept(engine: SQLEngine) async throws {
+        try await H.with(engine) { h in
+            _ = await h.send("u1", "build me a 3 day full body routine with dumbbells, my knees are bad")
+            let theirs = await h.send("u2", "build me a 4 day upper lower routine, full gym, my knees are bad, my shoulder hurts")
+            #expect(theirs.text.contains("deadlift") || "\(theirs.artifacts)".lowercased().contains("deadlift"), "a deadlift to leave out")
+            let plan = await h.send("u1", "build me a 4 day upper lower routine, full gym, my shoulder hurts. I hate deadlifts")
+            let names = (plan.artifacts.first?["data"]?["data"]?["days"]?.arrayValue ?? []).flatMap { $0["exercises"]?.arrayValue ?? [] }
+                .compactMap { $0["name"]?.stringValue?.lowercased() }
+            #expect(!names.isEmpty && !names.contains { $0.contains("deadlift") }, "\(names)")
+            let kept = try await h.module.services.memory.memory(userId: "u1")
+            #expect(kept.injuries == ["knees", "shoulders"], "the knees are still kept: \(kept)")
+            #expect(kept.dislikes == ["deadlift"], "\(kept)")
+        }
+    }
+
     @Test(arguments: TestDatabases.engines)
     func memoryIsReadChangedForgottenAndErased(engine: SQLEngine) async throws {
         try await H.with(engine) { h in

@@ -12,6 +12,13 @@ extension RuleBasedCoach {
     /// `routine_summary`, or the clarifying questions when days or equipment are still missing. `goalStated`: whether
     /// the user named the goal (else memory's goal wins over the default).
     func answerPlanning(_ asked: PlanRequest, goalStated: Bool, turn: CoachTurn, tools: CoachToolbox, say: @escaping Say) async throws {
+        var asked = asked
+        // "A 3-day plan, I hate lunges": the message's own dislikes count for this plan, and are remembered with it.
+        if Self.dislikes(turn.message) {
+            for named in MessageUnderstanding.read(turn.message).slots.exercises where !asked.dislikes.contains(named) {
+                asked.dislikes.append(named)
+            }
+        }
         let request = Self.filled(asked, from: turn.memory, goalStated: goalStated)
         let recalled = Self.recalled(asked, filled: request)
         let questions = PlanRequestReader.missing(request)
@@ -32,7 +39,7 @@ extension RuleBasedCoach {
         if !recalled.isEmpty { try await say("Going by what you told me before (\(recalled.joined(separator: ", "))). ") }
         try await say(
             "Here is \(plan.name): \(plan.templates.count) days (\(days)). \(plan.description ?? "") Accept it to make it your routine.")
-        _ = try await tools.call("remember", arguments: Self.facts(of: asked, goalStated: goalStated))
+        _ = try await tools.call("remember", arguments: Self.facts(of: asked, goalStated: goalStated, memory: turn.memory))
         var tools = tools
         tools.requestedEquipment = request.equipment
         _ = try await tools.call("propose_routine", arguments: try JSONValue(encoding: plan))
@@ -121,14 +128,21 @@ extension RuleBasedCoach {
         return said
     }
 
-    /// The lasting facts a planning request states, as the `remember` tool takes them.
-    static func facts(of request: PlanRequest, goalStated: Bool) -> JSONValue {
+    /// The lasting facts a planning request states, as the `remember` tool takes them; areas to spare and dislikes
+    /// are added to those already kept (`remember` replaces a list, and a new injury must not drop an old one).
+    static func facts(of request: PlanRequest, goalStated: Bool, memory: CoachMemory) -> JSONValue {
         var facts: [String: JSONValue] = [:]
         if let equipment = request.equipment { facts["equipment"] = .array(CoachMemory.equipment(equipment).map(JSONValue.string)) }
         if let days = request.days { facts["days"] = .int(days) }
         if let minutes = request.minutes { facts["session_minutes"] = .int(minutes) }
         if goalStated { facts["goal"] = .string(request.goal.rawValue) }
-        if !request.avoid.isEmpty { facts["injuries"] = .array(request.avoid.prefix(CoachMemory.maxItems).map(JSONValue.string)) }
+        for (field, kept, stated) in [
+            ("injuries", memory.injuries ?? [], request.avoid), ("dislikes", memory.dislikes ?? [], request.dislikes),
+        ]
+        where !stated.isEmpty {
+            let merged = kept + stated.filter { !kept.contains($0) }.map { String($0.prefix(CoachMemory.maxItemLength)) }
+            facts[field] = .array(Array(merged.suffix(CoachMemory.maxItems)).map(JSONValue.string))
+        }
         return .object(facts)
     }
 }

@@ -38,19 +38,24 @@ import Testing
         }
     }
 
-    /// 6,000 generated planning requests and answers to the coach's questions: days, minutes and the rest stay
+    /// 6,000 generated planning requests and answers to the coach's questions, read as the coach reads them
+    /// (`MessageUnderstanding`, the request its slots make, an answer folded into it): days, minutes and the rest stay
     /// within what the planner takes.
     @Test func planningRequestsStayWithinTheirBounds() {
         var random = SeededRandomNumberGenerator(seed: 4804)
         for _ in 0..<6000 {
             let text = Self.message(Self.planWords, using: &random)
-            for request in [PlanRequestReader.read(text), PlanRequestReader.answer(text, to: PlanRequest())].compactMap({ $0 }) {
+            let read = MessageUnderstanding.read(text)
+            let asked = RuleBasedCoach.request(of: read)
+            for request in [asked, RuleBasedCoach.folding(read.slots, text: text, into: PlanRequest())] {
                 #expect(request.days.map { (1...7).contains($0) } ?? true, "\(text)")
                 #expect(request.minutes.map { (10...240).contains($0) } ?? true, "\(text)")
             }
         }
-        #expect(PlanRequestReader.read("build me a inf minute full body routine")?.minutes == nil)
-        #expect(PlanRequestReader.read("build me a 99999999999999999999 minute full body routine")?.minutes == nil)
+        #expect(RuleBasedCoach.request(of: MessageUnderstanding.read("build me a inf minute full body routine")).minutes == nil)
+        #expect(
+            RuleBasedCoach.request(of: MessageUnderstanding.read("build me a 99999999999999999999 minute full body routine")).minutes == nil
+        )
     }
 
     /// 250 generated messages through the whole rule-based coach on each engine, in a workout and out of one:

@@ -23,7 +23,7 @@ import Workouts
     // MARK: Examples
 
     @Test func plansTheUpperLowerItWasAskedFor() async throws {
-        let request = try #require(PlanRequestReader.read("build me a 4-day upper/lower with dumbbells"))
+        let request = RuleBasedCoach.request(of: MessageUnderstanding.read("build me a 4-day upper/lower with dumbbells"))
         let plan = try await Self.planner.plan(request)
         #expect(plan.name == "4-day Upper/Lower (dumbbells)")
         #expect(plan.frequency == 4)

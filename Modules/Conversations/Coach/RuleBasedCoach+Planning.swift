@@ -21,7 +21,7 @@ extension RuleBasedCoach {
         }
         let request = Self.filled(asked, from: turn.memory, goalStated: goalStated)
         let recalled = Self.recalled(asked, filled: request)
-        let questions = PlanRequestReader.missing(request)
+        let questions = PlanQuestions.missing(request)
         if !questions.isEmpty {
             try await say("\(Self.clarifyOpening), a quick question or two: tap an answer or just type it.")
             _ = try await tools.call(
@@ -82,10 +82,11 @@ extension RuleBasedCoach {
     /// days"); a bare number 1…7 answers the days while they are unknown; areas to spare add up.
     static func folding(_ slots: MessageSlots, text: String, into request: PlanRequest) -> PlanRequest {
         var answered = request
-        let bare = text.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters))
+        // A bare number answers the days: "4", and "four" as the message's words read it.
+        let words = MessageText(text).tokens
         if let days = slots.days {
             answered.days = days
-        } else if request.days == nil, let number = Int(bare), (1...7).contains(number) {
+        } else if request.days == nil, words.count == 1, let number = Int(words[0]), (1...7).contains(number) {
             answered.days = number
         }
         if let split = slots.split { answered.split = split }

@@ -6,7 +6,7 @@ import Foundation
 ///   `!` `?` `(` `)` and line breaks also end a clause (a decimal point between digits stays: "62.5").
 /// - Chat shorthand is spelled out ("2day" is "today", "pls" "please", "gimme" "give me", "w/o" "without").
 /// - A number is split from a word it touches ("45min" is "45 min", "3x" "3 x", "5x5" "5 x 5"; not "1rm", "e1rm").
-/// - Number words are digits as `PlanText` writes them ("four" is "4", "twice" is "2 times").
+/// - Number words are digits ("four" is "4", "twice" is "2 times").
 /// - A word the vocabulary lacks is corrected to the nearest one it has (`TypoCorrector`: "rotuine" is "routine").
 ///
 /// Only the first `maxTokens` words are read, so a pasted essay costs no more than a message.
@@ -112,7 +112,15 @@ struct MessageText {
     /// Words with digits that are one word.
     static let keptWhole: Set<String> = ["1rm", "e1rm", "3rm", "5rm", "531"]
 
-    /// Number words as digits, as `PlanText` reads them ("forty five" is 45, "twice" is "2 times"), each word keeping
+    /// The number words and what they become.
+    static let units = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9]
+    static let small = ["ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15]
+    static let tens = [
+        "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+    ]
+    static let frequencies = ["once": "1", "twice": "2", "thrice": "3"]
+
+    /// Number words as digits ("forty five" is 45, "twice" is "2 times"), each word keeping
     /// its clause.
     static func numbers(_ tokens: [String], _ clauses: [Int]) -> ([String], [Int]) {
         var outTokens: [String] = []
@@ -125,16 +133,16 @@ struct MessageText {
         while index < tokens.count {
             let (token, clause) = (tokens[index], clauses[index])
             index += 1
-            if let ten = PlanText.tens[token] {
-                if index < tokens.count, clauses[index] == clause, let unit = PlanText.units[tokens[index]] {
+            if let ten = Self.tens[token] {
+                if index < tokens.count, clauses[index] == clause, let unit = Self.units[tokens[index]] {
                     append(String(ten + unit), clause)
                     index += 1
                 } else {
                     append(String(ten), clause)
                 }
-            } else if let number = PlanText.units[token] ?? PlanText.small[token] {
+            } else if let number = Self.units[token] ?? Self.small[token] {
                 append(String(number), clause)
-            } else if let times = PlanText.frequencies[token] {
+            } else if let times = Self.frequencies[token] {
                 append(times, clause)
                 append("times", clause)
             } else {

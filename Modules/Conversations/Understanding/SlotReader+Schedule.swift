@@ -19,8 +19,17 @@ extension SlotReader {
         }
     }
 
+    /// The splits by name ("ppl", "upper lower", "bro split").
+    static let splitPhrases: [(PlanRequest.Split, [String])] = [
+        (.upperLowerPushPullLegs, ["upper lower push pull legs", "upper lower push pull leg", "ulppl", "upper lower ppl", "phul ppl"]),
+        (.pushPullLegs, ["ppl", "push pull legs", "push pull leg", "push pull and legs", "push pull and leg"]),
+        (.upperLower, ["upper lower", "upper and lower", "upper body lower body", "upper body and lower body"]),
+        (.fullBody, ["full body", "fullbody", "total body", "whole body"]),
+        (.bodyPart, ["bro split", "body part", "bodypart", "body parts", "bodyparts", "1 muscle group", "muscle group per day"]),
+    ]
+
     static let splits = PhraseTable<PlanRequest.Split>(
-        PlanRequestReader.splitPhrases.flatMap { split, phrases in phrases.map { ($0, split) } } + [
+        splitPhrases.flatMap { split, phrases in phrases.map { ($0, split) } } + [
             ("full bodies", .fullBody), ("upper lower split", .upperLower), ("body part split", .bodyPart),
         ])
 

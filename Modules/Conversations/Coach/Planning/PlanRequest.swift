@@ -1,6 +1,6 @@
-/// What a user asked for when they asked the coach for a training routine, as `PlanRequestReader` understood it.
+/// What a user asked for when they asked the coach for a training routine (`Understood.planRequest`).
 ///
-/// Every field but `goal` may be unknown: the coach asks for what is missing (`PlanRequestReader.missing(_:)`)
+/// Every field but `goal` may be unknown: the coach asks for what is missing (`PlanQuestions.missing(_:)`)
 /// before `RoutinePlanner` plans. `goal` has a default (hypertrophy), since a routine built for muscle is a
 /// sensible plan for anyone who did not say otherwise.
 public struct PlanRequest: Sendable, Equatable {

@@ -25,7 +25,7 @@ public struct RoutinePlanner: Sendable {
 
     /// The routine for the request: one template per training day, `frequency` the days a week. Throws
     /// `INVALID_ARGUMENT` when the days (named or implied by the split) are unknown or outside 1…7, or the
-    /// equipment is unknown (ask first: `PlanRequestReader.missing(_:)`); `FAILED_PRECONDITION` when the catalog has
+    /// equipment is unknown (ask first: `PlanQuestions.missing(_:)`); `FAILED_PRECONDITION` when the catalog has
     /// no exercise at all for one of the days; and what the catalog throws.
     public func plan(_ request: PlanRequest) async throws -> RoutinePlan {
         guard let days = request.plannedDays, (1...7).contains(days) else {

@@ -1,9 +1,13 @@
-import Conversations
 import Testing
 
-/// What users type when they ask the coach for a routine, and the request the rule-based coach must read from
-/// it; what they type when they do not, and the coach must not start planning.
-@Suite struct PlanRequestReaderTests {
+@testable import Conversations
+
+/// What users type when they ask the coach for a routine, and the request the rule-based coach reads from it
+/// (`MessageUnderstanding`, the request its slots make); what they type when they do not, and the coach must not start
+/// planning; the questions it asks for what is missing.
+@Suite struct PlanningRequestTests {
+    static func request(_ text: String) -> PlanRequest { RuleBasedCoach.request(of: MessageUnderstanding.read(text)) }
+
     static let requests: [(text: String, expected: PlanRequest)] = [
         ("build me a 4-day upper/lower with dumbbells", PlanRequest(days: 4, split: .upperLower, equipment: EquipmentSet([.dumbbell]))),
         ("PPL 6 days", PlanRequest(days: 6, split: .pushPullLegs)),
@@ -35,9 +39,9 @@ import Testing
         ("Make my routine easier on my lower back", PlanRequest(avoid: ["lower back"])),
     ]
 
-    @Test(arguments: PlanRequestReaderTests.requests)
+    @Test(arguments: PlanningRequestTests.requests)
     func readsThePlanningRequest(text: String, expected: PlanRequest) {
-        #expect(PlanRequestReader.read(text) == expected, "\(text)")
+        #expect(Self.request(text) == expected, "\(text)")
     }
 
     static let notRequests = [
@@ -47,52 +51,54 @@ import Testing
         "was my push pull legs too hard last week?", "",
     ]
 
-    @Test(arguments: PlanRequestReaderTests.notRequests)
+    @Test(arguments: PlanningRequestTests.notRequests)
     func leavesOtherMessagesAlone(text: String) {
-        #expect(PlanRequestReader.read(text) == nil, "\(text)")
+        #expect(MessageUnderstanding.read(text).intent != .planRoutine, "\(text)")
     }
 
     @Test func daysOutsideAWeekAreAskedAgain() {
-        let request = PlanRequestReader.read("build me a 9 day routine with dumbbells")
+        let request = Self.request("build me a 9 day routine with dumbbells")
         #expect(request == PlanRequest(equipment: EquipmentSet([.dumbbell])))
-        #expect(request.map(PlanRequestReader.missing)?.map(\.id) == ["days"])
+        #expect(PlanQuestions.missing(request).map(\.id) == ["days"])
     }
 
     @Test func asksOnlyForWhatIsMissing() {
-        #expect(PlanRequestReader.missing(PlanRequest()).map(\.id) == ["days", "equipment"])
-        #expect(PlanRequestReader.missing(PlanRequest(split: .pushPullLegs)).map(\.id) == ["equipment"])
-        #expect(PlanRequestReader.missing(PlanRequest(days: 4)).map(\.id) == ["equipment"])
-        #expect(PlanRequestReader.missing(PlanRequest(equipment: .fullGym)).map(\.id) == ["days"])
-        #expect(PlanRequestReader.missing(PlanRequest(days: 4, equipment: EquipmentSet([.dumbbell]))).isEmpty)
-        #expect(PlanRequestReader.missing(PlanRequest(split: .fullBody, equipment: .bodyOnly)).isEmpty)
+        #expect(PlanQuestions.missing(PlanRequest()).map(\.id) == ["days", "equipment"])
+        #expect(PlanQuestions.missing(PlanRequest(split: .pushPullLegs)).map(\.id) == ["equipment"])
+        #expect(PlanQuestions.missing(PlanRequest(days: 4)).map(\.id) == ["equipment"])
+        #expect(PlanQuestions.missing(PlanRequest(equipment: .fullGym)).map(\.id) == ["days"])
+        #expect(PlanQuestions.missing(PlanRequest(days: 4, equipment: EquipmentSet([.dumbbell]))).isEmpty)
+        #expect(PlanQuestions.missing(PlanRequest(split: .fullBody, equipment: .bodyOnly)).isEmpty)
     }
 
     @Test func everyOfferedAnswerAnswersItsQuestion() throws {
-        for question in PlanRequestReader.missing(PlanRequest()) {
+        for question in PlanQuestions.missing(PlanRequest()) {
             #expect(!question.text.isEmpty && question.options.count >= 2)
             for option in question.options {
-                let answered = PlanRequestReader.answer(option, to: PlanRequest())
+                let answered = RuleBasedCoach.folding(MessageUnderstanding.read(option).slots, text: option, into: PlanRequest())
                 switch question.id {
                 case "days": #expect(answered.days != nil, "\(option)")
                 case "equipment": #expect(answered.equipment != nil, "\(option)")
                 default: Issue.record("unexpected question \(question.id)")
                 }
                 #expect(
-                    PlanRequestReader.missing(answered).map(\.id)
-                        == PlanRequestReader.missing(PlanRequest()).filter { $0.id != question.id }.map(\.id))
+                    PlanQuestions.missing(answered).map(\.id)
+                        == PlanQuestions.missing(PlanRequest()).filter { $0.id != question.id }.map(\.id))
             }
         }
     }
 
     @Test func answersFillTheRequest() {
         let asked = PlanRequest(split: .upperLower, goal: .strength)
-        #expect(PlanRequestReader.answer("4", to: PlanRequest()).days == 4)
-        #expect(PlanRequestReader.answer("four", to: PlanRequest()).days == 4)
+        func answer(_ text: String, to request: PlanRequest) -> PlanRequest {
+            RuleBasedCoach.folding(MessageUnderstanding.read(text).slots, text: text, into: request)
+        }
+        #expect(answer("4", to: PlanRequest()).days == 4)
+        #expect(answer("four", to: PlanRequest()).days == 4)
         #expect(
-            PlanRequestReader.answer("dumbbells only", to: asked)
-                == PlanRequest(split: .upperLower, equipment: EquipmentSet([.dumbbell]), goal: .strength))
-        #expect(PlanRequestReader.answer("actually make it 5 days", to: PlanRequest(days: 4)).days == 5)
-        #expect(PlanRequestReader.answer("hmm", to: asked) == asked)
+            answer("dumbbells only", to: asked) == PlanRequest(split: .upperLower, equipment: EquipmentSet([.dumbbell]), goal: .strength))
+        #expect(answer("actually make it 5 days", to: PlanRequest(days: 4)).days == 5)
+        #expect(answer("hmm", to: asked) == asked)
     }
 
     @Test func equipmentAlwaysIncludesTheBody() {

@@ -1,6 +1,6 @@
 /// The clarifying questions the coach asks before it can plan: the days a week (unless a split implies them) and
-/// the equipment. Each option, sent back as the user's answer, reads as that answer (`answer(_:to:)`).
-extension PlanRequestReader {
+/// the equipment. Each option, sent back as the user's answer, reads as that answer (`MessageUnderstanding`).
+public enum PlanQuestions {
     /// A clarifying question (a `clarify_questions` artifact's entry): a stable id, the sentence shown, and the
     /// answers offered as buttons.
     public struct Question: Sendable, Equatable {

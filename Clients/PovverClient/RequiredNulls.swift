@@ -43,17 +43,17 @@ public struct RequiredNulls: ClientMiddleware {
         let fields = Self.fields.filter { $0.operation == operationID }
         guard !fields.isEmpty, let body else { return try await next(request, body, baseURL) }
         let bytes = try await [UInt8](collecting: body, upTo: Self.bodyLimit)
-        guard case .object(var object) = try? JSONDecoder().decode(JSONNode.self, from: Data(bytes)) else {
+        guard case .object(var object) = try? JSONDecoder().decode(JSONContent.self, from: Data(bytes)) else {
             return try await next(request, HTTPBody(bytes), baseURL)
         }
         for field in fields { Self.fill(field, in: &object) }
-        let filled = try JSONEncoder().encode(JSONNode.object(object))
+        let filled = try JSONEncoder().encode(JSONContent.object(object))
         var request = request
         request.headerFields[.contentLength] = nil
         return try await next(request, HTTPBody(filled), baseURL)
     }
 
-    static func fill(_ field: Field, in object: inout [String: JSONNode]) {
+    static func fill(_ field: Field, in object: inout [String: JSONContent]) {
         guard let array = field.array else {
             if object[field.name] == nil { object[field.name] = .null }
             return
@@ -65,48 +65,5 @@ public struct RequiredNulls: ClientMiddleware {
             items[index] = .object(item)
         }
         object[array] = .array(items)
-    }
-}
-
-/// A JSON value as decoded, re-encoded unchanged (integers stay integers).
-enum JSONNode: Codable, Equatable {
-    case null
-    case bool(Bool)
-    case int(Int)
-    case double(Double)
-    case string(String)
-    case array([JSONNode])
-    case object([String: JSONNode])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONNode].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONNode].self))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .int(let value): try container.encode(value)
-        case .double(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
     }
 }

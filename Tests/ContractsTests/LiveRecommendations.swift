@@ -14,10 +14,7 @@ enum LiveRecommendations {
         _ engine: SQLEngine, clock: FakeWallClock = FakeWallClock(), _ body: (RecommendationsModule, Database) async throws -> Void
     ) async throws {
         try await TestDatabases.with(engine, migrate: [("recommendations", RecommendationsMigrations.all)]) { database in
-            let platform = PlatformServices(
-                database: database, clock: clock, ids: RandomIDGenerator(), logger: TestDatabases.logger, metrics: ServerMetrics(),
-                http: .shared, threadPool: .singleton,
-                mail: MailService(transport: LogMailTransport(logger: TestDatabases.logger), from: "t@example.com"))
+            let platform = TestComposition.platform(database, clock: clock)
             let module = RecommendationsModule(
                 platform: platform, settings: RecommendationsSettings(), log: FakeTrainingLog(), analytics: FakeTrainingAnalytics(),
                 plans: FakePlanLibrary(catalog: [], clock: clock, ids: SequentialIDGenerator()), accounts: FakeAccountDirectory(),

@@ -10,10 +10,7 @@ import Testing
 /// composed modules' tables are created.
 @Suite struct CompositionBuildTests {
     static func platform(_ database: Database) -> PlatformServices {
-        PlatformServices(
-            database: database, clock: FakeWallClock(), ids: RandomIDGenerator(), logger: TestDatabases.logger, metrics: ServerMetrics(),
-            http: .shared, threadPool: .singleton,
-            mail: MailService(transport: LogMailTransport(logger: TestDatabases.logger), from: "t@example.com"))
+        TestComposition.platform(database, clock: FakeWallClock())
     }
 
     @Test(arguments: TestDatabases.engines)

@@ -41,10 +41,7 @@ import Testing
     @Test(arguments: TestDatabases.engines)
     func aFailedJobIsListedAndRetried(engine: SQLEngine) async throws {
         try await TestDatabases.with(engine) { database in
-            let platform = PlatformServices(
-                database: database, clock: SystemClock(), ids: RandomIDGenerator(), logger: TestDatabases.logger, metrics: ServerMetrics(),
-                http: .shared, threadPool: .singleton,
-                mail: MailService(transport: LogMailTransport(logger: TestDatabases.logger), from: "t@example.com"))
+            let platform = TestComposition.platform(database, clock: SystemClock())
             let composition = try await Composition.build(
                 try PovverModules.definitions(
                     ["auth", "subscription", "workouts", "recommendations", "analytics"], environment: [:], signingKey: .generate()),

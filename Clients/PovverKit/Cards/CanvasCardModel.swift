@@ -1,4 +1,5 @@
 import Foundation
+import PovverClient
 
 /// A card the coach proposes, as the app shows it on its canvas (docs/api.md "Cards"): `CardType`, `CardLane` (the
 /// card's place on the canvas), `CardStatus`, and the tagged union `CanvasCardData` of each type's content. Decoding

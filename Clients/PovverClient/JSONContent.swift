@@ -1,9 +1,11 @@
 import Foundation
 
-/// Any JSON value: a card's free-form content (`analysis_summary`, `suggestion`, `text`) as the server sent it.
+/// Any JSON value, re-encoded as it was read (an integer stays an integer): a card's free-form content
+/// (`analysis_summary`, `suggestion`, `text`) as the server sent it, or a request body `RequiredNulls` completes.
 public enum JSONContent: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
+    case integer(Int)
     case number(Double)
     case string(String)
     case array([JSONContent])
@@ -15,6 +17,8 @@ public enum JSONContent: Codable, Equatable, Sendable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
@@ -31,6 +35,7 @@ public enum JSONContent: Codable, Equatable, Sendable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
